@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "OpenCapture",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "OpenCapture", targets: ["OpenCapture"]),
+        .executable(name: "opencapture", targets: ["OpenCaptureCLI"]),
+        .executable(name: "opencapture-bench", targets: ["OpenCaptureBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
+
+        // Engine modules, one concern each; imports point up this list.
+        .target(name: "CaptureCore"),
+        .target(name: "CameraSimulation", dependencies: ["CaptureCore"]),
+        .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
+        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG"]),
+
+        // The Apple-compatible surface.
+        .target(name: "OpenCapture",
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats"]),
+
+        .executableTarget(name: "OpenCaptureCLI", dependencies: [
+            "OpenCapture",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "OpenCaptureBench", dependencies: [
+            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
+        ]),
+
+        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore"]),
+        .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
+        .testTarget(name: "OpenCaptureTests", dependencies: ["OpenCapture", "MediaFormats"]),
+        // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
+        .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
+    ]
+)

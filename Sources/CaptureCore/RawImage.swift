@@ -1,0 +1,62 @@
+/// A Bayer frame as read out of the sensor, with what a raw developer needs to interpret it.
+/// This is the hand-off between the camera simulation and the image pipeline (and later DNG).
+public struct RawImage: Sendable {
+    /// One 16-bit word per photosite, holding `bitDepth`-bit ADC codes (black level included).
+    public var bayer: Raster<UInt16>
+    public var cfa: CFAPattern
+    public var bitDepth: Int
+    /// ADC code of zero light, per CFA position in row-major 2×2 order.
+    public var blackLevel: [Float]
+    /// Largest code the ADC produces (2^bitDepth − 1 unless saturation is lower).
+    public var whiteLevel: Int
+    /// Camera-RGB response to the scene's white (what DNG calls AsShotNeutral), green = 1.
+    public var asShotNeutral: SIMD3<Double>
+    /// White-balanced camera RGB → linear sRGB (D65); rows sum to one.
+    public var cameraToSRGB: Matrix3
+    /// Heteroscedastic noise model per colour, in normalised units (signal 0…1 above black):
+    /// variance = scale · signal + offset (DNG NoiseProfile).
+    public var noiseProfile: [(scale: Double, offset: Double)]
+    /// Exposure that produced the frame.
+    public var exposure: ExposureRecord
+
+    public init(bayer: Raster<UInt16>, cfa: CFAPattern, bitDepth: Int, blackLevel: [Float], whiteLevel: Int,
+                asShotNeutral: SIMD3<Double>, cameraToSRGB: Matrix3,
+                noiseProfile: [(scale: Double, offset: Double)], exposure: ExposureRecord) {
+        self.bayer = bayer
+        self.cfa = cfa
+        self.bitDepth = bitDepth
+        self.blackLevel = blackLevel
+        self.whiteLevel = whiteLevel
+        self.asShotNeutral = asShotNeutral
+        self.cameraToSRGB = cameraToSRGB
+        self.noiseProfile = noiseProfile
+        self.exposure = exposure
+    }
+
+    public var width: Int { bayer.width }
+    public var height: Int { bayer.height }
+}
+
+/// The exposure parameters a frame was taken with.
+public struct ExposureRecord: Sendable, Hashable, Codable {
+    /// Seconds.
+    public var duration: Double
+    public var iso: Double
+    /// Exposure-target bias the auto exposure applied, in EV.
+    public var bias: Double
+    public var flashFired: Bool
+    /// Start of the exposure on the session clock, seconds.
+    public var startTime: Double
+    /// How many raw frames were merged into this one (1 for a single exposure).
+    public var frameCount: Int
+
+    public init(duration: Double, iso: Double, bias: Double = 0, flashFired: Bool = false,
+                startTime: Double = 0, frameCount: Int = 1) {
+        self.duration = duration
+        self.iso = iso
+        self.bias = bias
+        self.flashFired = flashFired
+        self.startTime = startTime
+        self.frameCount = frameCount
+    }
+}

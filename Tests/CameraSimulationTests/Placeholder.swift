@@ -1,0 +1,4 @@
+import Testing
+@testable import CameraSimulation
+
+@Test func CameraSimulationBuilds() {}

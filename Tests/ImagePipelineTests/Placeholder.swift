@@ -1,0 +1,4 @@
+import Testing
+@testable import ImagePipeline
+
+@Test func ImagePipelineBuilds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import MediaFormats
+
+@Test func MediaFormatsBuilds() {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import OpenCapture
+
+@Test func OpenCaptureBuilds() {}
