@@ -1,0 +1,85 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+
+extension AVCaptureDevice {
+    /// One capture format of a device: its video dimensions, still-photo sizes and exposure ranges.
+    /// Mirrors Apple's `AVCaptureDevice.Format`.
+    public final class Format: NSObject, @unchecked Sendable {
+        public let formatDescription: CMFormatDescription
+        public let mediaType: AVMediaType = .video
+        /// Largest still size the format can deliver (deprecated in iOS 16 in favour of `supportedMaxPhotoDimensions`).
+        public let highResolutionStillImageDimensions: CMVideoDimensions
+        /// Photo sizes available as `AVCapturePhotoOutput.maxPhotoDimensions`, smallest first.
+        public let supportedMaxPhotoDimensions: [CMVideoDimensions]
+        public let minISO: Float
+        public let maxISO: Float
+        public let minExposureDuration: CMTime
+        public let maxExposureDuration: CMTime
+        /// Horizontal field of view in degrees.
+        public let videoFieldOfView: Float
+        /// Whether the sensor is read out binned for this format.
+        public let isVideoBinned: Bool
+        public let isHighPhotoQualitySupported: Bool = true
+        public let videoMaxZoomFactor: CGFloat = 1
+        /// Frame-rate ranges (30 fps; 60 fps up to 1920×1080).
+        public let videoSupportedFrameRateRanges: [AVFrameRateRange]
+
+        /// The video (preview) dimensions of the format.
+        var dimensions: Size {
+            let d = formatDescription.dimensions
+            return Size(width: Int(d.width), height: Int(d.height))
+        }
+
+        /// The sensor readout for a still of `size`: the 4:3 area the sensor reads out whose width is the photo's
+        /// (16:9 photos are cropped from it).
+        static func readoutSize(for size: Size, module: CameraModule) -> Size {
+            let aspect = Double(module.nativeSize.height) / Double(module.nativeSize.width)
+            let height = max(size.height, Int((Double(size.width) * aspect).rounded()) & ~1)
+            return Size(width: size.width, height: height)
+        }
+
+        var sensorReadoutSize: Size { Format.readoutSize(for: dimensions, module: module) }
+        /// The camera module the format belongs to.
+        let module: CameraModule
+
+        /// Formats of a module: the session presets' sizes plus the full sensor.
+        static func formats(for module: CameraModule) -> [Format] {
+            let native = module.nativeSize
+            let sizes: [Size] = [
+                Size(width: 192, height: 144), Size(width: 352, height: 288), Size(width: 480, height: 360),
+                Size(width: 640, height: 480), Size(width: 1280, height: 720), Size(width: 1920, height: 1080),
+                Size(width: 1920, height: 1440), native,
+            ]
+            return sizes.map { size in
+                let highRes = size.width * 9 == size.height * 16
+                    ? Size(width: native.width, height: (native.width * 9 / 16) & ~1) : native
+                return Format(dimensions: size, highResolution: highRes, module: module)
+            }
+        }
+
+        init(dimensions: Size, highResolution: Size, module: CameraModule) {
+            self.module = module
+            formatDescription = CMFormatDescription(dimensions: dimensions, mediaSubType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
+            highResolutionStillImageDimensions = CMVideoDimensions(width: Int32(highResolution.width), height: Int32(highResolution.height))
+            let base = CMVideoDimensions(width: Int32(dimensions.width), height: Int32(dimensions.height))
+            supportedMaxPhotoDimensions = dimensions == highResolution ? [base] : [base, highResolutionStillImageDimensions]
+            minISO = Float(module.isoRange.lowerBound)
+            maxISO = Float(module.isoRange.upperBound)
+            minExposureDuration = CMTime(seconds: module.exposureDurationRange.lowerBound, preferredTimescale: 1_000_000_000)
+            maxExposureDuration = CMTime(seconds: module.exposureDurationRange.upperBound, preferredTimescale: 1_000_000_000)
+            let sensorWidthMM = Double(module.nativeSize.width) * module.pixelPitch / 1000
+            videoFieldOfView = Float(2 * atan(sensorWidthMM / (2 * module.focalLength)) * 180 / .pi)
+            isVideoBinned = dimensions.width * 2 <= module.nativeSize.width
+            let fps = dimensions.width <= 1920 ? 60.0 : 30.0
+            videoSupportedFrameRateRanges = [AVFrameRateRange(minFrameRate: 1, maxFrameRate: fps)]
+            super.init()
+        }
+
+        public override var description: String {
+            let d = formatDescription.dimensions
+            let hr = highResolutionStillImageDimensions
+            return "<AVCaptureDeviceFormat \(d.width)x\(d.height), photo up to \(hr.width)x\(hr.height), ISO \(Int(minISO))-\(Int(maxISO)), \(String(format: "%.0f", videoFieldOfView))° FOV>"
+        }
+    }
+}

@@ -1,0 +1,324 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+
+/// A capture device (a camera). Mirrors Apple's `AVCaptureDevice`; every device here is backed by
+/// the physically simulated camera of `CameraSimulation`, so no hardware is needed.
+///
+/// Differences: `default(_:for:position:)` returns one shared instance per device type and
+/// position, as on iOS; `makeSimulatedDevice(_:position:)` (OpenCapture addition) builds an
+/// independent instance for tests. The world in front of the camera is set with
+/// `simulatedLighting` and `simulationSeed` (OpenCapture additions).
+public final class AVCaptureDevice: NSObject, @unchecked Sendable {
+    /// Apple's device types. Only the four below are simulated; `DiscoverySession` finds no others.
+    public struct DeviceType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let builtInWideAngleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInWideAngleCamera")
+        public static let builtInTelephotoCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTelephotoCamera")
+        public static let builtInUltraWideCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInUltraWideCamera")
+        public static let builtInDualCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInDualCamera")
+        public static let builtInDualWideCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInDualWideCamera")
+        public static let builtInTripleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTripleCamera")
+        public static let builtInTrueDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTrueDepthCamera")
+        public static let builtInLiDARDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInLiDARDepthCamera")
+    }
+
+    /// Where the camera faces.
+    public enum Position: Int, Sendable {
+        case unspecified = 0, back = 1, front = 2
+    }
+
+    /// Flash behaviour for a photo (per photo through `AVCapturePhotoSettings.flashMode`).
+    public enum FlashMode: Int, Sendable {
+        case off = 0, on = 1, auto = 2
+    }
+
+    /// Exposure control.
+    public enum ExposureMode: Int, Sendable {
+        case locked = 0, autoExpose = 1, continuousAutoExposure = 2, custom = 3
+    }
+
+    /// Errors from device configuration (OpenCapture addition; Apple uses NSError and exceptions).
+    public enum ConfigurationError: Error, Equatable, CustomStringConvertible {
+        case notLockedForConfiguration(String)
+        case valueOutOfRange(String)
+        case unsupported(String)
+
+        public var description: String {
+            switch self {
+            case .notLockedForConfiguration(let what): return "\(what) requires lockForConfiguration()"
+            case .valueOutOfRange(let what): return "\(what) is outside the device's supported range"
+            case .unsupported(let what): return "\(what) is not supported by this device"
+            }
+        }
+    }
+
+    /// Sentinel for `setExposureModeCustom`: keep the current duration.
+    public static let currentExposureDuration = CMTime(value: 0, timescale: 0, flags: [], epoch: 0)
+    /// Sentinel for `setExposureModeCustom`: keep the current ISO.
+    public static let currentISO: Float = 0
+    /// Sentinel for `setExposureTargetBias`: keep the current bias.
+    public static let currentExposureTargetBias: Float = .greatestFiniteMagnitude
+
+    public let deviceType: DeviceType
+    public let position: Position
+    public let uniqueID: String
+    public let modelID: String
+    public let localizedName: String
+    /// The physical devices a virtual device (the dual camera) is made of; empty otherwise.
+    public let constituentDevices: [AVCaptureDevice]
+    public let formats: [Format]
+
+    /// The camera modules and scene behind this device.
+    let module: CameraModule
+    private let state = NSLock()
+    private var _activeFormat: Format
+    private var _exposureMode: ExposureMode = .continuousAutoExposure
+    private var _customDuration: Double = 1.0 / 60
+    private var _customISO: Double = 100
+    private var _bias: Float = 0
+    private var configurationLockCount = 0
+    private var _lighting: SimulatedLighting = .indoor
+    private var _seed: UInt64 = 0x0C0F_FEE0
+    private var cameras: [SimulatedLighting: SimulatedCamera] = [:]
+
+    init(deviceType: DeviceType, position: Position, module: CameraModule, constituents: [AVCaptureDevice] = []) {
+        self.deviceType = deviceType
+        self.position = position
+        self.module = module
+        self.constituentDevices = constituents
+        let kind: String
+        switch deviceType {
+        case .builtInDualCamera: kind = "Back Dual Camera"
+        case .builtInTelephotoCamera: kind = "Back Telephoto Camera"
+        case .builtInTrueDepthCamera: kind = "Front TrueDepth Camera"
+        default: kind = position == .front ? "Front Camera" : "Back Camera"
+        }
+        localizedName = kind
+        uniqueID = "com.opencapture.simulated:\(deviceType.rawValue):\(position.rawValue)"
+        modelID = "OpenCapture Simulated \(kind)"
+        formats = Format.formats(for: module)
+        _activeFormat = formats.last!
+        super.init()
+    }
+
+    // MARK: Discovery
+
+    nonisolated(unsafe) private static var shared: [String: AVCaptureDevice] = [:]
+    private static let sharedLock = NSLock()
+
+    /// The four simulated devices of an iPhone-class phone, built once per process.
+    static var allDevices: [AVCaptureDevice] {
+        sharedLock.lock(); defer { sharedLock.unlock() }
+        if shared.isEmpty {
+            for device in makeDevices() { shared[device.uniqueID] = device }
+        }
+        return shared.values.sorted { $0.uniqueID < $1.uniqueID }
+    }
+
+    private static func makeDevices() -> [AVCaptureDevice] {
+        let wide = AVCaptureDevice(deviceType: .builtInWideAngleCamera, position: .back, module: .backWide)
+        let tele = AVCaptureDevice(deviceType: .builtInTelephotoCamera, position: .back, module: .backTelephoto)
+        let dual = AVCaptureDevice(deviceType: .builtInDualCamera, position: .back, module: .backWide,
+                                   constituents: [wide, tele])
+        let front = AVCaptureDevice(deviceType: .builtInTrueDepthCamera, position: .front, module: .frontTrueDepth)
+        return [wide, tele, dual, front]
+    }
+
+    /// The shared device of a type at a position, or nil if this phone has none.
+    public class func `default`(_ deviceType: DeviceType, for mediaType: AVMediaType?, position: Position) -> AVCaptureDevice? {
+        if let mediaType, mediaType != .video { return nil }
+        return allDevices.first { $0.deviceType == deviceType && (position == .unspecified || $0.position == position) }
+    }
+
+    /// The default device for a media type: the back wide-angle camera for video.
+    public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
+        guard mediaType == .video else { return nil }
+        return self.default(.builtInWideAngleCamera, for: .video, position: .back)
+    }
+
+    /// A device with the given ID, or nil.
+    public convenience init?(uniqueID deviceUniqueID: String) {
+        guard let device = AVCaptureDevice.allDevices.first(where: { $0.uniqueID == deviceUniqueID }) else { return nil }
+        self.init(deviceType: device.deviceType, position: device.position, module: device.module,
+                  constituents: device.constituentDevices)
+    }
+
+    /// OpenCapture addition: a new, independent simulated device (own exposure state, lighting and
+    /// seed), for tests that must not share the process-wide devices.
+    public static func makeSimulatedDevice(_ deviceType: DeviceType, position: Position) -> AVCaptureDevice? {
+        switch (deviceType, position) {
+        case (.builtInWideAngleCamera, .back), (.builtInWideAngleCamera, .unspecified):
+            return AVCaptureDevice(deviceType: .builtInWideAngleCamera, position: .back, module: .backWide)
+        case (.builtInTelephotoCamera, .back), (.builtInTelephotoCamera, .unspecified):
+            return AVCaptureDevice(deviceType: .builtInTelephotoCamera, position: .back, module: .backTelephoto)
+        case (.builtInDualCamera, .back), (.builtInDualCamera, .unspecified):
+            let wide = AVCaptureDevice(deviceType: .builtInWideAngleCamera, position: .back, module: .backWide)
+            let tele = AVCaptureDevice(deviceType: .builtInTelephotoCamera, position: .back, module: .backTelephoto)
+            return AVCaptureDevice(deviceType: .builtInDualCamera, position: .back, module: .backWide, constituents: [wide, tele])
+        case (.builtInTrueDepthCamera, .front), (.builtInTrueDepthCamera, .unspecified),
+             (.builtInWideAngleCamera, .front):
+            return AVCaptureDevice(deviceType: .builtInTrueDepthCamera, position: .front, module: .frontTrueDepth)
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Configuration
+
+    /// Takes the configuration lock; needed before changing format or exposure.
+    public func lockForConfiguration() throws {
+        state.lock(); configurationLockCount += 1; state.unlock()
+    }
+
+    public func unlockForConfiguration() {
+        state.lock(); configurationLockCount = max(0, configurationLockCount - 1); state.unlock()
+    }
+
+    private func requireLock(_ what: String) -> Bool {
+        state.lock(); defer { state.unlock() }
+        if configurationLockCount == 0 {
+            // Apple raises NSGenericException here; OpenCapture ignores the change and reports it.
+            DeviceDiagnostics.report(ConfigurationError.notLockedForConfiguration(what))
+            return false
+        }
+        return true
+    }
+
+    /// The format in use. Setting it requires the configuration lock; a session preset other than
+    /// `.inputPriority` also sets it.
+    public var activeFormat: Format {
+        get { state.lock(); defer { state.unlock() }; return _activeFormat }
+        set {
+            guard requireLock("activeFormat"), formats.contains(where: { $0 === newValue }) else { return }
+            setActiveFormat(newValue)
+        }
+    }
+
+    func setActiveFormat(_ format: Format) {
+        state.lock(); _activeFormat = format; state.unlock()
+    }
+
+    public var isVirtualDevice: Bool { !constituentDevices.isEmpty }
+    public var hasFlash: Bool { module.hasFlash }
+    /// The flash can fire now (never thermally limited in the simulation).
+    public var isFlashAvailable: Bool { module.hasFlash }
+    public var hasTorch: Bool { false }
+    public var isConnected: Bool { true }
+    public var isSuspended: Bool { false }
+    /// Lens focal length in millimetres (OpenCapture addition).
+    public var focalLength: Double { module.focalLength }
+    /// Lens f-number; Apple exposes it as `lensAperture`.
+    public var lensAperture: Float { Float(module.fNumber) }
+
+    // MARK: Exposure
+
+    public func isExposureModeSupported(_ exposureMode: ExposureMode) -> Bool { true }
+
+    public var exposureMode: ExposureMode {
+        get { state.lock(); defer { state.unlock() }; return _exposureMode }
+        set {
+            guard requireLock("exposureMode") else { return }
+            if newValue == .locked {
+                let current = currentExposure()
+                state.lock(); _customDuration = current.duration; _customISO = current.iso; state.unlock()
+            }
+            state.lock(); _exposureMode = newValue; state.unlock()
+        }
+    }
+
+    /// The exposure duration in use: metered in the auto modes, fixed in custom and locked modes.
+    public var exposureDuration: CMTime { CMTime(seconds: currentExposure().duration, preferredTimescale: 1_000_000_000) }
+    /// The ISO in use: metered in the auto modes, fixed in custom and locked modes.
+    public var iso: Float { Float(currentExposure().iso) }
+
+    public var exposureTargetBias: Float { state.lock(); defer { state.unlock() }; return _bias }
+    public var minExposureTargetBias: Float { -8 }
+    public var maxExposureTargetBias: Float { 8 }
+    /// How far the current exposure is from the metered target, in EV (0 in the auto modes).
+    public var exposureTargetOffset: Float {
+        let mode = exposureMode
+        guard mode == .custom || mode == .locked else { return 0 }
+        let current = currentExposure()
+        let metered = camera.meter(size: activeFormat.sensorReadoutSize, bias: Double(exposureTargetBias))
+        return Float(log2((current.duration * current.iso) / (metered.duration * metered.iso)))
+    }
+
+    /// Switches to `.custom` with the given duration and ISO (sentinels keep the current value).
+    /// Values outside the active format's range are reported and ignored (Apple raises).
+    public func setExposureModeCustom(duration: CMTime, iso ISO: Float, completionHandler handler: ((CMTime) -> Void)? = nil) {
+        guard requireLock("setExposureModeCustom") else { return }
+        let format = activeFormat
+        let current = currentExposure()
+        let seconds = duration == AVCaptureDevice.currentExposureDuration ? current.duration : duration.seconds
+        let isoValue = ISO == AVCaptureDevice.currentISO ? current.iso : Double(ISO)
+        guard seconds >= format.minExposureDuration.seconds - 1e-12, seconds <= format.maxExposureDuration.seconds + 1e-12,
+              isoValue >= Double(format.minISO), isoValue <= Double(format.maxISO) else {
+            DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("custom exposure \(seconds) s @ ISO \(isoValue)"))
+            return
+        }
+        state.lock()
+        _exposureMode = .custom; _customDuration = seconds; _customISO = isoValue
+        state.unlock()
+        if let handler {
+            let time = CMTime(seconds: seconds, preferredTimescale: 1_000_000_000)
+            nonisolated(unsafe) let handler = handler
+            DispatchQueue.global().async { handler(time) }
+        }
+    }
+
+    /// Sets the exposure target bias in EV, clamped by Apple's rule to min…max (out of range is reported and ignored).
+    public func setExposureTargetBias(_ bias: Float, completionHandler handler: ((CMTime) -> Void)? = nil) {
+        guard requireLock("setExposureTargetBias") else { return }
+        if bias != AVCaptureDevice.currentExposureTargetBias {
+            guard bias >= minExposureTargetBias, bias <= maxExposureTargetBias else {
+                DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("exposure target bias \(bias)"))
+                return
+            }
+            state.lock(); _bias = bias; state.unlock()
+        }
+        if let handler {
+            let time = exposureDuration
+            nonisolated(unsafe) let handler = handler
+            DispatchQueue.global().async { handler(time) }
+        }
+    }
+
+    /// The exposure the device would use now: metered (with the bias) or fixed.
+    func currentExposure() -> (duration: Double, iso: Double) {
+        state.lock()
+        let mode = _exposureMode, duration = _customDuration, iso = _customISO, bias = _bias, format = _activeFormat
+        state.unlock()
+        switch mode {
+        case .custom, .locked: return (duration, iso)
+        case .autoExpose, .continuousAutoExposure:
+            let metering = camera.meter(size: format.sensorReadoutSize, bias: Double(bias))
+            return (metering.duration, metering.iso)
+        }
+    }
+
+    // MARK: Simulation (OpenCapture additions)
+
+    /// The lighting of the simulated world in front of this camera (default `.indoor`).
+    public var simulatedLighting: SimulatedLighting {
+        get { state.lock(); defer { state.unlock() }; return _lighting }
+        set { state.lock(); _lighting = newValue; state.unlock() }
+    }
+
+    /// Seed of the simulated sensor's fixed-pattern noise and hand shake. Captures are
+    /// reproducible for the same seed, settings and request order.
+    public var simulationSeed: UInt64 {
+        get { state.lock(); defer { state.unlock() }; return _seed }
+        set { state.lock(); _seed = newValue; cameras = [:]; state.unlock() }
+    }
+
+    /// The simulated camera for the current lighting, cached so the rendered scene is reused.
+    var camera: SimulatedCamera {
+        state.lock(); defer { state.unlock() }
+        if let camera = cameras[_lighting] { return camera }
+        let camera = SimulatedCamera(module: module, scene: .livingRoom(lighting: _lighting.sceneLighting), seed: _seed)
+        cameras[_lighting] = camera
+        return camera
+    }
+}

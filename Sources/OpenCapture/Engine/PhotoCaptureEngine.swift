@@ -1,0 +1,253 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+import ImagePipeline
+import MediaFormats
+
+/// Turns accepted requests into exposures, pixels and delegate callbacks.
+///
+/// Three serial queues: the sensor queue plans and exposes one request at a time (the sensor is
+/// one device), the processing queue runs the ISP and encoders (so request N+1 exposes while N is
+/// processed), and the output's delegate queue carries every callback in the order it was posted.
+/// Each request posts its callbacks from one logical flow, so its order is fixed:
+/// willBeginCapture → willCapturePhoto → didCapturePhoto → didFinishProcessingPhoto × n → didFinishCapture.
+final class PhotoCaptureEngine: @unchecked Sendable {
+    private weak var output: AVCapturePhotoOutput?
+    private let sensorQueue = DispatchQueue(label: "OpenCapture.PhotoCaptureEngine.sensor")
+    private let processingQueue = DispatchQueue(label: "OpenCapture.PhotoCaptureEngine.processing")
+
+    init(output: AVCapturePhotoOutput) {
+        self.output = output
+    }
+
+    // MARK: Requests
+
+    /// A refused request: no capture, only `didFinishCapture` with the error.
+    func refuse(settings: AVCapturePhotoSettings, error: Error, delegate: AVCapturePhotoCaptureDelegate) {
+        guard let output else { return }
+        let resolved = AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID, expectedPhotoCount: 0)
+        let box = WeakDelegate(delegate)
+        output.delegateQueue.async {
+            box.value?.photoOutput(output, didFinishCaptureFor: resolved, error: error)
+        }
+    }
+
+    /// An accepted request: plan, expose, process and deliver, asynchronously.
+    func submit(_ request: PhotoRequest, delegate: AVCapturePhotoCaptureDelegate) {
+        guard let output else { return }
+        let box = WeakDelegate(delegate)
+        sensorQueue.async { [self] in
+            let plan = PhotoCaptureEngine.makePlan(request)
+            let resolved = PhotoCaptureEngine.resolve(request, plan: plan)
+            let post = { (event: @escaping @Sendable (AVCapturePhotoCaptureDelegate) -> Void) in
+                output.delegateQueue.async { if let delegate = box.value { event(delegate) } }
+            }
+            post { $0.photoOutput(output, willBeginCaptureFor: resolved) }
+
+            let session = request.context.session
+            let startClock = session.clockSeconds
+            post { $0.photoOutput(output, willCapturePhotoFor: resolved) }
+            let frames = expose(plan)
+            post { $0.photoOutput(output, didCapturePhotoFor: resolved) }
+
+            processingQueue.async {
+                let timestamp = CMTime(seconds: startClock, preferredTimescale: 1_000_000_000)
+                let (photo, error) = PhotoCaptureEngine.process(request, plan: plan, frames: frames,
+                                                                resolved: resolved, timestamp: timestamp)
+                post { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: error) }
+                post { $0.photoOutput(output, didFinishCaptureFor: resolved, error: error) }
+            }
+        }
+    }
+
+    /// Exposes every frame of the plan, paced in real time: a frame takes at least its exposure duration.
+    private func expose(_ plan: CapturePlan) -> [RawImage] {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var elapsedTarget = 0.0
+        return plan.exposures.map { exposure in
+            let frame = plan.camera.capture(exposure)
+            elapsedTarget += PhotoCaptureEngine.frameInterval(exposure.duration)
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if elapsedTarget > elapsed { Thread.sleep(forTimeInterval: elapsedTarget - elapsed) }
+            return frame
+        }
+    }
+
+    /// Time from one frame's start to the next: the exposure plus a 4 ms readout gap.
+    static func frameInterval(_ duration: Double) -> Double { duration + 0.004 }
+
+    // MARK: Planning and resolution
+
+    static func meterAmbient(device: AVCaptureDevice, size: Size) -> ExposureMetering {
+        device.camera.meter(size: size, bias: Double(device.exposureTargetBias))
+    }
+
+    /// Decides flash, exposure and the number of frames from the scene, as a phone does.
+    static func makePlan(_ request: PhotoRequest) -> CapturePlan {
+        let settings = request.settings, device = request.context.device
+        let camera = device.camera
+        let readout = AVCaptureDevice.Format.readoutSize(for: request.context.photoSize, module: device.module)
+        let bias = Double(device.exposureTargetBias)
+        let ambient = camera.meter(size: readout, bias: bias)
+
+        let flash: Bool
+        switch settings.flashMode {
+        case .off: flash = false
+        case .on: flash = device.hasFlash
+        case .auto: flash = device.hasFlash && ambient.flashRecommended
+        }
+
+        let mode = device.exposureMode
+        let manual = mode == .custom || mode == .locked
+        var duration = ambient.duration, iso = ambient.iso, metering = ambient
+        if manual {
+            (duration, iso) = device.currentExposure()
+        } else if flash {
+            metering = camera.meter(size: readout, bias: bias, flash: true)
+            (duration, iso) = (metering.duration, metering.iso)
+        }
+
+        let stabilization = settings.isAutoStillImageStabilizationEnabled && !flash && !manual
+            && ambient.isLowLight && settings.photoQualityPrioritization != .speed
+        let frameCount = stabilization ? (settings.photoQualityPrioritization == .quality ? 6 : 4) : 1
+        let seed = RandomSource.mix(device.simulationSeed, request.index)
+        let exposures = (0..<frameCount).map { i in
+            SensorExposure(size: readout, duration: duration, iso: iso, flash: flash,
+                           opticalStabilization: device.module.hasOpticalStabilization,
+                           startTime: Double(request.index) * 10 + Double(i) * frameInterval(duration),
+                           bias: manual ? 0 : bias, seed: RandomSource.mix(seed, UInt64(i)))
+        }
+        return CapturePlan(camera: camera, readoutSize: readout, exposures: exposures, flash: flash,
+                           stabilization: stabilization, metering: metering)
+    }
+
+    static func resolve(_ request: PhotoRequest, plan: CapturePlan) -> AVCaptureResolvedPhotoSettings {
+        let size = request.context.photoSize
+        let pixels = Double(size.pixelCount * plan.exposures.count)
+        let fastest = pixels / 150e6, slowest = pixels / 40e6 + 0.05
+        return AVCaptureResolvedPhotoSettings(
+            uniqueID: request.settings.uniqueID,
+            photoDimensions: dimensions(size),
+            previewDimensions: request.context.preview.map { dimensions($0.size) } ?? CMVideoDimensions(width: 0, height: 0),
+            embeddedThumbnailDimensions: request.context.thumbnail.map { dimensions($0.size) } ?? CMVideoDimensions(width: 0, height: 0),
+            isFlashEnabled: plan.flash,
+            isRedEyeReductionEnabled: plan.flash && request.settings.isAutoRedEyeReductionEnabled,
+            isStillImageStabilizationEnabled: plan.stabilization,
+            expectedPhotoCount: 1,
+            photoProcessingTimeRange: CMTimeRange(start: CMTime(seconds: fastest, preferredTimescale: 1_000_000),
+                                                  duration: CMTime(seconds: slowest - fastest, preferredTimescale: 1_000_000)))
+    }
+
+    static func dimensions(_ size: Size) -> CMVideoDimensions {
+        CMVideoDimensions(width: Int32(size.width), height: Int32(size.height))
+    }
+
+    // MARK: Processing
+
+    /// Merges, develops and encodes the frames into the delivered photo. Never returns nil: on
+    /// failure the photo carries no data and the error is returned beside it.
+    static func process(_ request: PhotoRequest, plan: CapturePlan, frames: [RawImage],
+                        resolved: AVCaptureResolvedPhotoSettings, timestamp: CMTime) -> (AVCapturePhoto, Error?) {
+        let context = request.context, settings = request.settings
+        let photoSize = context.photoSize
+        var raw = frames.count > 1 ? RawFrameMerger.merge(frames) : frames[0]
+        raw = raw.croppingRows(to: photoSize.height)
+
+        var isp = ISPSettings()
+        switch settings.photoQualityPrioritization {
+        case .speed: isp.noiseReduction = 0.6; isp.demosaic = .bilinear
+        case .balanced: isp.noiseReduction = 1
+        case .quality: isp.noiseReduction = 1.2
+        }
+        let rgb = ImageSignalProcessor(settings: isp).process(raw)
+        let description = PhotoDescription(request: request, raw: raw, plan: plan, size: photoSize, captureDate: Date())
+
+        var fileData: Data?
+        var pixelBuffer: CVPixelBuffer?
+        var failure: Error?
+        switch context.output {
+        case .jpeg(let quality):
+            do {
+                let thumbnail = try context.thumbnail.map {
+                    try JPEGEncoder.encode(Resampler.downscale(rgb, to: $0.size), quality: 80)
+                }
+                fileData = try JPEGEncoder.encode(rgb, quality: max(1, min(100, Int((quality * 100).rounded()))),
+                                                  exif: description.exif, thumbnailJPEG: thumbnail)
+            } catch {
+                failure = error
+            }
+        case .uncompressed(let pixelFormat):
+            pixelBuffer = makePixelBuffer(rgb, pixelFormat: pixelFormat)
+        }
+        let preview = context.preview.flatMap { makePixelBuffer(Resampler.downscale(rgb, to: $0.size), pixelFormat: $0.pixelFormat) }
+
+        let camera = plan.camera, firstExposure = plan.exposures[0], height = photoSize.height
+        let groundTruth: @Sendable () -> SimulationGroundTruth = {
+            let truth = camera.groundTruth(firstExposure).croppingRows(to: height)
+            let depth = camera.depthMap(size: firstExposure.size).croppingRows(to: height)
+            return SimulationGroundTruth(width: truth.width, height: truth.height,
+                                         linearSRGB: truth.storage, depth: depth.storage)
+        }
+        let photo = AVCapturePhoto(
+            timestamp: failure == nil ? timestamp : .invalid, resolvedSettings: resolved, photoCount: 1,
+            fileData: fileData, pixelBuffer: pixelBuffer, previewPixelBuffer: preview,
+            embeddedThumbnailPhotoFormat: context.thumbnail == nil ? nil : settings.embeddedThumbnailPhotoFormat,
+            metadata: description.imageIOMetadata, sourceDeviceType: context.device.deviceType,
+            groundTruth: groundTruth)
+        return (photo, failure)
+    }
+
+    static func makePixelBuffer(_ rgb: Raster<UInt8>, pixelFormat: OSType) -> CVPixelBuffer? {
+        switch pixelFormat {
+        case kCVPixelFormatType_32BGRA: return PixelBuffer.bgra(from: rgb)
+        case kCVPixelFormatType_420YpCbCr8BiPlanarFullRange: return PixelBuffer.yCbCr420(from: rgb, fullRange: true)
+        case kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange: return PixelBuffer.yCbCr420(from: rgb, fullRange: false)
+        default: return nil
+        }
+    }
+
+    // MARK: Dictionary values
+
+    /// A number from a settings dictionary (Double, Float, Int, NSNumber…).
+    static func double(_ value: Any) -> Double? {
+        switch value {
+        case let v as Double: return v
+        case let v as Float: return Double(v)
+        case let v as Int: return Double(v)
+        case let v as Int32: return Double(v)
+        case let v as UInt32: return Double(v)
+        case let v as CGFloat: return Double(v)
+        case let v as NSNumber: return v.doubleValue
+        default: return nil
+        }
+    }
+
+    /// A pixel-format code from a settings dictionary.
+    static func osType(_ value: Any) -> OSType? {
+        switch value {
+        case let v as UInt32: return v
+        case let v as Int where v >= 0 && v <= Int(UInt32.max): return UInt32(v)
+        case let v as NSNumber: return v.uint32Value
+        default: return nil
+        }
+    }
+}
+
+extension Raster {
+    /// The centre `height` rows (offset kept even so a Bayer pattern keeps its phase).
+    func croppingRows(to height: Int) -> Raster {
+        guard height < self.height, height > 0 else { return self }
+        let top = ((self.height - height) / 2) & ~1
+        let start = top * rowStride
+        return Raster(width: width, height: height, channels: channels,
+                      storage: Array(storage[start..<(start + height * rowStride)]))
+    }
+}
+
+extension RawImage {
+    func croppingRows(to height: Int) -> RawImage {
+        var copy = self
+        copy.bayer = bayer.croppingRows(to: height)
+        return copy
+    }
+}

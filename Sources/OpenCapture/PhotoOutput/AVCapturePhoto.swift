@@ -1,0 +1,85 @@
+import Foundation
+
+/// One delivered photo (Apple's `AVCapturePhoto`): the encoded file data or pixel buffer, its
+/// preview, metadata, and where it sits in the request. Apple's type cannot be constructed;
+/// OpenCapture adds a public initialiser so apps can build fakes in tests.
+public class AVCapturePhoto: NSObject, @unchecked Sendable {
+    /// Start of the exposure on the session clock (invalid when the photo carries an error).
+    public let timestamp: CMTime
+    /// True for a Bayer RAW photo.
+    public let isRawPhoto: Bool
+    /// Uncompressed or RAW pixels; nil for compressed (JPEG) photos.
+    public let pixelBuffer: CVPixelBuffer?
+    /// The preview requested with `previewPhotoFormat`, if any.
+    public let previewPixelBuffer: CVPixelBuffer?
+    /// The thumbnail format used for the embedded thumbnail, if any.
+    public let embeddedThumbnailPhotoFormat: [String: Any]?
+    /// ImageIO-style metadata: `Orientation`, `{Exif}`, `{TIFF}`, `{MakerApple}`.
+    public let metadata: [String: Any]
+    /// The same object every callback of the request receives.
+    public let resolvedSettings: AVCaptureResolvedPhotoSettings
+    /// 1-based index of this photo among `resolvedSettings.expectedPhotoCount`.
+    public let photoCount: Int
+    public let sourceDeviceType: AVCaptureDevice.DeviceType?
+    /// The bracket entry this photo was exposed with; nil outside a bracket.
+    public let bracketSettings: AVCaptureBracketedStillImageSettings?
+    /// 1-based position within a bracket; 0 outside a bracket.
+    public let sequenceCount: Int
+    public let lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus
+
+    private let fileData: Data?
+    private let groundTruthProvider: (@Sendable () -> SimulationGroundTruth)?
+
+    /// OpenCapture addition: builds a photo, e.g. a fake for tests. `fileData` is what
+    /// `fileDataRepresentation()` returns.
+    public init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int = 1,
+                fileData: Data? = nil, pixelBuffer: CVPixelBuffer? = nil, previewPixelBuffer: CVPixelBuffer? = nil,
+                embeddedThumbnailPhotoFormat: [String: Any]? = nil, metadata: [String: Any] = [:], isRawPhoto: Bool = false,
+                sourceDeviceType: AVCaptureDevice.DeviceType? = nil, bracketSettings: AVCaptureBracketedStillImageSettings? = nil,
+                sequenceCount: Int = 0, lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus = .unsupported) {
+        self.timestamp = timestamp
+        self.resolvedSettings = resolvedSettings
+        self.photoCount = photoCount
+        self.fileData = fileData
+        self.pixelBuffer = pixelBuffer
+        self.previewPixelBuffer = previewPixelBuffer
+        self.embeddedThumbnailPhotoFormat = embeddedThumbnailPhotoFormat
+        self.metadata = metadata
+        self.isRawPhoto = isRawPhoto
+        self.sourceDeviceType = sourceDeviceType
+        self.bracketSettings = bracketSettings
+        self.sequenceCount = sequenceCount
+        self.lensStabilizationStatus = lensStabilizationStatus
+        self.groundTruthProvider = nil
+        super.init()
+    }
+
+    init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, fileData: Data?,
+         pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, embeddedThumbnailPhotoFormat: [String: Any]?,
+         metadata: [String: Any], sourceDeviceType: AVCaptureDevice.DeviceType?,
+         groundTruth: (@Sendable () -> SimulationGroundTruth)?) {
+        self.timestamp = timestamp
+        self.resolvedSettings = resolvedSettings
+        self.photoCount = photoCount
+        self.fileData = fileData
+        self.pixelBuffer = pixelBuffer
+        self.previewPixelBuffer = previewPixelBuffer
+        self.embeddedThumbnailPhotoFormat = embeddedThumbnailPhotoFormat
+        self.metadata = metadata
+        self.isRawPhoto = false
+        self.sourceDeviceType = sourceDeviceType
+        self.bracketSettings = nil
+        self.sequenceCount = 0
+        self.lensStabilizationStatus = .unsupported
+        self.groundTruthProvider = groundTruth
+        super.init()
+    }
+
+    /// The photo as a file: JPEG for the JPEG codec. Nil for uncompressed pixel-buffer photos
+    /// (Apple packages those as TIFF; OpenCapture does not write TIFF yet) and for photos with errors.
+    public func fileDataRepresentation() -> Data? { fileData }
+
+    /// OpenCapture addition: the simulator's ground truth for this photo (nil for fakes).
+    /// Computed on demand; costs one noise-free render of the frame.
+    public func simulationGroundTruth() -> SimulationGroundTruth? { groundTruthProvider?() }
+}

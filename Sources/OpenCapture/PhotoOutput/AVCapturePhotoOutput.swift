@@ -1,0 +1,380 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+
+/// Captures still photos (Apple's `AVCapturePhotoOutput`). Requests may overlap: each keeps its
+/// own callback order, and all callbacks arrive on one serial queue owned by the output.
+///
+/// Difference from Apple: invalid settings never raise. `validate(_:)` throws a
+/// `PhotoSettingsError`, and `capturePhoto(with:delegate:)` with such settings captures nothing
+/// and calls only `photoOutput(_:didFinishCaptureFor:error:)` with that error.
+public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
+    private let lock = NSRecursiveLock()
+    private var usedIDs = Set<Int64>()
+    private var requestCounter: UInt64 = 0
+    private var _highResolution = false
+    private var _maxDimensions = CMVideoDimensions(width: 0, height: 0)
+    private var _maxQuality: QualityPrioritization = .balanced
+    private var _sceneMonitoring: AVCapturePhotoSettings?
+    private var _prepared: [AVCapturePhotoSettings] = []
+
+    /// The serial queue every delegate callback runs on.
+    let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
+    /// The scheduler that runs exposures and processing.
+    lazy var engine = PhotoCaptureEngine(output: self)
+
+    public override init() { super.init() }
+
+    // MARK: Capture
+
+    /// Starts a capture. The settings are copied; the delegate is held weakly.
+    public func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate) {
+        let snapshot = settings.copy() as! AVCapturePhotoSettings
+        lock.lock()
+        let validation = Result { try validateLocked(snapshot) }
+        if case .success = validation {
+            usedIDs.insert(snapshot.uniqueID)
+            requestCounter += 1
+        }
+        let index = requestCounter
+        lock.unlock()
+
+        switch validation {
+        case .failure(let error):
+            engine.refuse(settings: snapshot, error: error, delegate: delegate)
+        case .success(let context):
+            engine.submit(PhotoRequest(settings: snapshot, context: context, index: index), delegate: delegate)
+        }
+    }
+
+    /// OpenCapture addition: checks settings against every rule `capturePhoto` applies (Apple raises
+    /// NSInvalidArgumentException for these) and throws the first broken one.
+    public func validate(_ settings: AVCapturePhotoSettings) throws {
+        lock.lock(); defer { lock.unlock() }
+        _ = try validateLocked(settings)
+    }
+
+    // MARK: Formats
+
+    /// Uncompressed formats a photo can be delivered in (empty until the output is in a session with a camera).
+    public var availablePhotoPixelFormatTypes: [OSType] {
+        guard currentDevice != nil else { return [] }
+        return [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange,
+                kCVPixelFormatType_32BGRA]
+    }
+
+    /// Codecs a photo can be compressed with (JPEG; HEVC comes with HEIF support).
+    public var availablePhotoCodecTypes: [AVVideoCodecType] {
+        currentDevice == nil ? [] : [.jpeg]
+    }
+
+    /// File types for processed photos.
+    public var availablePhotoFileTypes: [AVFileType] {
+        currentDevice == nil ? [] : [.jpg]
+    }
+
+    /// Bayer RAW formats (RAW capture is not available yet: empty).
+    public var availableRawPhotoPixelFormatTypes: [OSType] { [] }
+    public var availableRawPhotoFileTypes: [AVFileType] { [] }
+
+    public func supportedPhotoPixelFormatTypes(for fileType: AVFileType) -> [OSType] {
+        fileType == .tif ? availablePhotoPixelFormatTypes : []
+    }
+
+    public func supportedPhotoCodecTypes(for fileType: AVFileType) -> [AVVideoCodecType] {
+        fileType == .jpg ? availablePhotoCodecTypes : []
+    }
+
+    public func supportedRawPhotoPixelFormatTypes(for fileType: AVFileType) -> [OSType] { [] }
+
+    public class func isBayerRAWPixelFormat(_ pixelFormat: OSType) -> Bool {
+        [kCVPixelFormatType_14Bayer_RGGB, kCVPixelFormatType_14Bayer_GRBG, kCVPixelFormatType_14Bayer_GBRG,
+         kCVPixelFormatType_14Bayer_BGGR].contains(pixelFormat)
+    }
+
+    public class func isAppleProRAWPixelFormat(_ pixelFormat: OSType) -> Bool { false }
+
+    // MARK: Size and quality
+
+    /// Deprecated in iOS 16: allow `isHighResolutionPhotoEnabled` in settings.
+    public var isHighResolutionCaptureEnabled: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _highResolution }
+        set { lock.lock(); _highResolution = newValue; lock.unlock() }
+    }
+
+    /// Largest photo size settings may ask for; one of `activeFormat.supportedMaxPhotoDimensions`
+    /// (other values are reported and ignored; Apple raises). Defaults to the format's smallest.
+    public var maxPhotoDimensions: CMVideoDimensions {
+        get {
+            lock.lock(); defer { lock.unlock() }
+            if _maxDimensions.width > 0 { return _maxDimensions }
+            return currentDevice?.activeFormat.supportedMaxPhotoDimensions.first ?? CMVideoDimensions(width: 0, height: 0)
+        }
+        set {
+            guard let format = currentDevice?.activeFormat, format.supportedMaxPhotoDimensions.contains(newValue) else {
+                DeviceDiagnostics.report(PhotoSettingsError.photoDimensionsAboveMaximum(newValue))
+                return
+            }
+            lock.lock(); _maxDimensions = newValue; lock.unlock()
+        }
+    }
+
+    /// Highest `photoQualityPrioritization` settings may use (default `.balanced`).
+    public var maxPhotoQualityPrioritization: QualityPrioritization {
+        get { lock.lock(); defer { lock.unlock() }; return _maxQuality }
+        set { lock.lock(); _maxQuality = newValue; lock.unlock() }
+    }
+
+    // MARK: Flash and stabilisation
+
+    /// Flash modes the current camera supports.
+    public var supportedFlashModes: [AVCaptureDevice.FlashMode] {
+        guard let device = currentDevice else { return [] }
+        return device.hasFlash ? [.off, .on, .auto] : [.off]
+    }
+
+    /// Settings whose flash and stabilisation modes `isFlashScene` and `isStillImageStabilizationScene` evaluate.
+    public var photoSettingsForSceneMonitoring: AVCapturePhotoSettings? {
+        get { lock.lock(); defer { lock.unlock() }; return _sceneMonitoring }
+        set { lock.lock(); _sceneMonitoring = newValue; lock.unlock() }
+    }
+
+    /// Whether the flash would fire now: false unless `photoSettingsForSceneMonitoring` has flash `.auto` or `.on`.
+    public var isFlashScene: Bool {
+        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice, device.hasFlash else { return false }
+        switch settings.flashMode {
+        case .off: return false
+        case .on: return true
+        case .auto: return PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize).flashRecommended
+        }
+    }
+
+    /// Whether still-image stabilisation would be used now (deprecated in iOS 13).
+    public var isStillImageStabilizationScene: Bool {
+        guard let settings = photoSettingsForSceneMonitoring, settings.isAutoStillImageStabilizationEnabled,
+              let device = currentDevice else { return false }
+        let metering = PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize)
+        let flash = device.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && metering.flashRecommended))
+        return !flash && metering.isLowLight
+    }
+
+    /// Multi-frame still-image stabilisation (deprecated in iOS 13): supported on every simulated camera.
+    public var isStillImageStabilizationSupported: Bool { currentDevice != nil }
+    public var isAutoRedEyeReductionSupported: Bool { currentDevice?.hasFlash ?? false }
+
+    // MARK: Brackets
+
+    /// Most photos one bracketed request may take: as many full-size raw + processed frames as fit a
+    /// 256 MiB buffer budget, at most 8 (4 at 12 MP); 0 without a camera.
+    public var maxBracketedCapturePhotoCount: Int {
+        guard let device = currentDevice else { return 0 }
+        let size = device.activeFormat.sensorReadoutSize
+        let bytesPerShot = size.pixelCount * (2 + 3)
+        return max(1, min(8, (256 << 20) / max(1, bytesPerShot)))
+    }
+
+    public var isLensStabilizationDuringBracketedCaptureSupported: Bool { false }
+
+    // MARK: Features not simulated yet (always unsupported)
+
+    public var isLivePhotoCaptureSupported: Bool { false }
+    /// Live Photos are not simulated yet; stays false.
+    public var isLivePhotoCaptureEnabled: Bool {
+        get { false }
+        set { if newValue { DeviceDiagnostics.report(PhotoSettingsError.featureNotEnabled("Live Photo capture")) } }
+    }
+    public var isDepthDataDeliverySupported: Bool { false }
+    public var isDepthDataDeliveryEnabled: Bool { get { false } set {} }
+    public var isPortraitEffectsMatteDeliverySupported: Bool { false }
+    public var isPortraitEffectsMatteDeliveryEnabled: Bool { get { false } set {} }
+    public var isCameraCalibrationDataDeliverySupported: Bool { false }
+    public var isVirtualDeviceFusionSupported: Bool { false }
+    public var isDualCameraFusionSupported: Bool { false }
+    public var isVirtualDeviceConstituentPhotoDeliverySupported: Bool { false }
+    public var isContentAwareDistortionCorrectionSupported: Bool { false }
+    public var isContentAwareDistortionCorrectionEnabled: Bool { get { false } set {} }
+
+    // MARK: Prepared settings
+
+    /// Settings prepared with `setPreparedPhotoSettingsArray(_:completionHandler:)`.
+    public var preparedPhotoSettingsArray: [AVCapturePhotoSettings] {
+        lock.lock(); defer { lock.unlock() }
+        return _prepared
+    }
+
+    /// Prepares resources for these settings; the handler runs on a serial queue with whether it succeeded.
+    public func setPreparedPhotoSettingsArray(_ preparedPhotoSettingsArray: [AVCapturePhotoSettings],
+                                              completionHandler: ((Bool, Error?) -> Void)? = nil) {
+        var firstError: Error?
+        lock.lock()
+        for settings in preparedPhotoSettingsArray where firstError == nil {
+            do { _ = try validateFormats(settings) } catch { firstError = error }
+        }
+        if firstError == nil { _prepared = preparedPhotoSettingsArray }
+        lock.unlock()
+        if let completionHandler {
+            nonisolated(unsafe) let handler = completionHandler
+            let error = firstError
+            delegateQueue.async { handler(error == nil, error) }
+        }
+    }
+
+    // MARK: Internals
+
+    /// The camera behind the output, when it is in a session with a device input.
+    var currentDevice: AVCaptureDevice? {
+        guard let connection = connections.first, connection.isEnabled else { return nil }
+        return connection.input?.device
+    }
+
+    private func validateLocked(_ settings: AVCapturePhotoSettings) throws -> CaptureContext {
+        if usedIDs.contains(settings.uniqueID) { throw PhotoSettingsError.settingsReused(uniqueID: settings.uniqueID) }
+        guard let session, session.isRunning, let connection = connections.first, connection.isActive,
+              let device = connection.input?.device else { throw PhotoSettingsError.noActiveVideoConnection }
+        let output = try validateFormats(settings)
+        if settings.photoQualityPrioritization > _maxQuality { throw PhotoSettingsError.qualityPrioritizationAboveMaximum }
+        if !supportedFlashModes.contains(settings.flashMode) { throw PhotoSettingsError.unsupportedFlashMode(settings.flashMode) }
+        if settings.isHighResolutionPhotoEnabled && !_highResolution { throw PhotoSettingsError.highResolutionCaptureNotEnabled }
+        let format = device.activeFormat
+        let requested = settings.maxPhotoDimensions
+        if requested.width > 0 || requested.height > 0 {
+            let maximum = maxPhotoDimensions
+            if requested.width > maximum.width || requested.height > maximum.height {
+                throw PhotoSettingsError.photoDimensionsAboveMaximum(requested)
+            }
+        }
+        try validateFeatures(settings)
+        for key in settings.metadata.keys where !imageIOTopLevelKeys.contains(key) {
+            throw PhotoSettingsError.invalidMetadataKey(key)
+        }
+        let photoSize = resolvedPhotoSize(settings, format: format)
+        let preview = try validatePreview(settings, photoSize: photoSize)
+        let thumbnail = try validateThumbnail(settings, photoSize: photoSize)
+        return CaptureContext(device: device, session: session, format: format, photoSize: photoSize, output: output,
+                              preview: preview, thumbnail: thumbnail, orientation: connection.exifOrientation,
+                              maxQuality: _maxQuality)
+    }
+
+    /// Checks the processed, RAW and file-type parts of the settings.
+    private func validateFormats(_ settings: AVCapturePhotoSettings) throws -> ProcessedOutput {
+        if settings.rawPhotoPixelFormatType != 0 {
+            throw PhotoSettingsError.unsupportedRawPixelFormat(settings.rawPhotoPixelFormatType)
+        }
+        if let rawType = settings.rawFileType { throw PhotoSettingsError.unsupportedFileType(rawType.rawValue) }
+        guard let format = settings.format else { throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat }
+        let codec = format[AVVideoCodecKey]
+        let pixelFormat = format[kCVPixelBufferPixelFormatTypeKey]
+        if (codec == nil) == (pixelFormat == nil) { throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat }
+        for key in format.keys where ![AVVideoCodecKey, kCVPixelBufferPixelFormatTypeKey, AVVideoCompressionPropertiesKey].contains(key) {
+            throw PhotoSettingsError.unsupportedFormatKey(key)
+        }
+        if let codec {
+            let type: AVVideoCodecType
+            if let value = codec as? AVVideoCodecType { type = value }
+            else if let value = codec as? String { type = AVVideoCodecType(rawValue: value) }
+            else { throw PhotoSettingsError.unsupportedCodec(String(describing: codec)) }
+            guard availablePhotoCodecTypes.contains(type) else { throw PhotoSettingsError.unsupportedCodec(type.rawValue) }
+            var quality = 0.9
+            if let properties = format[AVVideoCompressionPropertiesKey] {
+                guard let dictionary = properties as? [String: Any] else {
+                    throw PhotoSettingsError.unsupportedFormatKey(AVVideoCompressionPropertiesKey)
+                }
+                for key in dictionary.keys where key != AVVideoQualityKey { throw PhotoSettingsError.unsupportedFormatKey(key) }
+                if let value = dictionary[AVVideoQualityKey] {
+                    guard let number = PhotoCaptureEngine.double(value) else {
+                        throw PhotoSettingsError.unsupportedFormatKey(AVVideoQualityKey)
+                    }
+                    guard (0...1).contains(number) else { throw PhotoSettingsError.invalidQuality(number) }
+                    quality = number
+                }
+            }
+            if let fileType = settings.processedFileType, fileType != .jpg {
+                throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
+            }
+            return .jpeg(quality: quality)
+        }
+        if format[AVVideoCompressionPropertiesKey] != nil {
+            throw PhotoSettingsError.unsupportedFormatKey(AVVideoCompressionPropertiesKey)
+        }
+        guard let code = PhotoCaptureEngine.osType(pixelFormat!) else {
+            throw PhotoSettingsError.unsupportedPixelFormat(0)
+        }
+        guard availablePhotoPixelFormatTypes.contains(code) else { throw PhotoSettingsError.unsupportedPixelFormat(code) }
+        if let fileType = settings.processedFileType, fileType != .tif {
+            throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
+        }
+        return .uncompressed(pixelFormat: code)
+    }
+
+    private func validateFeatures(_ settings: AVCapturePhotoSettings) throws {
+        let checks: [(Bool, String)] = [
+            (settings.isDepthDataDeliveryEnabled, "Depth data delivery"),
+            (settings.isPortraitEffectsMatteDeliveryEnabled, "Portrait effects matte delivery"),
+            (settings.isCameraCalibrationDataDeliveryEnabled, "Camera calibration data delivery"),
+            (settings.livePhotoMovieFileURL != nil, "Live Photo capture"),
+            (settings.isConstantColorEnabled, "Constant color"),
+            (settings.isShutterSoundSuppressionEnabled, "Shutter sound suppression"),
+            (settings.isAutoContentAwareDistortionCorrectionEnabled, "Content-aware distortion correction"),
+        ]
+        for (requested, name) in checks where requested { throw PhotoSettingsError.featureNotEnabled(name) }
+    }
+
+    private func resolvedPhotoSize(_ settings: AVCapturePhotoSettings, format: AVCaptureDevice.Format) -> Size {
+        let requested = settings.maxPhotoDimensions
+        if requested.width > 0, requested.height > 0 {
+            let fitting = format.supportedMaxPhotoDimensions.filter { $0.width <= requested.width && $0.height <= requested.height }
+            if let best = fitting.max(by: { Int($0.width) * Int($0.height) < Int($1.width) * Int($1.height) }) {
+                return Size(width: Int(best.width), height: Int(best.height))
+            }
+        }
+        if settings.isHighResolutionPhotoEnabled {
+            let hr = format.highResolutionStillImageDimensions
+            return Size(width: Int(hr.width), height: Int(hr.height))
+        }
+        return format.dimensions
+    }
+
+    private func validatePreview(_ settings: AVCapturePhotoSettings, photoSize: Size) throws -> PreviewRequest? {
+        guard let format = settings.previewPhotoFormat else { return nil }
+        guard let value = format[kCVPixelBufferPixelFormatTypeKey], let code = PhotoCaptureEngine.osType(value) else {
+            throw PhotoSettingsError.invalidPreviewFormat("kCVPixelBufferPixelFormatTypeKey is required")
+        }
+        guard settings.availablePreviewPhotoPixelFormatTypes.contains(code) else {
+            throw PhotoSettingsError.invalidPreviewFormat("pixel format \(FourCCText(code)) is not available")
+        }
+        let width = format[kCVPixelBufferWidthKey].flatMap(PhotoCaptureEngine.double)
+        let height = format[kCVPixelBufferHeightKey].flatMap(PhotoCaptureEngine.double)
+        if (width == nil) != (height == nil) {
+            throw PhotoSettingsError.invalidPreviewFormat("width and height must be given together")
+        }
+        var box = Size(width: 1440, height: 1440)  // "limited to display size"
+        if let width, let height {
+            guard width >= 1, height >= 1 else { throw PhotoSettingsError.invalidPreviewFormat("width and height must be positive") }
+            box = Size(width: min(Int(width), box.width), height: min(Int(height), box.height))
+        }
+        return PreviewRequest(pixelFormat: code, size: photoSize.fitted(within: box))
+    }
+
+    private func validateThumbnail(_ settings: AVCapturePhotoSettings, photoSize: Size) throws -> ThumbnailRequest? {
+        guard let format = settings.embeddedThumbnailPhotoFormat else { return nil }
+        guard let codec = format[AVVideoCodecKey] else {
+            throw PhotoSettingsError.invalidThumbnailFormat("AVVideoCodecKey is required")
+        }
+        let type = (codec as? AVVideoCodecType) ?? (codec as? String).map { AVVideoCodecType(rawValue: $0) }
+        guard let type, settings.availableEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
+            throw PhotoSettingsError.invalidThumbnailFormat("codec \(codec) is not available")
+        }
+        if case .uncompressed = try validateFormats(settings) {
+            throw PhotoSettingsError.invalidThumbnailFormat("thumbnails are embedded in compressed photos only")
+        }
+        let width = format[AVVideoWidthKey].flatMap(PhotoCaptureEngine.double)
+        let height = format[AVVideoHeightKey].flatMap(PhotoCaptureEngine.double)
+        var box = Size(width: 320, height: 240)
+        if let width, let height, width >= 1, height >= 1 {
+            box = Size(width: min(Int(width), 512), height: min(Int(height), 512))
+        } else if width != nil || height != nil {
+            throw PhotoSettingsError.invalidThumbnailFormat("width and height must be given together and be positive")
+        }
+        return ThumbnailRequest(size: photoSize.fitted(within: box))
+    }
+}

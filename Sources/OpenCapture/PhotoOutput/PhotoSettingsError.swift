@@ -1,0 +1,86 @@
+/// Why `AVCapturePhotoOutput` refused a photo request (OpenCapture addition). Apple raises an
+/// Objective-C exception for each of these; OpenCapture throws from
+/// `AVCapturePhotoOutput.validate(_:)` and delivers the error to
+/// `photoOutput(_:didFinishCaptureFor:error:)` without capturing anything.
+public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The settings' `uniqueID` was already used by an earlier request.
+    case settingsReused(uniqueID: Int64)
+    /// The output is not in a running session with an enabled video input.
+    case noActiveVideoConnection
+    /// `format` holds both or neither of `AVVideoCodecKey` and `kCVPixelBufferPixelFormatTypeKey`.
+    case formatNeedsExactlyOneOfCodecOrPixelFormat
+    /// The codec is not in `availablePhotoCodecTypes`.
+    case unsupportedCodec(String)
+    /// The pixel format is not in `availablePhotoPixelFormatTypes`.
+    case unsupportedPixelFormat(OSType)
+    /// `format` has a key the output does not understand, or a compression property other than `AVVideoQualityKey`.
+    case unsupportedFormatKey(String)
+    /// `AVVideoQualityKey` outside 0…1.
+    case invalidQuality(Double)
+    /// `processedFileType` / `rawFileType` unavailable or incompatible with the format.
+    case unsupportedFileType(String)
+    /// `rawPhotoPixelFormatType` is not in `availableRawPhotoPixelFormatTypes`.
+    case unsupportedRawPixelFormat(OSType)
+    /// `photoQualityPrioritization` above the output's `maxPhotoQualityPrioritization`.
+    case qualityPrioritizationAboveMaximum
+    /// `flashMode` not in `supportedFlashModes`.
+    case unsupportedFlashMode(AVCaptureDevice.FlashMode)
+    /// `isHighResolutionPhotoEnabled` without `isHighResolutionCaptureEnabled` on the output.
+    case highResolutionCaptureNotEnabled
+    /// `maxPhotoDimensions` larger than the output's.
+    case photoDimensionsAboveMaximum(CMVideoDimensions)
+    /// A feature requested in the settings that the output does not support or has not enabled.
+    case featureNotEnabled(String)
+    /// `metadata` has a top-level key that is not an ImageIO property key.
+    case invalidMetadataKey(String)
+    /// `previewPhotoFormat` malformed or unsupported.
+    case invalidPreviewFormat(String)
+    /// `embeddedThumbnailPhotoFormat` malformed or unsupported.
+    case invalidThumbnailFormat(String)
+
+    public var description: String {
+        switch self {
+        case .settingsReused(let id):
+            return "Settings may not be re-used (uniqueID \(id)); create new settings with AVCapturePhotoSettings(from:)"
+        case .noActiveVideoConnection:
+            return "No active and enabled video connection: add a device input and start the session"
+        case .formatNeedsExactlyOneOfCodecOrPixelFormat:
+            return "format must contain exactly one of AVVideoCodecKey and kCVPixelBufferPixelFormatTypeKey"
+        case .unsupportedCodec(let codec):
+            return "Unsupported codec '\(codec)': must be one of availablePhotoCodecTypes"
+        case .unsupportedPixelFormat(let format):
+            return "Unsupported pixel format \(FourCCText(format)): must be one of availablePhotoPixelFormatTypes"
+        case .unsupportedFormatKey(let key):
+            return "Unsupported key in format: \(key)"
+        case .invalidQuality(let q):
+            return "AVVideoQualityKey must be between 0.0 and 1.0, got \(q)"
+        case .unsupportedFileType(let type):
+            return "Unsupported file type \(type) for this format"
+        case .unsupportedRawPixelFormat(let format):
+            return "Unsupported rawPhotoPixelFormatType \(FourCCText(format)): must be one of availableRawPhotoPixelFormatTypes"
+        case .qualityPrioritizationAboveMaximum:
+            return "settings.photoQualityPrioritization must not be higher than self.maxPhotoQualityPrioritization"
+        case .unsupportedFlashMode(let mode):
+            return "Unsupported flashMode \(mode): must be one of supportedFlashModes"
+        case .highResolutionCaptureNotEnabled:
+            return "highResolutionPhotoEnabled may not be set unless highResolutionCaptureEnabled is set on the output"
+        case .photoDimensionsAboveMaximum(let d):
+            return "settings.maxPhotoDimensions \(d.width)x\(d.height) must not exceed self.maxPhotoDimensions"
+        case .featureNotEnabled(let feature):
+            return "\(feature) is not supported or not enabled on the photo output"
+        case .invalidMetadataKey(let key):
+            return "metadata key \"\(key)\" is not an ImageIO CGImageProperties key"
+        case .invalidPreviewFormat(let why):
+            return "Invalid previewPhotoFormat: \(why)"
+        case .invalidThumbnailFormat(let why):
+            return "Invalid embeddedThumbnailPhotoFormat: \(why)"
+        }
+    }
+}
+
+/// Prints an OSType as its four characters when printable.
+func FourCCText(_ code: OSType) -> String {
+    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (24 - 8 * UInt32($0))) }
+    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return String(code) }
+    return "'" + String(decoding: bytes, as: UTF8.self) + "'"
+}

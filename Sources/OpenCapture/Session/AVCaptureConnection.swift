@@ -1,0 +1,83 @@
+import Foundation
+
+/// Links an input to an output (Apple's `AVCaptureConnection`). Its rotation and mirroring are
+/// recorded in photos as the EXIF orientation, as on iOS (pixels are never rotated).
+public final class AVCaptureConnection: NSObject, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _rotation: CGFloat = 90
+    private var _mirrored = false
+    private var _enabled = true
+
+    let mediaType: AVMediaType
+    weak var input: AVCaptureDeviceInput?
+
+    init(input: AVCaptureDeviceInput, mediaType: AVMediaType = .video) {
+        self.input = input
+        self.mediaType = mediaType
+        _mirrored = input.device.position == .front
+        super.init()
+    }
+
+    public var isEnabled: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _enabled }
+        set { lock.lock(); _enabled = newValue; lock.unlock() }
+    }
+
+    /// Whether the connection is enabled and its input has a device.
+    public var isActive: Bool { isEnabled && input != nil }
+
+    /// Clockwise rotation in degrees (0, 90, 180, 270); default 90 (portrait), as the photo
+    /// output's connection on an iPhone.
+    public var videoRotationAngle: CGFloat {
+        get { lock.lock(); defer { lock.unlock() }; return _rotation }
+        set {
+            guard isVideoRotationAngleSupported(newValue) else {
+                DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("videoRotationAngle \(newValue)"))
+                return
+            }
+            lock.lock(); _rotation = newValue; lock.unlock()
+        }
+    }
+
+    public func isVideoRotationAngleSupported(_ videoRotationAngle: CGFloat) -> Bool {
+        [0, 90, 180, 270].contains(videoRotationAngle)
+    }
+
+    public var isVideoOrientationSupported: Bool { true }
+
+    /// Deprecated orientation, kept in step with `videoRotationAngle`.
+    public var videoOrientation: AVCaptureVideoOrientation {
+        get {
+            switch videoRotationAngle {
+            case 0: return .landscapeRight
+            case 180: return .landscapeLeft
+            case 270: return .portraitUpsideDown
+            default: return .portrait
+            }
+        }
+        set { videoRotationAngle = newValue.rotationAngle }
+    }
+
+    public var isVideoMirroringSupported: Bool { true }
+    public var automaticallyAdjustsVideoMirroring: Bool = true
+
+    public var isVideoMirrored: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _mirrored }
+        set { lock.lock(); _mirrored = newValue; lock.unlock() }
+    }
+
+    /// EXIF orientation (1…8) of a sensor image shown with this rotation and mirroring.
+    var exifOrientation: Int {
+        let rotation = Int(videoRotationAngle) % 360
+        switch (rotation, isVideoMirrored) {
+        case (0, false): return 1
+        case (90, false): return 6
+        case (180, false): return 3
+        case (270, false): return 8
+        case (0, true): return 2
+        case (90, true): return 5
+        case (180, true): return 4
+        default: return 7
+        }
+    }
+}

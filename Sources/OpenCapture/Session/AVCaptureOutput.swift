@@ -1,0 +1,38 @@
+import Foundation
+
+/// Abstract destination of a session's media (Apple's `AVCaptureOutput`).
+public class AVCaptureOutput: NSObject, @unchecked Sendable {
+    private let stateLock = NSLock()
+    private weak var _session: AVCaptureSession?
+    private var _connections: [AVCaptureConnection] = []
+
+    override init() { super.init() }
+
+    /// The session this output belongs to (OpenCapture: internal bookkeeping made visible read-only).
+    var session: AVCaptureSession? {
+        stateLock.lock(); defer { stateLock.unlock() }
+        return _session
+    }
+
+    /// The connections feeding this output.
+    public var connections: [AVCaptureConnection] {
+        stateLock.lock(); defer { stateLock.unlock() }
+        return _connections
+    }
+
+    /// The first connection carrying `mediaType`, or nil.
+    public func connection(with mediaType: AVMediaType) -> AVCaptureConnection? {
+        connections.first { $0.mediaType == mediaType }
+    }
+
+    func attach(to session: AVCaptureSession?, connection: AVCaptureConnection?) {
+        stateLock.lock()
+        _session = session
+        _connections = connection.map { [$0] } ?? []
+        stateLock.unlock()
+        didChangeConfiguration()
+    }
+
+    /// Called when the session, input or format changes.
+    func didChangeConfiguration() {}
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Coordinates inputs and outputs (Apple's `AVCaptureSession`). Configuration changes between
+/// `beginConfiguration()` and `commitConfiguration()` apply together.
+public final class AVCaptureSession: NSObject, @unchecked Sendable {
+    /// Quality presets; each selects the device format whose video size matches.
+    public struct Preset: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let photo = Preset(rawValue: "AVCaptureSessionPresetPhoto")
+        public static let high = Preset(rawValue: "AVCaptureSessionPresetHigh")
+        public static let medium = Preset(rawValue: "AVCaptureSessionPresetMedium")
+        public static let low = Preset(rawValue: "AVCaptureSessionPresetLow")
+        public static let cif352x288 = Preset(rawValue: "AVCaptureSessionPreset352x288")
+        public static let vga640x480 = Preset(rawValue: "AVCaptureSessionPreset640x480")
+        public static let hd1280x720 = Preset(rawValue: "AVCaptureSessionPreset1280x720")
+        public static let hd1920x1080 = Preset(rawValue: "AVCaptureSessionPreset1920x1080")
+        public static let inputPriority = Preset(rawValue: "AVCaptureSessionPresetInputPriority")
+
+        /// The video size the preset selects; nil for `.photo` (full sensor) and `.inputPriority`.
+        var videoSize: (width: Int, height: Int)? {
+            switch self {
+            case .high, .hd1920x1080: return (1920, 1080)
+            case .medium: return (480, 360)
+            case .low: return (192, 144)
+            case .cif352x288: return (352, 288)
+            case .vga640x480: return (640, 480)
+            case .hd1280x720: return (1280, 720)
+            default: return nil
+            }
+        }
+    }
+
+    private let lock = NSRecursiveLock()
+    private var _inputs: [AVCaptureInput] = []
+    private var _outputs: [AVCaptureOutput] = []
+    private var _preset: Preset = .high
+    private var _running = false
+    private var configurationDepth = 0
+    private var pendingApply = false
+    private let clockOrigin = DispatchTime.now().uptimeNanoseconds
+
+    public override init() { super.init() }
+
+    public var inputs: [AVCaptureInput] { lock.lock(); defer { lock.unlock() }; return _inputs }
+    public var outputs: [AVCaptureOutput] { lock.lock(); defer { lock.unlock() }; return _outputs }
+    public var isRunning: Bool { lock.lock(); defer { lock.unlock() }; return _running }
+    public var isInterrupted: Bool { false }
+
+    /// The session preset (default `.high`). Setting an unsupported preset is reported and ignored.
+    public var sessionPreset: Preset {
+        get { lock.lock(); defer { lock.unlock() }; return _preset }
+        set {
+            guard canSetSessionPreset(newValue) else {
+                DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("session preset \(newValue.rawValue)"))
+                return
+            }
+            lock.lock(); _preset = newValue; lock.unlock()
+            applyConfiguration()
+        }
+    }
+
+    public func canSetSessionPreset(_ preset: Preset) -> Bool {
+        preset == .photo || preset == .inputPriority || preset.videoSize != nil
+    }
+
+    public func beginConfiguration() {
+        lock.lock(); configurationDepth += 1; lock.unlock()
+    }
+
+    public func commitConfiguration() {
+        lock.lock()
+        configurationDepth = max(0, configurationDepth - 1)
+        let apply = configurationDepth == 0 && pendingApply
+        lock.unlock()
+        if apply { applyConfiguration() }
+    }
+
+    /// Only device inputs, one per session (no multi-cam yet), not already added.
+    public func canAddInput(_ input: AVCaptureInput) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return input is AVCaptureDeviceInput && !_inputs.contains(where: { $0 === input })
+            && !_inputs.contains(where: { $0 is AVCaptureDeviceInput })
+    }
+
+    /// Adds an input; an input that cannot be added is reported and ignored (Apple raises).
+    public func addInput(_ input: AVCaptureInput) {
+        guard canAddInput(input) else {
+            DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("adding this input to the session"))
+            return
+        }
+        lock.lock(); _inputs.append(input); lock.unlock()
+        applyConfiguration()
+    }
+
+    public func removeInput(_ input: AVCaptureInput) {
+        lock.lock(); _inputs.removeAll { $0 === input }; lock.unlock()
+        applyConfiguration()
+    }
+
+    /// One output of each kind; an output already in another session cannot be added.
+    public func canAddOutput(_ output: AVCaptureOutput) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        if _outputs.contains(where: { $0 === output || type(of: $0) == type(of: output) }) { return false }
+        if let other = output.session, other !== self { return false }
+        return true
+    }
+
+    public func addOutput(_ output: AVCaptureOutput) {
+        guard canAddOutput(output) else {
+            DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("adding this output to the session"))
+            return
+        }
+        lock.lock(); _outputs.append(output); lock.unlock()
+        applyConfiguration()
+    }
+
+    public func removeOutput(_ output: AVCaptureOutput) {
+        lock.lock(); _outputs.removeAll { $0 === output }; lock.unlock()
+        output.attach(to: nil, connection: nil)
+        applyConfiguration()
+    }
+
+    /// Starts the flow of data (synchronously, as Apple's blocking call).
+    public func startRunning() {
+        lock.lock(); _running = true; lock.unlock()
+        for output in outputs { output.didChangeConfiguration() }
+    }
+
+    public func stopRunning() {
+        lock.lock(); _running = false; lock.unlock()
+        for output in outputs { output.didChangeConfiguration() }
+    }
+
+    /// The device input feeding the session, if any.
+    var deviceInput: AVCaptureDeviceInput? {
+        inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput
+    }
+
+    /// Seconds since the session was created: the clock of photo timestamps.
+    var clockSeconds: Double {
+        Double(DispatchTime.now().uptimeNanoseconds - clockOrigin) / 1e9
+    }
+
+    /// Applies the preset to the device and (re)connects outputs, unless inside begin/commit.
+    private func applyConfiguration() {
+        lock.lock()
+        if configurationDepth > 0 { pendingApply = true; lock.unlock(); return }
+        pendingApply = false
+        let preset = _preset
+        let input = _inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput
+        let outputs = _outputs
+        lock.unlock()
+
+        if let device = input?.device, preset != .inputPriority {
+            let formats = device.formats
+            let chosen: AVCaptureDevice.Format?
+            if let size = preset.videoSize {
+                chosen = formats.first { $0.dimensions.width == size.width && $0.dimensions.height == size.height }
+            } else {
+                chosen = formats.max { $0.dimensions.pixelCount < $1.dimensions.pixelCount }
+            }
+            if let chosen { device.setActiveFormat(chosen) }
+        }
+        for output in outputs {
+            let connection = input.map { AVCaptureConnection(input: $0) }
+            if let existing = output.connections.first, existing.input === input {
+                output.attach(to: self, connection: existing)
+            } else {
+                output.attach(to: self, connection: connection)
+            }
+        }
+    }
+}
