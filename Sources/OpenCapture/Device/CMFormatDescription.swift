@@ -13,7 +13,7 @@ public final class CMFormatDescription: @unchecked Sendable, Hashable {
     }
 
     public static func == (a: CMFormatDescription, b: CMFormatDescription) -> Bool {
-        a.dimensions == b.dimensions && a.mediaSubType == b.mediaSubType
+        a.dimensions.width == b.dimensions.width && a.dimensions.height == b.dimensions.height && a.mediaSubType == b.mediaSubType
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -39,7 +39,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         sensorQueue.async { [self] in
             let plan = PhotoCaptureEngine.makePlan(request)
             let resolved = PhotoCaptureEngine.resolve(request, plan: plan)
-            let post = { (event: @escaping @Sendable (AVCapturePhotoCaptureDelegate) -> Void) in
+            let post: @Sendable (@escaping @Sendable (AVCapturePhotoCaptureDelegate) -> Void) -> Void = { event in
                 output.delegateQueue.async { if let delegate = box.value { event(delegate) } }
             }
             post { $0.photoOutput(output, willBeginCaptureFor: resolved) }

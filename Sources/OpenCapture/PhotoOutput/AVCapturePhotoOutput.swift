@@ -20,10 +20,15 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// The serial queue every delegate callback runs on.
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
+    /// Set on `delegateQueue`, so tests can check where callbacks run.
+    let delegateQueueKey = DispatchSpecificKey<Bool>()
     /// The scheduler that runs exposures and processing.
     lazy var engine = PhotoCaptureEngine(output: self)
 
-    public override init() { super.init() }
+    public override init() {
+        super.init()
+        delegateQueue.setSpecific(key: delegateQueueKey, value: true)
+    }
 
     // MARK: Capture
 
@@ -111,8 +116,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             return currentDevice?.activeFormat.supportedMaxPhotoDimensions.first ?? CMVideoDimensions(width: 0, height: 0)
         }
         set {
-            guard let format = currentDevice?.activeFormat, format.supportedMaxPhotoDimensions.contains(newValue) else {
-                DeviceDiagnostics.report(PhotoSettingsError.photoDimensionsAboveMaximum(newValue))
+            guard let format = currentDevice?.activeFormat, format.supportedMaxPhotoDimensions.contains(where: { $0.width == newValue.width && $0.height == newValue.height }) else {
+                DeviceDiagnostics.report(PhotoSettingsError.photoDimensionsAboveMaximum(width: newValue.width, height: newValue.height))
                 return
             }
             lock.lock(); _maxDimensions = newValue; lock.unlock()
@@ -240,7 +245,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         if requested.width > 0 || requested.height > 0 {
             let maximum = maxPhotoDimensions
             if requested.width > maximum.width || requested.height > maximum.height {
-                throw PhotoSettingsError.photoDimensionsAboveMaximum(requested)
+                throw PhotoSettingsError.photoDimensionsAboveMaximum(width: requested.width, height: requested.height)
             }
         }
         try validateFeatures(settings)

@@ -28,7 +28,7 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     /// `isHighResolutionPhotoEnabled` without `isHighResolutionCaptureEnabled` on the output.
     case highResolutionCaptureNotEnabled
     /// `maxPhotoDimensions` larger than the output's.
-    case photoDimensionsAboveMaximum(CMVideoDimensions)
+    case photoDimensionsAboveMaximum(width: Int32, height: Int32)
     /// A feature requested in the settings that the output does not support or has not enabled.
     case featureNotEnabled(String)
     /// `metadata` has a top-level key that is not an ImageIO property key.
@@ -64,8 +64,8 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "Unsupported flashMode \(mode): must be one of supportedFlashModes"
         case .highResolutionCaptureNotEnabled:
             return "highResolutionPhotoEnabled may not be set unless highResolutionCaptureEnabled is set on the output"
-        case .photoDimensionsAboveMaximum(let d):
-            return "settings.maxPhotoDimensions \(d.width)x\(d.height) must not exceed self.maxPhotoDimensions"
+        case .photoDimensionsAboveMaximum(let width, let height):
+            return "settings.maxPhotoDimensions \(width)x\(height) must not exceed self.maxPhotoDimensions"
         case .featureNotEnabled(let feature):
             return "\(feature) is not supported or not enabled on the photo output"
         case .invalidMetadataKey(let key):

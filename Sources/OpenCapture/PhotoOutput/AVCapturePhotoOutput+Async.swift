@@ -1,0 +1,62 @@
+import Foundation
+
+extension AVCapturePhotoOutput {
+    /// OpenCapture addition: captures with `settings` and returns every photo and the event
+    /// timeline once `didFinishCaptureFor` arrives. Throws the request's error (a
+    /// `PhotoSettingsError` for refused settings, or a processing error).
+    public func capturePhotos(with settings: AVCapturePhotoSettings) async throws -> PhotoCaptureResult {
+        try await withCheckedThrowingContinuation { continuation in
+            let collector = CollectingPhotoDelegate(continuation: continuation)
+            capturePhoto(with: settings, delegate: collector)
+        }
+    }
+}
+
+/// Records callbacks and resumes the caller at the end; keeps itself alive until then,
+/// because the output holds delegates weakly.
+final class CollectingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
+    private let continuation: CheckedContinuation<PhotoCaptureResult, Error>
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var events: [PhotoCaptureEvent] = []
+    private var photos: [AVCapturePhoto] = []
+    private var firstError: Error?
+    private var keepAlive: CollectingPhotoDelegate?
+
+    init(continuation: CheckedContinuation<PhotoCaptureResult, Error>) {
+        self.continuation = continuation
+        super.init()
+        keepAlive = self
+    }
+
+    private func record(_ kind: PhotoCaptureEvent.Kind) {
+        events.append(PhotoCaptureEvent(kind: kind, time: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        record(.willBeginCapture)
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        record(.willCapturePhoto)
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        record(.didCapturePhoto)
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+        record(.didFinishProcessingPhoto(photoCount: photo.photoCount))
+        photos.append(photo)
+        if firstError == nil { firstError = error }
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        record(.didFinishCapture)
+        if let error = error ?? firstError {
+            continuation.resume(throwing: error)
+        } else {
+            continuation.resume(returning: PhotoCaptureResult(resolvedSettings: resolvedSettings, photos: photos, events: events))
+        }
+        keepAlive = nil
+    }
+}

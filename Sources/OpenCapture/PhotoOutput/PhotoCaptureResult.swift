@@ -1,0 +1,8 @@
+/// OpenCapture addition: everything one request delivered, from `AVCapturePhotoOutput.capturePhotos(with:)`.
+public struct PhotoCaptureResult: @unchecked Sendable {
+    public let resolvedSettings: AVCaptureResolvedPhotoSettings
+    /// The photos in delivery order (`photoCount` 1…expectedPhotoCount).
+    public let photos: [AVCapturePhoto]
+    /// Every delegate callback with its time.
+    public let events: [PhotoCaptureEvent]
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import OpenCapture
+
+@Suite struct ValidationTests {
+    /// Captures with settings that must be refused: only didFinishCapture arrives, with the error.
+    func expectRefused(_ rig: CaptureRig, _ settings: AVCapturePhotoSettings, _ expected: PhotoSettingsError,
+                       sourceLocation: SourceLocation = #_sourceLocation) async {
+        #expect(throws: expected, sourceLocation: sourceLocation) { try rig.output.validate(settings) }
+        let delegate = RecordingDelegate(output: rig.output)
+        rig.output.capturePhoto(with: settings, delegate: delegate)
+        await delegate.waitUntilFinished()
+        #expect(delegate.events == [.didFinishCapture], sourceLocation: sourceLocation)
+        #expect(delegate.errors.first as? PhotoSettingsError == expected, sourceLocation: sourceLocation)
+        #expect(delegate.resolvedObjects.first?.uniqueID == settings.uniqueID, sourceLocation: sourceLocation)
+        #expect(delegate.resolvedObjects.first?.expectedPhotoCount == 0, sourceLocation: sourceLocation)
+    }
+
+    @Test func reusedSettingsAreRefusedAndTheOutputKeepsWorking() async throws {
+        let rig = CaptureRig()
+        let settings = AVCapturePhotoSettings()
+        _ = try await rig.capture(settings)
+        await expectRefused(rig, settings, .settingsReused(uniqueID: settings.uniqueID))
+        let again = try await rig.capture(AVCapturePhotoSettings(from: settings))
+        #expect(again.photos.count == 1)
+    }
+
+    @Test func formatRules() async {
+        let rig = CaptureRig()
+        await expectRefused(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg,
+                                                                 kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]),
+                            .formatNeedsExactlyOneOfCodecOrPixelFormat)
+        await expectRefused(rig, AVCapturePhotoSettings(format: [AVVideoWidthKey: 10]), .formatNeedsExactlyOneOfCodecOrPixelFormat)
+        await expectRefused(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.proRes422]),
+                            .unsupportedCodec("apcn"))
+        await expectRefused(rig, AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_DepthFloat32]),
+                            .unsupportedPixelFormat(kCVPixelFormatType_DepthFloat32))
+        await expectRefused(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg,
+                                                                 AVVideoCompressionPropertiesKey: [AVVideoQualityKey: 1.5]]),
+                            .invalidQuality(1.5))
+        await expectRefused(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg,
+                                                                 AVVideoCompressionPropertiesKey: ["AVVideoAverageBitRateKey": 1]]),
+                            .unsupportedFormatKey("AVVideoAverageBitRateKey"))
+        await expectRefused(rig, AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB),
+                            .unsupportedRawPixelFormat(kCVPixelFormatType_14Bayer_RGGB))
+        await expectRefused(rig, AVCapturePhotoSettings(rawPixelFormatType: 0, rawFileType: nil,
+                                                        processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+                                                        processedFileType: .heic),
+                            .unsupportedFileType(AVFileType.heic.rawValue))
+    }
+
+    @Test func outputAndDeviceRules() async {
+        let rig = CaptureRig()
+        let quality = AVCapturePhotoSettings()
+        quality.photoQualityPrioritization = .quality
+        await expectRefused(rig, quality, .qualityPrioritizationAboveMaximum)
+        rig.output.maxPhotoQualityPrioritization = .quality
+        #expect(throws: Never.self) { try rig.output.validate(AVCapturePhotoSettings(from: quality)) }
+
+        let highRes = AVCapturePhotoSettings()
+        highRes.isHighResolutionPhotoEnabled = true
+        await expectRefused(rig, highRes, .highResolutionCaptureNotEnabled)
+
+        let big = AVCapturePhotoSettings()
+        big.maxPhotoDimensions = CMVideoDimensions(width: 4032, height: 3024)
+        await expectRefused(rig, big, .photoDimensionsAboveMaximum(width: 4032, height: 3024))
+
+        let depth = AVCapturePhotoSettings()
+        depth.isDepthDataDeliveryEnabled = true
+        await expectRefused(rig, depth, .featureNotEnabled("Depth data delivery"))
+
+        let live = AVCapturePhotoSettings()
+        live.livePhotoMovieFileURL = URL(fileURLWithPath: "/tmp/live.mov")
+        await expectRefused(rig, live, .featureNotEnabled("Live Photo capture"))
+
+        let metadata = AVCapturePhotoSettings()
+        metadata.metadata = ["NotAnImageIOKey": 1]
+        await expectRefused(rig, metadata, .invalidMetadataKey("NotAnImageIOKey"))
+
+        let preview = AVCapturePhotoSettings()
+        preview.previewPhotoFormat = [kCVPixelBufferWidthKey as String: 100]
+        await expectRefused(rig, preview, .invalidPreviewFormat("kCVPixelBufferPixelFormatTypeKey is required"))
+
+        let thumbnail = AVCapturePhotoSettings()
+        thumbnail.embeddedThumbnailPhotoFormat = [AVVideoWidthKey: 100]
+        await expectRefused(rig, thumbnail, .invalidThumbnailFormat("AVVideoCodecKey is required"))
+
+        // After all of that the output still captures.
+        let result = try? await rig.capture()
+        #expect(result?.photos.count == 1)
+    }
+
+    @Test func flashModeMustBeSupported() async {
+        let front = CaptureRig(.builtInTrueDepthCamera, position: .front)
+        #expect(front.output.supportedFlashModes == [.off])
+        let settings = AVCapturePhotoSettings()
+        settings.flashMode = .on
+        await expectRefused(front, settings, .unsupportedFlashMode(.on))
+        let back = CaptureRig()
+        #expect(back.output.supportedFlashModes == [.off, .on, .auto])
+    }
+
+    @Test func captureNeedsARunningSessionWithACamera() async {
+        let output = AVCapturePhotoOutput()
+        #expect(throws: PhotoSettingsError.noActiveVideoConnection) { try output.validate(AVCapturePhotoSettings()) }
+        #expect(output.availablePhotoCodecTypes.isEmpty)
+        #expect(output.maxBracketedCapturePhotoCount == 0)
+        let rig = CaptureRig()
+        rig.session.stopRunning()
+        await expectRefused(rig, AVCapturePhotoSettings(), .noActiveVideoConnection)
+    }
+}

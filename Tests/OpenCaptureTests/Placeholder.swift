@@ -1,4 +1,0 @@
-import Testing
-@testable import OpenCapture
-
-@Test func OpenCaptureBuilds() {}
