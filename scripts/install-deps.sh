@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages OpenCapture builds and tests with, if any is missing.
+set -euo pipefail
+packages=(
+  pkg-config
+  libjpeg62-turbo-dev      # JPEG encode/decode (libjpeg-turbo)
+  libpng-dev               # PNG for test images and the fuse command
+  libimage-exiftool-perl   # tests check written files with exiftool
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "Installing Debian packages: ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
