@@ -22,6 +22,9 @@ public enum PNGCodec {
         guard begun != 0 else { throw failure(&image, decoding: true) }
         defer { png_image_free(&image) }
         let hasAlpha = image.format & ocp_png_format_flag_alpha != 0
+        // 16-bit files without gAMA/sRGB are sRGB-encoded in practice; without this flag libpng
+        // would treat them as linear and gamma-encode them on the way down to 8 bits.
+        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
         image.format = hasAlpha ? ocp_png_format_rgba : ocp_png_format_rgb
         let width = Int(image.width), height = Int(image.height)
         let channels = hasAlpha ? 4 : 3

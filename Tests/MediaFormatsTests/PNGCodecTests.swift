@@ -27,6 +27,23 @@ import Testing
         #expect(decoded[8, 4, 0] == gray[8, 4, 0] && decoded[8, 4, 2] == gray[8, 4, 0])
     }
 
+    @Test func sixteenBitReducesToEight() throws {
+        // 2×1 RGB16: (0x1234, 0x8000, 0xFFFF), (0x0000, 0x00FF, 0xFE01).
+        let png = RawPNG.make(width: 2, height: 1, bitDepth: 16, colorType: 2,
+                              rows: [[0x12, 0x34, 0x80, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0xFF, 0xFE, 0x01]])
+        let image = try PNGCodec.decode(png)
+        #expect(image.size == Size(width: 2, height: 1) && image.channels == 3)
+        #expect(image.storage == [18, 128, 255, 0, 1, 253])   // round(v × 255 / 65535), no gamma change
+    }
+
+    @Test func paletteExpandsToRGB() throws {
+        let palette: [UInt8] = [255, 0, 0, 0, 255, 0, 0, 0, 255]
+        let png = RawPNG.make(width: 3, height: 2, bitDepth: 8, colorType: 3,
+                              rows: [[0, 1, 2], [2, 1, 0]], palette: palette)
+        let image = try PNGCodec.decode(png)
+        #expect(image.storage == [255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 255, 0, 255, 0, 255, 0, 0])
+    }
+
     @Test func badDataThrows() throws {
         let png = try PNGCodec.encode(TestImages.colourful(width: 40, height: 40))
         // Cutting anywhere before the end of the image data (IEND is 12 bytes) must fail.
