@@ -21,8 +21,9 @@ typedef struct ocj_error_mgr {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
-    int first_warning_code;   // msg_code of the first warning (-1 if none)
+    int first_warning_code;   // msg_code of the first data-corruption warning (-1 if none)
     char warning[JMSG_LENGTH_MAX];
+    int corrupt_warnings;     // warnings that mean the pixels are wrong (see ocj_is_corruption)
 } ocj_error_mgr;
 
 static inline void ocj_error_exit(j_common_ptr cinfo) {
@@ -31,9 +32,19 @@ static inline void ocj_error_exit(j_common_ptr cinfo) {
     longjmp(err->jump, 1);
 }
 
+/// Warnings after which libjpeg has substituted grey or garbage for real image data. Benign
+/// ones (extraneous bytes between markers, odd JFIF versions, Adobe transforms) are tolerated.
+static inline int ocj_is_corruption(int code) {
+    return code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER || code == JWRN_HUFF_BAD_CODE ||
+           code == JWRN_MUST_RESYNC || code == JWRN_ARITH_BAD_CODE || code == JWRN_BOGUS_PROGRESSION ||
+           code == JWRN_NOT_SEQUENTIAL;
+}
+
 static inline void ocj_emit_message(j_common_ptr cinfo, int level) {
     ocj_error_mgr *err = (ocj_error_mgr *)cinfo->err;
-    if (level < 0) {  // warning (corrupt data etc.): record the first one, never print
+    if (level < 0) {  // warning: record the first corrupt-data one, never print
+        if (!ocj_is_corruption(cinfo->err->msg_code)) { cinfo->err->num_warnings++; return; }
+        err->corrupt_warnings++;
         if (err->first_warning_code < 0) {
             err->first_warning_code = cinfo->err->msg_code;
             (*cinfo->err->format_message)(cinfo, err->warning);

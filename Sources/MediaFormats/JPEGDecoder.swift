@@ -2,8 +2,9 @@ import CJPEG
 import CaptureCore
 import Foundation
 
-/// JPEG decoding with libjpeg-turbo. Corrupt or truncated data throws; libjpeg's
-/// "corrupt data" warnings are treated as errors rather than silently grey-filled.
+/// JPEG decoding with libjpeg-turbo. Corrupt or truncated data throws: libjpeg's
+/// corrupt-data warnings (premature end, bad Huffman code, lost sync) are treated as errors
+/// rather than silently grey-filled; benign warnings (extraneous bytes) are tolerated.
 public enum JPEGDecoder {
     /// Decodes to 3-channel 8-bit RGB (grayscale JPEGs are expanded).
     public static func decode(_ data: Data) throws -> Raster<UInt8> {
@@ -26,7 +27,7 @@ public enum JPEGDecoder {
                 }
             }
             guard status == 0 else { throw error(decoder) }
-            if decoder.pointee.err.pub.num_warnings > 0 { throw error(decoder) }
+            if decoder.pointee.err.corrupt_warnings > 0 { throw error(decoder) }
             return Raster(width: width, height: height, channels: 3, storage: storage)
         }
     }

@@ -81,6 +81,32 @@ import Testing
         #expect(throws: MediaFormatError.self) { _ = try JPEGDecoder.decode(corrupt) }
     }
 
+    @Test func extraneousBytesBetweenMarkersAreTolerated() throws {
+        let jpeg = try JPEGEncoder.encode(TestImages.colourful(width: 24, height: 16))
+        #expect(jpeg[20] == 0xFF && jpeg[21] == 0xDB)             // SOI (2) + JFIF APP0 (18) → DQT
+        var padded = jpeg.prefix(20)
+        padded += Data([0x12, 0x34, 0x56])
+        padded += jpeg.dropFirst(20)
+        #expect(try JPEGDecoder.decode(padded) == JPEGDecoder.decode(jpeg))
+    }
+
+    @Test func concurrentUseIsIndependent() async throws {
+        let image = TestImages.colourful(width: 48, height: 40)
+        let reference = try JPEGDecoder.decode(try JPEGEncoder.encode(image, quality: 85))
+        let truncated = try JPEGEncoder.encode(image).prefix(300)
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<16 {
+                group.addTask {
+                    if i % 2 == 1 {
+                        return (try? JPEGDecoder.decode(truncated)) == nil
+                    }
+                    return try JPEGDecoder.decode(try JPEGEncoder.encode(image, quality: 85)) == reference
+                }
+            }
+            for try await ok in group { #expect(ok) }
+        }
+    }
+
     @Test func thumbnailMetadataIsStripped() throws {
         let thumb = try JPEGEncoder.encode(TestImages.colourful(width: 16, height: 12), exif: nil) // has JFIF APP0
         let stripped = try JPEGSegments.strippingMetadata(thumb)
