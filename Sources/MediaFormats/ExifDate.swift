@@ -1,0 +1,73 @@
+import Foundation
+
+/// EXIF date strings ("YYYY:MM:DD HH:MM:SS", "+HH:MM", milliseconds) for a moment in a zone.
+struct ExifDate {
+    struct Components { var year, month, day, hour, minute, second, millisecond: Int }
+
+    let components: Components
+    let offsetSeconds: Int
+
+    init(date: Date, offsetSeconds: Int) {
+        self.offsetSeconds = offsetSeconds
+        // Whole milliseconds since the epoch in local time, then civil-from-days (no Calendar,
+        // no locale, no shared formatter state).
+        let localMs = Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) + Int64(offsetSeconds) * 1000
+        var days = localMs >= 0 ? localMs / 86_400_000 : (localMs - 86_399_999) / 86_400_000
+        let msOfDay = localMs - days * 86_400_000
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let doe = days - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        components = Components(year: Int(year), month: Int(month), day: Int(day),
+                                hour: Int(msOfDay / 3_600_000), minute: Int(msOfDay / 60_000 % 60),
+                                second: Int(msOfDay / 1000 % 60), millisecond: Int(msOfDay % 1000))
+    }
+
+    var dateTime: String {
+        let c = components
+        return "\(pad(c.year, 4)):\(pad(c.month, 2)):\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+    }
+
+    var subSec: String { pad(components.millisecond, 3) }
+
+    var offset: String {
+        let a = abs(offsetSeconds) / 60
+        return "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2)):\(pad(a % 60, 2))"
+    }
+
+    /// Parses "YYYY:MM:DD HH:MM:SS" (+ optional sub-seconds and "+HH:MM") back into a Date.
+    static func parse(_ text: String, subSec: String?, offset: String?) -> (Date, Int)? {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
+        guard parts.count == 6 else { return nil }
+        var (y, m) = (Int64(parts[0]), Int64(parts[1]))
+        let d = Int64(parts[2])
+        y -= m <= 2 ? 1 : 0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        m = m > 2 ? m - 3 : m + 9
+        let doy = (153 * m + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        var seconds = Double(days * 86_400 + Int64(parts[3]) * 3600 + Int64(parts[4]) * 60 + Int64(parts[5]))
+        if let subSec, let digits = Int(subSec.trimmingCharacters(in: .whitespaces)), !subSec.isEmpty {
+            seconds += Double(digits) / pow(10, Double(subSec.trimmingCharacters(in: .whitespaces).count))
+        }
+        var offsetSeconds = 0
+        if let offset, offset.count >= 6 {
+            let sign = offset.hasPrefix("-") ? -1 : 1
+            let hm = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
+            if hm.count == 2 { offsetSeconds = sign * (hm[0] * 3600 + hm[1] * 60) }
+        }
+        return (Date(timeIntervalSince1970: seconds - Double(offsetSeconds)), offsetSeconds)
+    }
+
+    private func pad(_ v: Int, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The EXIF fields a camera writes for one photo. `nil` fields are omitted from the file.
+public struct ExifMetadata: Sendable, Equatable {
+    /// Camera maker (IFD0 Make); OpenCapture writes "OpenCapture".
+    public var make: String?
+    /// Camera model (IFD0 Model), e.g. "Simulated iPhone".
+    public var model: String?
+    public var software: String?
+    public var lensMake: String?
+    /// e.g. "Simulated back camera 3.99mm f/1.8".
+    public var lensModel: String?
+    /// Capture time: written as DateTimeOriginal, DateTimeDigitized and IFD0 DateTime in the
+    /// local time of `timeZoneOffsetSeconds`, with SubSecTime* (milliseconds) and OffsetTime*.
+    public var dateTimeOriginal: Date?
+    /// Local zone offset from UTC for the date fields.
+    public var timeZoneOffsetSeconds: Int = 0
+    /// Seconds; short exposures are written as 1/n.
+    public var exposureTime: Double?
+    public var fNumber: Double?
+    /// PhotographicSensitivity (0x8827).
+    public var iso: Int?
+    /// Millimetres.
+    public var focalLength: Double?
+    public var focalLengthIn35mmFilm: Int?
+    /// EV, written as SRATIONAL.
+    public var exposureBiasValue: Double?
+    /// EXIF Flash bit field (0x10 off, 0x18 auto not fired, 0x19 auto fired, 0x09 on fired…).
+    public var flash: UInt16?
+    /// 1…8 (IFD0).
+    public var orientation: Int = 1
+    /// 1 = sRGB, 0xFFFF = uncalibrated (Display P3 + ICC profile).
+    public var colorSpace: UInt16 = 1
+    public var pixelXDimension: Int?
+    public var pixelYDimension: Int?
+    /// APEX brightness.
+    public var brightnessValue: Double?
+    public var exposureProgram: UInt16?
+    public var meteringMode: UInt16?
+    public var whiteBalance: UInt16?
+    public var sceneCaptureType: UInt16?
+    public var exposureMode: UInt16?
+    public var sensingMethod: UInt16? = 2
+    public var imageDescription: String?
+    public var artist: String?
+    public var copyright: String?
+    public var userComment: String?
+    /// Optional location (GPS IFD).
+    public var gps: GPSInfo? = nil
+
+    public init() {}
+}

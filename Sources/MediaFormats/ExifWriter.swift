@@ -1,0 +1,144 @@
+import Foundation
+
+/// Builds EXIF as a little-endian TIFF structure: IFD0 → Exif IFD (+ GPS IFD), and IFD1
+/// with a JPEG thumbnail when one is given. Entries are sorted, values word-aligned and the
+/// mandatory Exif 2.32 fields (ExifVersion, FlashpixVersion, ComponentsConfiguration,
+/// YCbCrPositioning, resolutions) are always present, so `exiftool -validate` is clean.
+public enum ExifWriter {
+    /// A complete little-endian TIFF structure ("II*\0", IFD0 → Exif IFD (+ GPS IFD), optional
+    /// IFD1 with a JPEG thumbnail via JPEGInterchangeFormat/Length), suitable for a JPEG APP1
+    /// after the "Exif\0\0" header and for HEIF Exif items.
+    public static func tiffData(for exif: ExifMetadata, thumbnailJPEG: Data? = nil) -> Data {
+        var ifd0 = TIFFDirectory()
+        var exifIFD = TIFFDirectory()
+        var gpsIFD = TIFFDirectory()
+        var ifd1 = TIFFDirectory()
+
+        ifd0.ascii(0x010E, exif.imageDescription)
+        ifd0.ascii(0x010F, exif.make)
+        ifd0.ascii(0x0110, exif.model)
+        ifd0.short(0x0112, UInt16(clamping: (1...8).contains(exif.orientation) ? exif.orientation : 1))
+        ifd0.rationals(0x011A, [(72, 1)])
+        ifd0.rationals(0x011B, [(72, 1)])
+        ifd0.short(0x0128, 2)
+        ifd0.ascii(0x0131, exif.software)
+        ifd0.ascii(0x013B, exif.artist)
+        ifd0.short(0x0213, 1)
+        ifd0.ascii(0x8298, exif.copyright)
+
+        if let t = exif.exposureTime, t > 0 {
+            exifIFD.rational(0x829A, t)
+            exifIFD.srational(0x9201, -log2(t))                 // ShutterSpeedValue (APEX)
+        }
+        if let n = exif.fNumber, n > 0 {
+            exifIFD.rational(0x829D, n)
+            exifIFD.rational(0x9202, 2 * log2(n))               // ApertureValue (APEX)
+        }
+        exifIFD.short(0x8822, exif.exposureProgram)
+        exifIFD.short(0x8827, exif.iso.map { UInt16(clamping: $0) })
+        exifIFD.bytes(0x9000, type: .undefined, Array("0232".utf8))
+        if let date = exif.dateTimeOriginal {
+            let stamp = ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds)
+            ifd0.ascii(0x0132, stamp.dateTime)
+            exifIFD.ascii(0x9003, stamp.dateTime)
+            exifIFD.ascii(0x9004, stamp.dateTime)
+            exifIFD.ascii(0x9010, stamp.offset)
+            exifIFD.ascii(0x9011, stamp.offset)
+            exifIFD.ascii(0x9012, stamp.offset)
+            exifIFD.ascii(0x9290, stamp.subSec)
+            exifIFD.ascii(0x9291, stamp.subSec)
+            exifIFD.ascii(0x9292, stamp.subSec)
+        }
+        exifIFD.bytes(0x9101, type: .undefined, [1, 2, 3, 0])    // Y Cb Cr -
+        exifIFD.srational(0x9203, exif.brightnessValue)
+        exifIFD.srational(0x9204, exif.exposureBiasValue)
+        exifIFD.short(0x9207, exif.meteringMode)
+        exifIFD.short(0x9209, exif.flash)
+        exifIFD.rational(0x920A, exif.focalLength)
+        if let comment = exif.userComment {
+            exifIFD.bytes(0x9286, type: .undefined, userCommentBytes(comment))
+        }
+        exifIFD.bytes(0xA000, type: .undefined, Array("0100".utf8))
+        exifIFD.short(0xA001, exif.colorSpace)
+        exifIFD.long(0xA002, exif.pixelXDimension.map { UInt32(clamping: $0) })
+        exifIFD.long(0xA003, exif.pixelYDimension.map { UInt32(clamping: $0) })
+        exifIFD.short(0xA217, exif.sensingMethod)
+        exifIFD.short(0xA402, exif.exposureMode)
+        exifIFD.short(0xA403, exif.whiteBalance)
+        exifIFD.short(0xA405, exif.focalLengthIn35mmFilm.map { UInt16(clamping: $0) })
+        exifIFD.short(0xA406, exif.sceneCaptureType)
+        exifIFD.ascii(0xA433, exif.lensMake)
+        exifIFD.ascii(0xA434, exif.lensModel)
+
+        if let gps = exif.gps { fill(&gpsIFD, with: gps) }
+
+        // Pointers are 4-byte values, so directory sizes are known before their targets are.
+        ifd0.long(0x8769, 0)
+        if !gpsIFD.isEmpty { ifd0.long(0x8825, 0) }
+        let thumbnail = thumbnailJPEG.map { [UInt8]($0) }
+        if let thumbnail {
+            ifd1.short(0x0103, 6)
+            ifd1.rationals(0x011A, [(72, 1)])
+            ifd1.rationals(0x011B, [(72, 1)])
+            ifd1.short(0x0128, 2)
+            ifd1.long(0x0201, 0)
+            ifd1.long(0x0202, UInt32(thumbnail.count))
+        }
+        let ifd0Offset = 8
+        let exifOffset = ifd0Offset + ifd0.byteSize
+        let gpsOffset = exifOffset + exifIFD.byteSize
+        let ifd1Offset = gpsOffset + (gpsIFD.isEmpty ? 0 : gpsIFD.byteSize)
+        let thumbOffset = ifd1Offset + ifd1.byteSize
+        ifd0.long(0x8769, UInt32(exifOffset))
+        if !gpsIFD.isEmpty { ifd0.long(0x8825, UInt32(gpsOffset)) }
+        if thumbnail != nil { ifd1.long(0x0201, UInt32(thumbOffset)) }
+
+        var out: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le32(UInt32(ifd0Offset))
+        out += ifd0.serialize(at: ifd0Offset, next: thumbnail == nil ? 0 : UInt32(ifd1Offset))
+        out += exifIFD.serialize(at: exifOffset, next: 0)
+        if !gpsIFD.isEmpty { out += gpsIFD.serialize(at: gpsOffset, next: 0) }
+        if let thumbnail {
+            out += ifd1.serialize(at: ifd1Offset, next: 0)
+            out += thumbnail
+        }
+        return Data(out)
+    }
+
+    /// "Exif\0\0" + tiffData — the APP1 payload.
+    public static func app1Payload(for exif: ExifMetadata, thumbnailJPEG: Data? = nil) -> Data {
+        Data("Exif".utf8) + Data([0, 0]) + tiffData(for: exif, thumbnailJPEG: thumbnailJPEG)
+    }
+
+    private static func userCommentBytes(_ text: String) -> [UInt8] {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return Array("ASCII".utf8) + [0, 0, 0] + Array(text.utf8)
+        }
+        return Array("UNICODE".utf8) + [0] + text.utf16.flatMap { le16($0) }
+    }
+
+    private static func fill(_ ifd: inout TIFFDirectory, with gps: GPSInfo) {
+        func dms(_ degrees: Double) -> [(UInt32, UInt32)] {
+            let a = abs(degrees)
+            let d = a.rounded(.down)
+            let m = ((a - d) * 60).rounded(.down)
+            let s = (a - d - m / 60) * 3600
+            return [(UInt32(d), 1), (UInt32(m), 1), (UInt32(max(0, s * 10_000).rounded()), 10_000)]
+        }
+        ifd.bytes(0x0000, type: .byte, [2, 2, 0, 0])
+        ifd.ascii(0x0001, gps.latitude >= 0 ? "N" : "S")
+        ifd.rationals(0x0002, dms(gps.latitude))
+        ifd.ascii(0x0003, gps.longitude >= 0 ? "E" : "W")
+        ifd.rationals(0x0004, dms(gps.longitude))
+        if let alt = gps.altitude {
+            ifd.bytes(0x0005, type: .byte, [alt < 0 ? 1 : 0])
+            ifd.rational(0x0006, abs(alt))
+        }
+        if let ts = gps.timestamp {
+            let stamp = ExifDate(date: ts, offsetSeconds: 0)
+            let c = stamp.components
+            let seconds = Double(c.second) + Double(c.millisecond) / 1000
+            ifd.rationals(0x0007, [(UInt32(c.hour), 1), (UInt32(c.minute), 1), (UInt32((seconds * 1000).rounded()), 1000)])
+            ifd.ascii(0x001D, String(stamp.dateTime.prefix(10)))
+        }
+    }
+}

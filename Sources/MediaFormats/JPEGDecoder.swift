@@ -1,0 +1,69 @@
+import CJPEG
+import CaptureCore
+import Foundation
+
+/// JPEG decoding with libjpeg-turbo. Corrupt or truncated data throws: libjpeg's
+/// corrupt-data warnings (premature end, bad Huffman code, lost sync) are treated as errors
+/// rather than silently grey-filled; benign warnings (extraneous bytes) are tolerated.
+public enum JPEGDecoder {
+    /// Decodes to 3-channel 8-bit RGB (grayscale JPEGs are expanded).
+    public static func decode(_ data: Data) throws -> Raster<UInt8> {
+        try withDecoder(data) { decoder in
+            let cs = decoder.pointee.cinfo.jpeg_color_space
+            guard cs != JCS_CMYK, cs != JCS_YCCK else {
+                throw MediaFormatError.unsupported("CMYK/YCCK JPEG")
+            }
+            guard ocj_decoder_start_rgb(decoder) == 0 else { throw error(decoder) }
+            let width = Int(decoder.pointee.cinfo.output_width)
+            let height = Int(decoder.pointee.cinfo.output_height)
+            let count = width * height * 3
+            var status: Int32 = 0
+            let storage = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                status = ocj_decoder_read_all(decoder, buffer.baseAddress, width * 3)
+                if status == 0 {
+                    initialized = count
+                } else {
+                    initialized = 0
+                }
+            }
+            guard status == 0 else { throw error(decoder) }
+            if decoder.pointee.err.corrupt_warnings > 0 { throw error(decoder) }
+            return Raster(width: width, height: height, channels: 3, storage: storage)
+        }
+    }
+
+    /// The image dimensions, from the header only.
+    public static func size(of data: Data) throws -> Size {
+        try withDecoder(data) { decoder in
+            Size(width: Int(decoder.pointee.cinfo.image_width), height: Int(decoder.pointee.cinfo.image_height))
+        }
+    }
+
+    private static func withDecoder<T>(_ data: Data, _ body: (UnsafeMutablePointer<ocj_decoder>) throws -> T) throws -> T {
+        guard data.count >= 4, data[data.startIndex] == 0xFF, data[data.startIndex + 1] == 0xD8 else {
+            throw data.count < 4 && data.starts(with: [0xFF, 0xD8].prefix(data.count)) && !data.isEmpty
+                ? MediaFormatError.truncated : MediaFormatError.invalidImage("not a JPEG (no SOI marker)")
+        }
+        let decoder = UnsafeMutablePointer<ocj_decoder>.allocate(capacity: 1)
+        decoder.initialize(to: ocj_decoder())
+        defer {
+            ocj_decoder_destroy(decoder)
+            decoder.deallocate()
+        }
+        return try data.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            guard ocj_decoder_open(decoder, base, UInt(raw.count)) == 0 else { throw error(decoder) }
+            return try body(decoder)
+        }
+    }
+
+    /// Maps libjpeg's failure (or first warning) to a typed error.
+    private static func error(_ decoder: UnsafeMutablePointer<ocj_decoder>) -> MediaFormatError {
+        let warning = decoder.pointee.err.first_warning_code
+        if warning >= 0, ocj_is_truncation_warning(warning) != 0 { return .truncated }
+        if decoder.pointee.err.message.0 != 0 {
+            return .decoderFailed(JPEGSegments.message(&decoder.pointee.err.message))
+        }
+        return .decoderFailed(JPEGSegments.message(&decoder.pointee.err.warning))
+    }
+}

@@ -1,0 +1,78 @@
+import CJPEG
+import CaptureCore
+import Foundation
+
+/// JPEG encoding with libjpeg-turbo, with camera-style APP1 EXIF and APP2 ICC metadata.
+public enum JPEGEncoder {
+    /// The largest APP1 payload a JPEG marker segment can carry.
+    public static let maxAPP1PayloadSize = 65_533
+
+    /// Encodes 8-bit RGB (3 channels), RGBA (4; alpha ignored) or gray (1) with libjpeg-turbo.
+    /// quality 1…100 (default 90, like iPhone ≈ 0.9), 4:2:0 by default, optimised Huffman
+    /// tables only when `optimizeCoding` is set. With `exif`, writes APP1 EXIF right after SOI
+    /// (no JFIF APP0, like a camera) with `thumbnailJPEG` in IFD1 (its own APPn/COM segments are
+    /// stripped; it is dropped if the APP1 would exceed 64 KB). PixelX/YDimension default to the
+    /// image size. `iccProfile` goes into APP2 ICC_PROFILE chunks per the ICC spec.
+    public static func encode(_ image: Raster<UInt8>, quality: Int = 90, subsampling: ChromaSubsampling = .yuv420,
+                              exif: ExifMetadata? = nil, thumbnailJPEG: Data? = nil, iccProfile: Data? = nil,
+                              optimizeCoding: Bool = false) throws -> Data {
+        guard image.width > 0, image.height > 0, image.width <= Int(JPEG_MAX_DIMENSION), image.height <= Int(JPEG_MAX_DIMENSION) else {
+            throw MediaFormatError.invalidImage("JPEG cannot hold a \(image.width)×\(image.height) image")
+        }
+        guard [1, 3, 4].contains(image.channels) else {
+            throw MediaFormatError.unsupported("JPEG input with \(image.channels) channels")
+        }
+        guard (1...100).contains(quality) else {
+            throw MediaFormatError.encoderFailed("quality \(quality) is outside 1…100")
+        }
+        var app1 = Data()
+        if var exif {
+            if exif.pixelXDimension == nil { exif.pixelXDimension = image.width }
+            if exif.pixelYDimension == nil { exif.pixelYDimension = image.height }
+            let thumbnail = try thumbnailJPEG.map(JPEGSegments.strippingMetadata)
+            app1 = ExifWriter.app1Payload(for: exif, thumbnailJPEG: thumbnail)
+            if app1.count > maxAPP1PayloadSize, thumbnail != nil {
+                app1 = ExifWriter.app1Payload(for: exif)
+            }
+            guard app1.count <= maxAPP1PayloadSize else {
+                throw MediaFormatError.encoderFailed("EXIF is \(app1.count) bytes, more than one APP1 segment holds")
+            }
+        }
+        let icc = iccProfile ?? Data()
+
+        let encoder = UnsafeMutablePointer<ocj_encoder>.allocate(capacity: 1)
+        encoder.initialize(to: ocj_encoder())
+        defer {
+            ocj_encoder_destroy(encoder)
+            encoder.deallocate()
+        }
+        let status = image.storage.withUnsafeBufferPointer { pixels in
+            app1.withUnsafeBytes { app1Bytes in
+                icc.withUnsafeBytes { iccBytes in
+                    var params = ocj_encode_params()
+                    params.width = Int32(image.width)
+                    params.height = Int32(image.height)
+                    params.channels = Int32(image.channels)
+                    params.stride = image.rowStride
+                    params.quality = Int32(quality)
+                    params.subsampling = subsampling == .yuv444 ? 0 : (subsampling == .yuv422 ? 1 : 2)
+                    params.optimize_coding = optimizeCoding ? 1 : 0
+                    params.write_jfif = exif == nil ? 1 : 0
+                    params.app1 = app1Bytes.bindMemory(to: UInt8.self).baseAddress
+                    params.app1_length = UInt32(app1Bytes.count)
+                    params.icc = iccBytes.bindMemory(to: UInt8.self).baseAddress
+                    params.icc_length = UInt32(iccBytes.count)
+                    return ocj_encode(encoder, pixels.baseAddress, &params)
+                }
+            }
+        }
+        guard status == 0 else {
+            throw MediaFormatError.encoderFailed(JPEGSegments.message(&encoder.pointee.err.message))
+        }
+        var size = 0
+        guard let buffer = ocj_encoder_take_buffer(encoder, &size) else {
+            throw MediaFormatError.encoderFailed("no output")
+        }
+        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+    }
+}

@@ -1,0 +1,98 @@
+import CPNG
+import CaptureCore
+import Foundation
+
+/// PNG reading and writing with libpng's simplified API (which handles libpng's
+/// setjmp-based errors internally and reports them as messages).
+public enum PNGCodec {
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Decodes to 8-bit RGB: palette and gray are expanded, alpha is dropped (colour values
+    /// kept as stored), 16-bit samples are reduced to 8.
+    public static func decode(_ data: Data) throws -> Raster<UInt8> {
+        guard data.count >= 8, data.prefix(8).elementsEqual(signature) else {
+            if !data.isEmpty, data.count < 8, signature.starts(with: data) { throw MediaFormatError.truncated }
+            throw MediaFormatError.invalidImage("not a PNG (bad signature)")
+        }
+        var image = png_image()
+        image.version = ocp_png_image_version
+        let begun = data.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        guard begun != 0 else { throw failure(&image, decoding: true) }
+        defer { png_image_free(&image) }
+        let hasAlpha = image.format & ocp_png_format_flag_alpha != 0
+        // 16-bit files without gAMA/sRGB are sRGB-encoded in practice; without this flag libpng
+        // would treat them as linear and gamma-encode them on the way down to 8 bits.
+        image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
+        image.format = hasAlpha ? ocp_png_format_rgba : ocp_png_format_rgb
+        let width = Int(image.width), height = Int(image.height)
+        let channels = hasAlpha ? 4 : 3
+        let (count, overflow) = (width * channels).multipliedReportingOverflow(by: height)
+        guard !overflow, count < 1 << 31 else { throw MediaFormatError.unsupported("PNG of \(width)×\(height) is too large") }
+        var pixels = [UInt8](repeating: 0, count: count)
+        let finished = data.withUnsafeBytes { _ in   // the memory source must stay alive until finish
+            pixels.withUnsafeMutableBytes { buffer in
+                png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * channels), nil)
+            }
+        }
+        guard finished != 0 else { throw failure(&image, decoding: true) }
+        guard hasAlpha else { return Raster(width: width, height: height, channels: 3, storage: pixels) }
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        rgb.withUnsafeMutableBufferPointer { dst in
+            pixels.withUnsafeBufferPointer { src in
+                for p in 0..<(width * height) {
+                    dst[3 * p] = src[4 * p]
+                    dst[3 * p + 1] = src[4 * p + 1]
+                    dst[3 * p + 2] = src[4 * p + 2]
+                }
+            }
+        }
+        return Raster(width: width, height: height, channels: 3, storage: rgb)
+    }
+
+    /// Encodes 8-bit RGB (3 channels), RGBA (4) or gray (1).
+    public static func encode(_ image: Raster<UInt8>) throws -> Data {
+        guard image.width > 0, image.height > 0, image.width < 1 << 24, image.height < 1 << 24 else {
+            throw MediaFormatError.invalidImage("PNG cannot hold a \(image.width)×\(image.height) image")
+        }
+        let format: UInt32
+        switch image.channels {
+        case 1: format = ocp_png_format_gray
+        case 3: format = ocp_png_format_rgb
+        case 4: format = ocp_png_format_rgba
+        default: throw MediaFormatError.unsupported("PNG output with \(image.channels) channels")
+        }
+        var png = png_image()
+        png.version = ocp_png_image_version
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = format
+        return try image.storage.withUnsafeBytes { pixels in
+            var size: png_alloc_size_t = 0
+            guard png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, Int32(image.rowStride), nil) != 0 else {
+                throw failure(&png, decoding: false)
+            }
+            var out = Data(count: Int(size))
+            let ok = out.withUnsafeMutableBytes { buffer in
+                png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, Int32(image.rowStride), nil)
+            }
+            guard ok != 0 else { throw failure(&png, decoding: false) }
+            out.count = Int(size)
+            return out
+        }
+    }
+
+    private static func failure(_ image: inout png_image, decoding: Bool) -> MediaFormatError {
+        let text = JPEGSegments.message(&image.message)
+        png_image_free(&image)
+        if decoding {
+            let lower = text.lowercased()
+            if lower.contains("eof") || lower.contains("end of") || lower.contains("truncat") || lower.contains("not enough") {
+                return .truncated
+            }
+            return .decoderFailed(text)
+        }
+        return .encoderFailed(text)
+    }
+}

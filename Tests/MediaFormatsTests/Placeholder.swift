@@ -1,4 +1,0 @@
-import Testing
-@testable import MediaFormats
-
-@Test func MediaFormatsBuilds() {}
