@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `opencapture`: capture photos with Apple's photo-capture API on the simulated camera.
+@main
+struct OpenCaptureCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "opencapture",
+        abstract: "Apple's photo-capture API on Linux, with a physically simulated camera.",
+        subcommands: [DemoCommand.self, ShootCommand.self, DevicesCommand.self],
+        defaultSubcommand: DemoCommand.self)
+}

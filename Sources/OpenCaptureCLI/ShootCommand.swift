@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import OpenCapture
+
+/// `opencapture shoot`: one photo request, printing every delegate event as it happens.
+struct ShootCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "shoot", abstract: "Take a photo and print each delegate event with its time.")
+
+    @OptionGroup var camera: CameraOptions
+    @Option(help: "Output format: jpeg, bgra or 420f.") var format: String = "jpeg"
+    @Option(help: "JPEG quality, 0…1.") var jpegQuality: Double = 0.9
+    @Option(help: "Flash: off, on or auto.") var flash: FlashChoice = .auto
+    @Option(help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
+    @Option(help: "Manual ISO (with --duration).") var iso: Float?
+    @Option(help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
+    @Option(help: "Quality prioritization: speed, balanced or quality.") var quality: QualityChoice = .balanced
+    @Flag(help: "Deliver the format's high-resolution still size.") var highResolution = false
+    @Option(help: "Number of photos to request back to back.") var count: Int = 1
+    @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
+
+    func validate() throws {
+        if (iso == nil) != (duration == nil) { throw ValidationError("--iso and --duration go together") }
+        if let duration, parseSeconds(duration) == nil { throw ValidationError("--duration must be seconds like 0.01 or 1/100") }
+        guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+    }
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: output)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (_, device, photoOutput) = try camera.makeSession()
+        try device.lockForConfiguration()
+        if let iso, let duration, let seconds = parseSeconds(duration) {
+            let format = device.activeFormat
+            guard (format.minISO...format.maxISO).contains(iso),
+                  (format.minExposureDuration.seconds...format.maxExposureDuration.seconds).contains(seconds) else {
+                throw ValidationError("ISO must be \(Int(format.minISO))…\(Int(format.maxISO)) and duration "
+                    + "\(formatSeconds(format.minExposureDuration.seconds))…\(formatSeconds(format.maxExposureDuration.seconds))")
+            }
+            device.setExposureModeCustom(duration: CMTime(seconds: seconds, preferredTimescale: 1_000_000), iso: iso)
+        } else {
+            guard (device.minExposureTargetBias...device.maxExposureTargetBias).contains(bias) else {
+                throw ValidationError("--bias must be within \(device.minExposureTargetBias)…\(device.maxExposureTargetBias)")
+            }
+            device.exposureMode = .continuousAutoExposure
+            device.setExposureTargetBias(bias)
+        }
+        device.unlockForConfiguration()
+
+        print("\(device.localizedName), \(camera.lighting.rawValue) scene")
+        for index in 1...count {
+            let settings = try makeSettings(output: photoOutput)
+            let delegate = PrintingPhotoDelegate(directory: directory, name: "photo-\(settings.uniqueID)")
+            await delegate.capture(settings, with: photoOutput)
+            if let failure = delegate.failure { throw CLIError("photo \(index) failed: \(failure)") }
+        }
+    }
+
+    private func makeSettings(output: AVCapturePhotoOutput) throws -> AVCapturePhotoSettings {
+        let settings: AVCapturePhotoSettings
+        switch format {
+        case "jpeg", "jpg":
+            settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg,
+                                                       AVVideoCompressionPropertiesKey: [AVVideoQualityKey: jpegQuality]])
+        case "bgra":
+            settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+        case "420f":
+            settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange])
+        default:
+            throw ValidationError("unknown --format \(format): use jpeg, bgra or 420f")
+        }
+        settings.flashMode = output.supportedFlashModes.contains(flash.mode) ? flash.mode : .off
+        settings.photoQualityPrioritization = quality.prioritization
+        settings.isHighResolutionPhotoEnabled = highResolution
+        try output.validate(settings)
+        return settings
+    }
+}
+
+/// Parses "0.01" or "1/100".
+func parseSeconds(_ text: String) -> Double? {
+    let parts = text.split(separator: "/")
+    if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d > 0 { return n / d }
+    if parts.count == 1, let v = Double(text), v > 0 { return v }
+    return nil
+}
+
+/// A one-line error for the command line.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
