@@ -52,7 +52,8 @@ struct DemoCommand: AsyncParsableCommand {
 
         print("\n▶ Three requests in flight at once (VGA), each keeps its own order")
         let options = try CameraOptions.parse(["--preset", "vga", "--seed", String(seed)])
-        let (_, _, vgaOutput) = try options.makeSession()
+        let (vgaSession, _, vgaOutput) = try options.makeSession()
+        defer { vgaSession.stopRunning() }
         let delegates = (1...3).map { PrintingPhotoDelegate(directory: directory, name: "08-in-flight-\($0)", quiet: true) }
         await withTaskGroup(of: Void.self) { group in
             for delegate in delegates {

@@ -9,7 +9,7 @@ struct ShootCommand: AsyncParsableCommand {
     @OptionGroup var camera: CameraOptions
     @Option(help: "Output format: jpeg, bgra or 420f.") var format: String = "jpeg"
     @Option(help: "JPEG quality, 0…1.") var jpegQuality: Double = 0.9
-    @Option(help: "Flash: off, on or auto.") var flash: FlashChoice = .auto
+    @Option(help: "Flash: off, on or auto (default: auto where the camera has a flash).") var flash: FlashChoice?
     @Option(help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
     @Option(help: "Manual ISO (with --duration).") var iso: Float?
     @Option(help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
@@ -27,7 +27,8 @@ struct ShootCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (_, device, photoOutput) = try camera.makeSession()
+        let (session, device, photoOutput) = try camera.makeSession()
+        defer { session.stopRunning() }
         try device.lockForConfiguration()
         if let iso, let duration, let seconds = parseSeconds(duration) {
             let format = device.activeFormat
@@ -68,7 +69,7 @@ struct ShootCommand: AsyncParsableCommand {
         default:
             throw ValidationError("unknown --format \(format): use jpeg, bgra or 420f")
         }
-        settings.flashMode = output.supportedFlashModes.contains(flash.mode) ? flash.mode : .off
+        settings.flashMode = flash?.mode ?? (output.supportedFlashModes.contains(.auto) ? .auto : .off)
         settings.photoQualityPrioritization = quality.prioritization
         settings.isHighResolutionPhotoEnabled = highResolution
         try output.validate(settings)
