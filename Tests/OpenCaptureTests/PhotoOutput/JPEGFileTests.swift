@@ -1,0 +1,59 @@
+import Foundation
+import MediaFormats
+import Testing
+@testable import OpenCapture
+
+/// The delivered JPEG as real readers see it.
+@Suite struct JPEGFileTests {
+    @Test func jpegCarriesTheCaptureInItsExif() async throws {
+        let rig = CaptureRig(preset: .vga640x480)
+        let settings = AVCapturePhotoSettings()
+        settings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg]
+        let result = try await rig.capture(settings)
+        let data = try #require(result.photos.first?.fileDataRepresentation())
+        let size = try JPEGDecoder.size(of: data)
+        #expect(size.width == 640 && size.height == 480)
+        let exif = try ExifReader.read(jpeg: data)
+        #expect(exif.make == "OpenCapture")
+        #expect(exif.fNumber == 1.8)
+        #expect(exif.orientation == 6)
+        #expect(exif.pixelXDimension == 640)
+        #expect((exif.iso ?? 0) >= 25)
+        #expect(result.resolvedSettings.embeddedThumbnailDimensions.width == 320)
+        #expect(try ExifReader.thumbnail(jpeg: data) != nil)
+    }
+
+    @Test func exiftoolReadsTheFieldsWithoutWarnings() async throws {
+        guard let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first(where: FileManager.default.isExecutableFile) else {
+            return  // exiftool not installed: scripts/install-deps.sh installs it for CI
+        }
+        let rig = CaptureRig(preset: .vga640x480, lighting: .dark)
+        let settings = AVCapturePhotoSettings()
+        settings.flashMode = .auto
+        let data = try #require(try await rig.capture(settings).photos.first?.fileDataRepresentation())
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-\(UUID().uuidString).jpg")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: exiftool)
+        process.arguments = ["-j", "-a", "-validate", "-warning", "-Make", "-Model", "-DateTimeOriginal", "-ExposureTime",
+                             "-FNumber", "-ISO", "-FocalLength", "-ExposureCompensation", "-Flash", "-Orientation",
+                             "-ColorSpace", url.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
+        #expect(json["Make"] as? String == "OpenCapture")
+        #expect(json["Model"] != nil && json["DateTimeOriginal"] != nil && json["ExposureTime"] != nil)
+        #expect(json["FNumber"] as? Double == 1.8)
+        #expect(json["ISO"] != nil && json["FocalLength"] != nil && json["ExposureCompensation"] != nil)
+        #expect((json["Flash"] as? String)?.contains("Fired") == true)
+        #expect(json["Orientation"] as? String == "Rotate 90 CW")
+        #expect(json["ColorSpace"] as? String == "sRGB")
+        #expect(json["Warning"] == nil)
+        #expect(json["Validate"] as? String == "OK")
+    }
+}
