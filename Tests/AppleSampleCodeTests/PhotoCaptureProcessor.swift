@@ -1,0 +1,195 @@
+/*
+ AVCam's photo capture delegate ("AVCam: Building a camera app", Apple sample code,
+ PhotoCaptureProcessor.swift, iOS 13–16 revision), kept as close to the original as possible.
+ Only Linux-impossible parts (Photos, Core Image, Core Location) are removed, each marked
+ `// Linux: removed …`; AVFoundation API that OpenCapture lacks is marked `// MISSING in OpenCapture: …`.
+*/
+
+#if canImport(AVFoundation)
+import AVFoundation
+#else
+import OpenCapture
+#endif
+import Foundation
+// Linux: removed `import Photos` (PHPhotoLibrary does not exist on Linux)
+
+class PhotoCaptureProcessor: NSObject {
+    private(set) var requestedPhotoSettings: AVCapturePhotoSettings
+    
+    private let willCapturePhotoAnimation: () -> Void
+    
+    private let livePhotoCaptureHandler: (Bool) -> Void
+    
+    // Linux: removed `lazy var context = CIContext()` (Core Image)
+    
+    private let completionHandler: (PhotoCaptureProcessor) -> Void
+    
+    private let photoProcessingHandler: (Bool) -> Void
+    
+    // Test hook: AVCam declares this `private var`; `private(set)` lets the tests read it.
+    private(set) var photoData: Data?
+    
+    private var livePhotoCompanionMovieURL: URL?
+    
+    private var portraitEffectsMatteData: Data?
+    
+    private var semanticSegmentationMatteDataArray = [Data]()
+    private var maxPhotoProcessingTime: CMTime?
+    
+    // Save the location of captured photos
+    // Linux: removed `var location: CLLocation?` (Core Location)
+    
+    init(with requestedPhotoSettings: AVCapturePhotoSettings,
+         willCapturePhotoAnimation: @escaping () -> Void,
+         livePhotoCaptureHandler: @escaping (Bool) -> Void,
+         completionHandler: @escaping (PhotoCaptureProcessor) -> Void,
+         photoProcessingHandler: @escaping (Bool) -> Void) {
+        self.requestedPhotoSettings = requestedPhotoSettings
+        self.willCapturePhotoAnimation = willCapturePhotoAnimation
+        self.livePhotoCaptureHandler = livePhotoCaptureHandler
+        self.completionHandler = completionHandler
+        self.photoProcessingHandler = photoProcessingHandler
+    }
+    
+    private func didFinish() {
+        if let livePhotoCompanionMoviePath = livePhotoCompanionMovieURL?.path {
+            if FileManager.default.fileExists(atPath: livePhotoCompanionMoviePath) {
+                do {
+                    try FileManager.default.removeItem(atPath: livePhotoCompanionMoviePath)
+                } catch {
+                    print("Could not remove file at url: \(livePhotoCompanionMoviePath)")
+                }
+            }
+        }
+        
+        completionHandler(self)
+    }
+    
+}
+
+extension PhotoCaptureProcessor: AVCapturePhotoCaptureDelegate {
+    /*
+     This extension adopts all of the AVCapturePhotoCaptureDelegate protocol methods.
+     */
+    
+    /// - Tag: WillBeginCapture
+    func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        if resolvedSettings.livePhotoMovieDimensions.width > 0 && resolvedSettings.livePhotoMovieDimensions.height > 0 {
+            livePhotoCaptureHandler(true)
+        }
+        maxPhotoProcessingTime = resolvedSettings.photoProcessingTimeRange.start + resolvedSettings.photoProcessingTimeRange.duration
+    }
+    
+    /// - Tag: WillCapturePhoto
+    func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        willCapturePhotoAnimation()
+        
+        guard let maxPhotoProcessingTime = maxPhotoProcessingTime else {
+            return
+        }
+        
+        // Show a spinner if processing time exceeds one second.
+        let oneSecond = CMTime(seconds: 1, preferredTimescale: 1)
+        if maxPhotoProcessingTime > oneSecond {
+            photoProcessingHandler(true)
+        }
+    }
+    
+    // MISSING in OpenCapture: AVSemanticSegmentationMatte (class AVSemanticSegmentationMatte: NSObject, with struct MatteType: .hair/.skin/.teeth/.glasses), AVCapturePhoto.semanticSegmentationMatte(for semanticSegmentationMatteType: AVSemanticSegmentationMatte.MatteType) -> AVSemanticSegmentationMatte?, AVSemanticSegmentationMatte.applyingExifOrientation(_ exifOrientation: CGImagePropertyOrientation) -> AVSemanticSegmentationMatte, and enum CGImagePropertyOrientation: UInt32 (ImageIO, visible through import AVFoundation)
+    // func handleMatteData(_ photo: AVCapturePhoto, ofType type: AVSemanticSegmentationMatte.MatteType) {
+        
+    //     // Find the semantic segmentation matte image for the specified type.
+    //     guard var segmentationMatte = photo.semanticSegmentationMatte(for: type) else { return }
+        
+    //     // Retrieve the photo orientation and apply it to the matte image.
+    //     if let orientation = photo.metadata[String(kCGImagePropertyOrientation)] as? UInt32,
+    //         let exifOrientation = CGImagePropertyOrientation(rawValue: orientation) {
+    //         // Apply the Exif orientation to the matte image.
+    //         segmentationMatte = segmentationMatte.applyingExifOrientation(exifOrientation)
+    //     }
+        
+    //     // Linux: removed the Core Image conversion of the matte (CIImage(cvImageBuffer:options:),
+    //     // CIImageOption.auxiliarySemanticSegmentation*Matte, CGColorSpace, CIContext.heifRepresentation)
+    //     // and the append to semanticSegmentationMatteDataArray.
+    //     _ = segmentationMatte
+    // }
+    
+    /// - Tag: DidFinishProcessingPhoto
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+        photoProcessingHandler(false)
+        
+        if let error = error {
+            print("Error capturing photo: \(error)")
+        } else {
+            photoData = photo.fileDataRepresentation()
+        }
+        // A portrait effects matte gets generated only if AVFoundation detects a face.
+        // MISSING in OpenCapture: var portraitEffectsMatte: AVPortraitEffectsMatte? { get } on AVCapturePhoto; class AVPortraitEffectsMatte with applyingExifOrientation(_ exifOrientation: CGImagePropertyOrientation) -> AVPortraitEffectsMatte and var mattingImage: CVPixelBuffer { get }; enum CGImagePropertyOrientation: UInt32
+        // if var portraitEffectsMatte = photo.portraitEffectsMatte {
+        //     if let orientation = photo.metadata[ String(kCGImagePropertyOrientation) ] as? UInt32 {
+        //         portraitEffectsMatte = portraitEffectsMatte.applyingExifOrientation(CGImagePropertyOrientation(rawValue: orientation)!)
+        //     }
+        //     let portraitEffectsMattePixelBuffer = portraitEffectsMatte.mattingImage
+        //     // Linux: removed the Core Image HEIF encoding of the matte (CIImage(cvImageBuffer:options:),
+        //     // CGColorSpace(name: CGColorSpace.sRGB), context.heifRepresentation(of:format:colorSpace:options:)).
+        //     _ = portraitEffectsMattePixelBuffer
+        //     portraitEffectsMatteData = nil
+        // } else {
+            portraitEffectsMatteData = nil
+//         }
+        
+        // MISSING in OpenCapture: var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] { get set } on AVCapturePhotoOutput
+        // for semanticSegmentationType in output.enabledSemanticSegmentationMatteTypes {
+        //     handleMatteData(photo, ofType: semanticSegmentationType)
+        // }
+    }
+    
+    /// - Tag: DidFinishRecordingLive
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL, resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        livePhotoCaptureHandler(false)
+    }
+    
+    /// - Tag: DidFinishProcessingLive
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime, photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        if error != nil {
+            print("Error processing Live Photo companion movie: \(String(describing: error))")
+            return
+        }
+        livePhotoCompanionMovieURL = outputFileURL
+    }
+    
+    /// - Tag: DidFinishCapture
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        if let error = error {
+            print("Error capturing photo: \(error)")
+            didFinish()
+            return
+        }
+        
+        guard let photoData = photoData else {
+            print("No photo data resource")
+            didFinish()
+            return
+        }
+        
+        // Linux: removed the PHPhotoLibrary.requestAuthorization { … } save (Photos framework):
+        // PHPhotoLibrary.shared().performChanges with PHAssetCreationRequest.forAsset(),
+        // addResource(with: .photo, data: photoData, options:), the Live Photo companion movie,
+        // creationRequest.location, then self.didFinish() in its completion handler.
+        _ = photoData
+        self.didFinish()
+    }
+}
+
+// iOS 17 revision of AVCam (deferred photo delivery) adds this callback.
+// MISSING in OpenCapture: class AVCaptureDeferredPhotoProxy: AVCapturePhoto (iOS 17) and the delegate requirement optional func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: Error?)
+// extension PhotoCaptureProcessor {
+//     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: Error?) {
+//         if let error = error {
+//             print("Error capturing deferred photo: \(error)")
+//             return
+//         }
+        
+//         self.photoData = deferredPhotoProxy?.fileDataRepresentation()
+//     }
+// }
