@@ -46,30 +46,29 @@ final class AVCamCameraController {
     
     // From AVCam's viewDidLoad: check the video authorization status.
     func checkAuthorization() {
-        // MISSING in OpenCapture: class func authorizationStatus(for mediaType: AVMediaType) -> AVAuthorizationStatus, enum AVAuthorizationStatus: Int { case notDetermined, restricted, denied, authorized }, class func requestAccess(for mediaType: AVMediaType, completionHandler handler: @escaping (Bool) -> Void)
-        // switch AVCaptureDevice.authorizationStatus(for: .video) {
-        // case .authorized:
-        //     // The user has previously granted access to the camera.
-        //     break
+        switch AVCaptureDevice.authorizationStatus(for: .video) {
+        case .authorized:
+            // The user has previously granted access to the camera.
+            break
             
-        // case .notDetermined:
-        //     /*
-        //      The user has not yet been presented with the option to grant
-        //      video access. Suspend the session queue to delay session
-        //      setup until the access request has completed.
-        //      */
-        //     sessionQueue.suspend()
-        //     AVCaptureDevice.requestAccess(for: .video, completionHandler: { granted in
-        //         if !granted {
-        //             self.setupResult = .notAuthorized
-        //         }
-        //         self.sessionQueue.resume()
-        //     })
+        case .notDetermined:
+            /*
+             The user has not yet been presented with the option to grant
+             video access. Suspend the session queue to delay session
+             setup until the access request has completed.
+             */
+            sessionQueue.suspend()
+            AVCaptureDevice.requestAccess(for: .video, completionHandler: { granted in
+                if !granted {
+                    self.setupResult = .notAuthorized
+                }
+                self.sessionQueue.resume()
+            })
             
-        // default:
-        //     // The user has previously denied access.
-        //     setupResult = .notAuthorized
-        // }
+        default:
+            // The user has previously denied access.
+            setupResult = .notAuthorized
+        }
     }
     
     // Call this on the session queue.
@@ -230,13 +229,8 @@ final class AVCamCameraController {
             }
             
             photoSettings.isHighResolutionPhotoEnabled = true
-            // MISSING in OpenCapture: var __availablePreviewPhotoPixelFormatTypes: [NSNumber] { get } on AVCapturePhotoSettings (the NS_REFINED_FOR_SWIFT name AVCam uses; value is an NSNumber OSType)
-            // if !photoSettings.__availablePreviewPhotoPixelFormatTypes.isEmpty {
-            //     photoSettings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: photoSettings.__availablePreviewPhotoPixelFormatTypes.first!]
-            // }
-            // The same through the Swift overlay's `availablePreviewPhotoPixelFormatTypes: [OSType]`, which both platforms have:
-            if let previewPhotoPixelFormatType = photoSettings.availablePreviewPhotoPixelFormatTypes.first {
-                photoSettings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: previewPhotoPixelFormatType]
+            if !photoSettings.__availablePreviewPhotoPixelFormatTypes.isEmpty {
+                photoSettings.previewPhotoFormat = [kCVPixelBufferPixelFormatTypeKey as String: photoSettings.__availablePreviewPhotoPixelFormatTypes.first!]
             }
             // Live Photo capture is not supported in movie mode.
             if self.livePhotoMode == .on && self.photoOutput.isLivePhotoCaptureSupported {

@@ -61,6 +61,10 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     public var availablePreviewPhotoPixelFormatTypes: [OSType] {
         [kCVPixelFormatType_32BGRA, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
     }
+    /// The Objective-C spelling of `availablePreviewPhotoPixelFormatTypes`, as AVCam uses it.
+    public var __availablePreviewPhotoPixelFormatTypes: [NSNumber] {
+        availablePreviewPhotoPixelFormatTypes.map { NSNumber(value: $0) }
+    }
     /// `kCVPixelBufferPixelFormatTypeKey` plus optional `kCVPixelBufferWidthKey`/`HeightKey` (both or neither):
     /// a preview fitted inside that box, keeping the photo's aspect ratio.
     public var previewPhotoFormat: [String: Any]?
