@@ -1,0 +1,7 @@
+/// How the two missing colours of each Bayer photosite are reconstructed.
+public enum DemosaicMethod: String, Sendable, CaseIterable {
+    /// Averages of the nearest same-colour neighbours.
+    case bilinear
+    /// Malvar, He & Cutler (2004): bilinear plus a gradient correction from the other channels (5×5 linear filters).
+    case malvarHeCutler
+}

@@ -1,0 +1,76 @@
+/// The working memory of one band of rows as it moves through the pipeline stages.
+///
+/// A band emits the image rows `output`; it holds RGB for `rows` (the output rows plus the
+/// context the spatial filters need, clamped to the image) in planar Float planes, and the
+/// normalised Bayer samples for `rows` widened by two more rows and columns on each side
+/// (reflected at the image border so the CFA phase is kept) for the demosaic.
+struct ISPBand {
+    /// Image width in pixels.
+    let width: Int
+    /// Image height in pixels.
+    let height: Int
+    /// Image rows this band emits.
+    let output: Range<Int>
+    /// Image rows held in the RGB planes.
+    let rows: Range<Int>
+    /// Floats per Bayer row (two pad columns on the left, four on the right).
+    let bayerStride: Int
+    /// Bayer samples: band row j ↔ image row `rows.lowerBound - 2 + j`; pixel x at offset `2 + x`.
+    let bayer: UnsafeMutablePointer<Float>
+    /// Floats per plane row (width rounded up to even).
+    let planeStride: Int
+    /// Three image planes followed by three scratch planes, each `rows.count × planeStride`.
+    private let planes: UnsafeMutablePointer<Float>
+
+    static let bayerPad = 2
+
+    /// Runs `body` with freshly allocated band memory.
+    static func with<R>(width: Int, height: Int, output: Range<Int>, context: Int,
+                        _ body: (ISPBand) -> R) -> R {
+        let rows = max(0, output.lowerBound - context)..<min(height, output.upperBound + context)
+        let bayerStride = width + 6
+        let planeStride = (width + 1) & ~1
+        let bayerCount = (rows.count + 2 * bayerPad) * bayerStride
+        let planeCount = 6 * rows.count * planeStride
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + planeCount)
+        defer { memory.deallocate() }
+        let band = ISPBand(width: width, height: height, output: output, rows: rows,
+                           bayerStride: bayerStride, bayer: memory, planeStride: planeStride,
+                           planes: memory + bayerCount)
+        return body(band)
+    }
+
+    /// Start of Bayer row j (band-local, 0 = two rows above `rows`), at pixel x = 0.
+    @inline(__always)
+    func bayerRow(_ j: Int) -> UnsafeMutablePointer<Float> {
+        bayer + j * bayerStride + ISPBand.bayerPad
+    }
+
+    /// Start of image row `y` (within `rows`) of plane `c` (0…2 image channels, 3…5 scratch).
+    @inline(__always)
+    func row(_ c: Int, _ y: Int) -> UnsafeMutablePointer<Float> {
+        planes + (c * rows.count + (y - rows.lowerBound)) * planeStride
+    }
+
+    /// Start of image row `y` clamped into `rows`, for vertical filters.
+    @inline(__always)
+    func clampedRow(_ c: Int, _ y: Int) -> UnsafeMutablePointer<Float> {
+        row(c, min(max(y, rows.lowerBound), rows.upperBound - 1))
+    }
+
+    /// Reflects an index into 0..<n without repeating the edge sample (keeps parity).
+    @inline(__always)
+    static func reflect(_ i: Int, _ n: Int) -> Int {
+        var r = i < 0 ? -i : i
+        if r >= n { r = 2 * n - 2 - r }
+        return min(max(r, 0), n - 1)
+    }
+
+    /// Fills the left and right pad columns of Bayer row j by reflection.
+    @inline(__always)
+    func padBayerRow(_ j: Int) {
+        let p = bayerRow(j)
+        for x in -ISPBand.bayerPad..<0 { p[x] = p[ISPBand.reflect(x, width)] }
+        for x in width..<(width + 4) { p[x] = p[ISPBand.reflect(x, width)] }
+    }
+}
