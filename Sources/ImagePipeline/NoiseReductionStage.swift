@@ -103,6 +103,8 @@ struct NoiseReductionStage {
         for x in 0..<r { edge(x) }
         if r == 1 {
             for x in 1..<(w - 1) { dst[x] = src[x - 1] + src[x] + src[x + 1] }
+        } else if r == 2 {
+            for x in 2..<(w - 2) { dst[x] = (src[x - 2] + src[x - 1]) + src[x] + (src[x + 1] + src[x + 2]) }
         } else {
             for x in r..<(w - r) {
                 var sum: Float = 0
