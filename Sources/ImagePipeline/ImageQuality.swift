@@ -19,7 +19,8 @@ public enum ImageQuality {
             count += max(0, a.width - 2 * border) * c
         }
         guard count > 0 else { return .nan }
-        return 10 * log10(255 * 255 / max(sum / Double(count), 1e-300))
+        guard sum > 0 else { return .infinity }
+        return 10 * log10(255 * 255 / (sum / Double(count)))
     }
 
     /// PSNR in dB of two Float images for a given peak value, excluding `border` pixels at each edge.
@@ -35,7 +36,8 @@ public enum ImageQuality {
             }
         }
         guard count > 0 else { return .nan }
-        return 10 * log10(Double(peak) * Double(peak) / max(sum / Double(count), 1e-300))
+        guard sum > 0 else { return .infinity }
+        return 10 * log10(Double(peak) * Double(peak) / (sum / Double(count)))
     }
 
     /// Mean SSIM (Wang et al. 2004) on BT.601 luma with an 11×11 Gaussian window (σ = 1.5),
