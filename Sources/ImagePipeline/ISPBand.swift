@@ -13,11 +13,12 @@ struct ISPBand {
     let output: Range<Int>
     /// Image rows held in the RGB planes.
     let rows: Range<Int>
-    /// Floats per Bayer row (two pad columns on the left, four on the right).
+    /// Floats per Bayer row (two pad columns on the left; on the right four reflected, then
+    /// zeros up to a multiple of 8 plus 10, for the 8-wide demosaic).
     let bayerStride: Int
     /// Bayer samples: band row j ↔ image row `rows.lowerBound - 2 + j`; pixel x at offset `2 + x`.
     let bayer: UnsafeMutablePointer<Float>
-    /// Floats per plane row (width rounded up to even).
+    /// Floats per plane row (width rounded up to a multiple of 8).
     let planeStride: Int
     /// Three image planes followed by three scratch planes, each `rows.count × planeStride`.
     private let planes: UnsafeMutablePointer<Float>
@@ -28,8 +29,8 @@ struct ISPBand {
     static func with<R>(width: Int, height: Int, output: Range<Int>, context: Int,
                         _ body: (ISPBand) -> R) -> R {
         let rows = max(0, output.lowerBound - context)..<min(height, output.upperBound + context)
-        let bayerStride = width + 6
-        let planeStride = (width + 1) & ~1
+        let planeStride = (width + 7) & ~7
+        let bayerStride = planeStride + 12
         let bayerCount = (rows.count + 2 * bayerPad) * bayerStride
         let planeCount = 6 * rows.count * planeStride
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + planeCount)
@@ -72,5 +73,6 @@ struct ISPBand {
         let p = bayerRow(j)
         for x in -ISPBand.bayerPad..<0 { p[x] = p[ISPBand.reflect(x, width)] }
         for x in width..<(width + 4) { p[x] = p[ISPBand.reflect(x, width)] }
+        for x in (width + 4)..<(bayerStride - ISPBand.bayerPad) { p[x] = 0 }
     }
 }
