@@ -25,7 +25,7 @@ struct BlackLevelStage {
         clip = Float(min(gains.x, gains.y, gains.z) * exposureGain)
     }
 
-    /// Converts the Bayer rows the band needs (with two rows and columns of reflected context).
+    /// Converts the Bayer rows the band needs (with `ISPBand.bayerPad` rows and columns of reflected context).
     func run(_ codes: UnsafePointer<UInt16>, into band: ISPBand) {
         let w = band.width
         for j in 0..<(band.rows.count + 2 * ISPBand.bayerPad) {

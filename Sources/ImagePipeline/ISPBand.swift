@@ -2,7 +2,7 @@
 ///
 /// A band emits the image rows `output`; it holds RGB for `rows` (the output rows plus the
 /// context the spatial filters need, clamped to the image) in planar Float planes, and the
-/// normalised Bayer samples for `rows` widened by two more rows and columns on each side
+/// normalised Bayer samples for `rows` widened by `bayerPad` more rows and columns on each side
 /// (reflected at the image border so the CFA phase is kept) for the demosaic.
 struct ISPBand {
     /// Image width in pixels.
@@ -13,24 +13,24 @@ struct ISPBand {
     let output: Range<Int>
     /// Image rows held in the RGB planes.
     let rows: Range<Int>
-    /// Floats per Bayer row (two pad columns on the left; on the right four reflected, then
-    /// zeros up to a multiple of 8 plus 10, for the 8-wide demosaic).
+    /// Floats per Bayer row: `bayerPad` reflected columns on the left; on the right `bayerPad`
+    /// reflected, then zeros (the 8-wide demosaic reads past the row end).
     let bayerStride: Int
-    /// Bayer samples: band row j ↔ image row `rows.lowerBound - 2 + j`; pixel x at offset `2 + x`.
+    /// Bayer samples: band row j ↔ image row `rows.lowerBound - bayerPad + j`; pixel x at offset `bayerPad + x`.
     let bayer: UnsafeMutablePointer<Float>
     /// Floats per plane row (width rounded up to a multiple of 8).
     let planeStride: Int
     /// Three image planes followed by three scratch planes, each `rows.count × planeStride`.
     private let planes: UnsafeMutablePointer<Float>
 
-    static let bayerPad = 2
+    static let bayerPad = 4
 
     /// Runs `body` with freshly allocated band memory.
     static func with<R>(width: Int, height: Int, output: Range<Int>, context: Int,
                         _ body: (ISPBand) -> R) -> R {
         let rows = max(0, output.lowerBound - context)..<min(height, output.upperBound + context)
         let planeStride = (width + 7) & ~7
-        let bayerStride = planeStride + 12
+        let bayerStride = planeStride + 16
         let bayerCount = (rows.count + 2 * bayerPad) * bayerStride
         let planeCount = 6 * rows.count * planeStride
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + planeCount)
@@ -41,7 +41,7 @@ struct ISPBand {
         return body(band)
     }
 
-    /// Start of Bayer row j (band-local, 0 = two rows above `rows`), at pixel x = 0.
+    /// Start of Bayer row j (band-local, 0 = `bayerPad` rows above `rows`), at pixel x = 0.
     @inline(__always)
     func bayerRow(_ j: Int) -> UnsafeMutablePointer<Float> {
         bayer + j * bayerStride + ISPBand.bayerPad
@@ -72,7 +72,8 @@ struct ISPBand {
     func padBayerRow(_ j: Int) {
         let p = bayerRow(j)
         for x in -ISPBand.bayerPad..<0 { p[x] = p[ISPBand.reflect(x, width)] }
-        for x in width..<(width + 4) { p[x] = p[ISPBand.reflect(x, width)] }
-        for x in (width + 4)..<(bayerStride - ISPBand.bayerPad) { p[x] = 0 }
+        let pad = ISPBand.bayerPad
+        for x in width..<(width + pad) { p[x] = p[ISPBand.reflect(x, width)] }
+        for x in (width + pad)..<(bayerStride - pad) { p[x] = 0 }
     }
 }

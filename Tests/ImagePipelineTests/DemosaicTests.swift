@@ -12,6 +12,20 @@ import Testing
         let pm = ImageQuality.psnr(mhc, truth, border: 4)
         #expect(pm > pb + 3, "MHC \(pm) dB vs bilinear \(pb) dB")
         #expect(pb > 20)
+        let ed = Demosaic.demosaic(mosaic, cfa: .rggb, method: .edgeDirected)
+        let pe = ImageQuality.psnr(ed, truth, border: 4)
+        #expect(pe > pm + 1, "edge-directed \(pe) dB vs MHC \(pm) dB")
+    }
+
+    @Test func edgeDirectedFollowsAnEdgeWithoutZipper() {
+        // A sharp vertical edge in luminance: the directional method interpolates along it.
+        var truth = Fixtures.flat(width: 32, height: 16, SIMD3(0.1, 0.1, 0.1))
+        for y in 0..<16 { for x in 15..<32 { for c in 0..<3 { truth[x, y, c] = 0.8 } } }
+        let mosaic = Demosaic.mosaic(truth, cfa: .rggb)
+        let ed = Demosaic.demosaic(mosaic, cfa: .rggb, method: .edgeDirected)
+        let mhc = Demosaic.demosaic(mosaic, cfa: .rggb, method: .malvarHeCutler)
+        #expect(ImageQuality.psnr(ed, truth, border: 2) > ImageQuality.psnr(mhc, truth, border: 2) + 3)
+        for y in 2..<14 { for x in [13, 18] { #expect(abs(ed[x, y, 1] - truth[x, y, 1]) < 1e-4) } }
     }
 
     @Test(arguments: CFAPattern.allCases, DemosaicMethod.allCases)
