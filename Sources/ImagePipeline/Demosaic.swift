@@ -25,8 +25,9 @@ public enum Demosaic {
         mosaic.storage.withUnsafeBufferPointer { src in
             out.storage.withUnsafeMutableBufferPointer { dst in
                 let src = src.baseAddress!, dst = dst.baseAddress!
-                Parallel.forEachBand(height: h, bandHeight: 32) { rows in
-                    ISPBand.with(width: w, height: h, output: rows, context: 0) { band in
+                ISPBand.forEachBand(width: w, height: h, bandHeight: 32, context: 0) { band in
+                    let rows = band.output
+                    do {
                         for j in 0..<(band.rows.count + 2 * ISPBand.bayerPad) {
                             let iy = ISPBand.reflect(band.rows.lowerBound - ISPBand.bayerPad + j, h)
                             band.bayerRow(j).update(from: src + iy * w, count: w)

@@ -37,9 +37,10 @@ extension DemosaicStage {
             let c = UnsafePointer(cfaRow(y)), g = gRow(y)
             let ha = dRow(dh, y - 1), hb = dRow(dh, y), hc = dRow(dh, y + 1)
             let va = dRow(dv, y - 1), vb = dRow(dv, y), vc = dRow(dv, y + 1)
+            let greenPhase = cfa.color(x: 0, y: y) == 1 ? 0 : 1
             for x in -1..<(w + 1) {
                 let p = c + x
-                if cfa.color(x: x & 1, y: y & 1) == 1 { g[x] = p[0]; continue }
+                if (x &- greenPhase) & 1 == 0 { g[x] = p[0]; continue }
                 let gh = (p[-1] + p[1]) * 0.5 + (2 * p[0] - p[-2] - p[2]) * 0.25
                 let gv = (p[-s] + p[s]) * 0.5 + (2 * p[0] - p[-s2] - p[s2]) * 0.25
                 let sh = (ha[x - 1] + ha[x] + ha[x + 1]) + (hb[x - 1] + hb[x] + hb[x + 1]) + (hc[x - 1] + hc[x] + hc[x + 1])
@@ -54,10 +55,11 @@ extension DemosaicStage {
             let out = [band.row(0, y), band.row(1, y), band.row(2, y)]
             let rowColor = cfa.color(x: 0, y: y) == 1 ? cfa.color(x: 1, y: y) : cfa.color(x: 0, y: y)
             let ownOut = out[rowColor], otherOut = out[2 - rowColor], greenOut = out[1]
+            let greenPhase = cfa.color(x: 0, y: y) == 1 ? 0 : 1
             for x in 0..<w {
                 let g0 = g[x]
                 greenOut[x] = g0
-                if cfa.color(x: x & 1, y: y & 1) == 1 {
+                if (x &- greenPhase) & 1 == 0 {
                     ownOut[x] = g0 + 0.5 * ((c[x - 1] - g[x - 1]) + (c[x + 1] - g[x + 1]))
                     otherOut[x] = g0 + 0.5 * ((up[x] - gu[x]) + (down[x] - gd[x]))
                 } else {

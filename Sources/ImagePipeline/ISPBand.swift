@@ -1,3 +1,5 @@
+import CaptureCore
+
 /// The working memory of one band of rows as it moves through the pipeline stages.
 ///
 /// A band emits the image rows `output`; it holds RGB for `rows` (the output rows plus the
@@ -25,20 +27,40 @@ struct ISPBand {
 
     static let bayerPad = 4
 
-    /// Runs `body` with freshly allocated band memory.
-    static func with<R>(width: Int, height: Int, output: Range<Int>, context: Int,
-                        _ body: (ISPBand) -> R) -> R {
-        let rows = max(0, output.lowerBound - context)..<min(height, output.upperBound + context)
+    /// Runs `body` with band memory for bands of up to `bandHeight` output rows, passing a function
+    /// that lays out a band for given output rows in that memory. One allocation serves many bands
+    /// (a fresh multi-megabyte allocation per band costs page faults).
+    static func withWorkspace<R>(width: Int, height: Int, bandHeight: Int, context: Int,
+                                 _ body: ((Range<Int>) -> ISPBand) -> R) -> R {
         let planeStride = (width + 7) & ~7
         let bayerStride = planeStride + 16
-        let bayerCount = (rows.count + 2 * bayerPad) * bayerStride
-        let planeCount = 6 * rows.count * planeStride
-        let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + planeCount)
+        let maxRows = bandHeight + 2 * context
+        let bayerCount = (maxRows + 2 * bayerPad) * bayerStride
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + 6 * maxRows * planeStride)
         defer { memory.deallocate() }
-        let band = ISPBand(width: width, height: height, output: output, rows: rows,
+        return body { output in
+            precondition(output.count <= bandHeight, "band taller than its workspace")
+            let rows = max(0, output.lowerBound - context)..<min(height, output.upperBound + context)
+            return ISPBand(width: width, height: height, output: output, rows: rows,
                            bayerStride: bayerStride, bayer: memory, planeStride: planeStride,
                            planes: memory + bayerCount)
-        return body(band)
+        }
+    }
+
+    /// Runs `body` for consecutive bands of `bandHeight` output rows covering the image, on all
+    /// cores; each worker reuses one workspace for a run of bands.
+    static func forEachBand(width: Int, height: Int, bandHeight: Int, context: Int, _ body: (ISPBand) -> Void) {
+        let bandCount = (height + bandHeight - 1) / bandHeight
+        guard bandCount > 0 else { return }
+        let runs = min(bandCount, Parallel.coreCount * 4)
+        let bandsPerRun = (bandCount + runs - 1) / runs
+        Parallel.forEachBand(height: bandCount, bandHeight: bandsPerRun) { bands in
+            withWorkspace(width: width, height: height, bandHeight: bandHeight, context: context) { layout in
+                for b in bands {
+                    body(layout((b * bandHeight)..<min(height, (b + 1) * bandHeight)))
+                }
+            }
+        }
     }
 
     /// Start of Bayer row j (band-local, 0 = `bayerPad` rows above `rows`), at pixel x = 0.

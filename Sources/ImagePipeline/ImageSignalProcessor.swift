@@ -105,16 +105,15 @@ public struct ImageSignalProcessor: Sendable {
         let w = raw.width, h = raw.height
         raw.bayer.storage.withUnsafeBufferPointer { codes in
             let codes = codes.baseAddress!
-            Parallel.forEachBand(height: h, bandHeight: ImageSignalProcessor.bandHeight) { rows in
-                ISPBand.with(width: w, height: h, output: rows, context: noise.context) { band in
-                    black.run(codes, into: band)
-                    demosaic.run(band)
-                    color.run(band)
-                    noise.prepare(band)
-                    for y in rows {
-                        noise.finish(band, row: y)
-                        emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
-                    }
+            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
+                                context: noise.context) { band in
+                black.run(codes, into: band)
+                demosaic.run(band)
+                color.run(band)
+                noise.prepare(band)
+                for y in band.output {
+                    noise.finish(band, row: y)
+                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
                 }
             }
         }

@@ -44,9 +44,9 @@ struct NoiseReductionStage {
             vWeights[j] = b - g
         }
         let s = max(0, strength)
-        (aY, bY) = coefficients(lumaWeights, lambda: 1.5 * s)
-        (aU, bU) = coefficients(uWeights, lambda: 4 * s)
-        (aV, bV) = coefficients(vWeights, lambda: 4 * s)
+        (aY, bY) = coefficients(lumaWeights, lambda: 2 * s)
+        (aU, bU) = coefficients(uWeights, lambda: 6 * s)
+        (aV, bV) = coefficients(vWeights, lambda: 6 * s)
         sharpen = Float(max(0, sharpening))
         let noisy = s > 0 && max(aY + bY, aU + bU, aV + bV) > 1e-9
         chromaActive = noisy
