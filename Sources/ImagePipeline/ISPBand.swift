@@ -84,9 +84,12 @@ struct ISPBand {
     /// Reflects an index into 0..<n without repeating the edge sample (keeps parity).
     @inline(__always)
     static func reflect(_ i: Int, _ n: Int) -> Int {
-        var r = i < 0 ? -i : i
-        if r >= n { r = 2 * n - 2 - r }
-        return min(max(r, 0), n - 1)
+        guard n > 1 else { return 0 }
+        // Mirroring repeats with the even period 2n − 2, so parity survives any distance.
+        let period = 2 * n - 2
+        var r = i % period
+        if r < 0 { r += period }
+        return r >= n ? period - r : r
     }
 
     /// Fills the left and right pad columns of Bayer row j by reflection.

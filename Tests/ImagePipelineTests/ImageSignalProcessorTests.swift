@@ -90,3 +90,18 @@ import Testing
         #expect(small == Resampler.downscale(full, to: Size(width: 32, height: 24)))
     }
 }
+
+@Suite struct ImageSignalProcessorShapeTests {
+    @Test(arguments: [(7, 5), (3, 3), (33, 2), (2, 40)], DemosaicMethod.allCases)
+    func oddAndTinySizesKeepFlatColor(size: (Int, Int), method: DemosaicMethod) {
+        let raw = Fixtures.raw(from: Fixtures.flat(width: size.0, height: size.1, SIMD3(0.3, 0.2, 0.1)))
+        var s = ISPSettings()
+        s.demosaic = method
+        let out = ImageSignalProcessor(settings: s).processLinear(raw)
+        #expect(out.width == size.0 && out.height == size.1)
+        for p in 0..<(size.0 * size.1) {
+            #expect(abs(out.storage[3 * p] - 0.3) < 3e-3 && abs(out.storage[3 * p + 1] - 0.2) < 3e-3
+                    && abs(out.storage[3 * p + 2] - 0.1) < 3e-3)
+        }
+    }
+}
