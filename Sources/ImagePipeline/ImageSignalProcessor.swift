@@ -6,6 +6,7 @@ import CaptureCore
 /// intermediate Float data stays in cache:
 /// `BlackLevelStage` → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`.
 public struct ImageSignalProcessor: Sendable {
+    /// What this processor does; see ``ISPSettings``.
     public var settings: ISPSettings
     /// Output rows per band (each band also computes a few rows of context).
     static let bandHeight = 32
