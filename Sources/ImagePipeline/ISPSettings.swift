@@ -1,0 +1,23 @@
+import CaptureCore
+
+/// What the image signal processor does to a raw frame.
+public struct ISPSettings: Sendable {
+    /// Demosaicing algorithm.
+    public var demosaic: DemosaicMethod = .malvarHeCutler
+    /// Per-channel gains on camera RGB; nil ⇒ 1 / asShotNeutral of the RawImage.
+    public var whiteBalance: SIMD3<Double>? = nil
+    /// Output primaries (camera → sRGB, then sRGB → this space).
+    public var colorSpace: ColorSpace = .sRGB
+    /// Digital gain applied after the black level (linear).
+    public var exposureGain: Double = 1
+    /// Tone curve and transfer function applied last.
+    public var toneCurve: ToneCurve = .standard
+    /// 0 = off; 1 = default strength, scaled by the RawImage's noise profile (which carries the ISO).
+    public var noiseReduction: Double = 1
+    /// Luma detail boost; 0 = off. Detail below the noise level is not boosted.
+    public var sharpening: Double = 0.5
+    /// nil = full size; otherwise an area-average down-scale to this size (the caller keeps the aspect).
+    public var outputSize: Size? = nil
+
+    public init() {}
+}

@@ -1,0 +1,122 @@
+import CaptureCore
+
+/// Develops raw Bayer frames into display-ready or linear RGB.
+///
+/// The frame flows through the stages in bands of rows, all stages fused per band so the
+/// intermediate Float data stays in cache:
+/// `BlackLevelStage` → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`.
+public struct ImageSignalProcessor: Sendable {
+    /// What this processor does; see ``ISPSettings``.
+    public var settings: ISPSettings
+    /// Output rows per band (each band also computes a few rows of context).
+    static let bandHeight = 32
+
+    public init(settings: ISPSettings = ISPSettings()) {
+        self.settings = settings
+    }
+
+    /// The white-balance gains used for `raw`.
+    public func whiteBalanceGains(for raw: RawImage) -> SIMD3<Double> {
+        if let gains = settings.whiteBalance { return gains }
+        let n = raw.asShotNeutral
+        return SIMD3(1 / max(n.x, 1e-6), 1 / max(n.y, 1e-6), 1 / max(n.z, 1e-6))
+    }
+
+    /// raw → black level → white balance → demosaic → colour matrix → noise reduction → tone + gamma
+    /// → 8-bit RGB (3 channels interleaved), in bands, on all cores.
+    public func process(_ raw: RawImage) -> Raster<UInt8> {
+        let w = raw.width, h = raw.height
+        var out = Raster<UInt8>(width: w, height: h, channels: 3)
+        guard w > 0, h > 0 else { return out }
+        let tone = ToneStage(curve: settings.toneCurve)
+        out.storage.withUnsafeMutableBufferPointer { dst in
+            let dst = dst.baseAddress!
+            run(raw) { band, y, r, g, b in
+                tone.run(r: r, g: g, b: b, into: dst + y * w * 3, width: w)
+            }
+        }
+        if let size = settings.outputSize, size != out.size, size.width > 0, size.height > 0 {
+            return Resampler.downscale(out, to: size)
+        }
+        return out
+    }
+
+    /// The same path stopping before tone mapping: linear output-space RGB, 1.0 = white.
+    /// (`outputSize` is not applied.)
+    public func processLinear(_ raw: RawImage) -> Raster<Float> {
+        let w = raw.width, h = raw.height
+        var out = Raster<Float>(width: w, height: h, channels: 3)
+        guard w > 0, h > 0 else { return out }
+        out.storage.withUnsafeMutableBufferPointer { dst in
+            let dst = dst.baseAddress!
+            run(raw) { band, y, r, g, b in
+                let o = dst + y * w * 3
+                for x in 0..<w {
+                    o[3 * x] = r[x]
+                    o[3 * x + 1] = g[x]
+                    o[3 * x + 2] = b[x]
+                }
+            }
+        }
+        return out
+    }
+
+    /// Reference rendering of a ground-truth linear sRGB image (1.0 = saturation) through the same
+    /// exposure gain, colour-space conversion, tone curve and gamma as `process`, so that
+    /// `ImageQuality.cpsnr(process(raw), renderReference(truth))` measures the ISP.
+    public func renderReference(_ linearSRGB: Raster<Float>) -> Raster<UInt8> {
+        precondition(linearSRGB.channels == 3, "renderReference needs 3-channel RGB")
+        let w = linearSRGB.width, h = linearSRGB.height
+        var out = Raster<UInt8>(width: w, height: h, channels: 3)
+        let tone = ToneStage(curve: settings.toneCurve)
+        let conversion = settings.colorSpace.conversion(from: .sRGB)
+        let m = (conversion * Matrix3.diagonal(settings.exposureGain, settings.exposureGain, settings.exposureGain))
+            .m.map(Float.init)
+        linearSRGB.storage.withUnsafeBufferPointer { src in
+            out.storage.withUnsafeMutableBufferPointer { dst in
+                let src = src.baseAddress!, dst = dst.baseAddress!
+                Parallel.forEachBand(height: h, bandHeight: ImageSignalProcessor.bandHeight) { rows in
+                    var r = [Float](repeating: 0, count: w), g = r, b = r
+                    for y in rows {
+                        let s = src + y * w * 3
+                        for x in 0..<w {
+                            let rv = s[3 * x], gv = s[3 * x + 1], bv = s[3 * x + 2]
+                            r[x] = m[0] * rv + m[1] * gv + m[2] * bv
+                            g[x] = m[3] * rv + m[4] * gv + m[5] * bv
+                            b[x] = m[6] * rv + m[7] * gv + m[8] * bv
+                        }
+                        tone.run(r: r, g: g, b: b, into: dst + y * w * 3, width: w)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Runs stages 1–4 band by band on all cores, handing each finished row (planar linear RGB) to `emit`.
+    private func run(_ raw: RawImage,
+                     emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+        let gains = whiteBalanceGains(for: raw)
+        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: settings.exposureGain)
+        let demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)
+        let color = ColorMatrixStage(cameraToSRGB: raw.cameraToSRGB, colorSpace: settings.colorSpace)
+        let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: settings.exposureGain,
+                                        matrix: color.matrix, strength: settings.noiseReduction,
+                                        sharpening: settings.sharpening)
+        let w = raw.width, h = raw.height
+        raw.bayer.storage.withUnsafeBufferPointer { codes in
+            let codes = codes.baseAddress!
+            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
+                                context: noise.context) { band in
+                black.run(codes, into: band)
+                demosaic.run(band)
+                color.run(band)
+                noise.prepare(band)
+                for y in band.output {
+                    noise.finish(band, row: y)
+                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
+                }
+            }
+        }
+    }
+}

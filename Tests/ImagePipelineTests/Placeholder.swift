@@ -1,4 +1,0 @@
-import Testing
-@testable import ImagePipeline
-
-@Test func ImagePipelineBuilds() {}
