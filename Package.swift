@@ -18,12 +18,14 @@ let package = Package(
                        providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4",
+                       providers: [.apt(["libtiff-dev"])]),
 
         // Engine modules, one concern each; imports point up this list.
         .target(name: "CaptureCore"),
         .target(name: "CameraSimulation", dependencies: ["CaptureCore"]),
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
-        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG"]),
+        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF"]),
 
         // The Apple-compatible surface.
         .target(name: "OpenCapture",

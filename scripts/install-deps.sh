@@ -5,6 +5,7 @@ packages=(
   pkg-config
   libjpeg62-turbo-dev      # JPEG encode/decode (libjpeg-turbo)
   libpng-dev               # PNG for test images and the fuse command
+  libtiff-dev              # TIFF files (uncompressed photos, McMaster test set)
   libimage-exiftool-perl   # tests check written files with exiftool
 )
 missing=()

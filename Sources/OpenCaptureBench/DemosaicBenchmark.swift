@@ -3,11 +3,13 @@ import Foundation
 import ImagePipeline
 import MediaFormats
 
-/// Demosaic CPSNR on the Kodak24 crops (RGGB mosaic, 10-pixel border excluded), when the data is present.
+/// Demosaic CPSNR on the Kodak24 crops and McMaster18 (RGGB mosaic, 10-pixel border excluded), when the data is present.
 enum DemosaicBenchmark {
-    static let anchors: [DemosaicMethod: String] = [
-        .bilinear: "bilinear 29.81 dB (Kodak24 crops)",
-        .malvarHeCutler: "Malvar-He-Cutler 35.32 dB; target ≥ 35 dB",
+    static let anchors: [String: [DemosaicMethod: String]] = [
+        "kodak24": [.bilinear: "bilinear 29.81 dB", .malvarHeCutler: "Malvar-He-Cutler 35.32 dB; target ≥ 35 dB",
+                    .edgeDirected: "directional/RCD-class gate ≥ 37 dB"],
+        "mcmaster18": [.bilinear: "gate ≥ 32 dB", .malvarHeCutler: "Malvar-He-Cutler 34.20 dB (Menon 34.23)",
+                       .edgeDirected: "gate ≥ MHC"],
     ]
 
     static func run(_ options: BenchmarkOptions) throws {
@@ -15,9 +17,20 @@ enum DemosaicBenchmark {
             print("demosaic: skipped (no ../shared/data; pass --data DIR)")
             return
         }
-        let folder = URL(fileURLWithPath: root).appendingPathComponent("demosaic/kodak24")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }.sorted()
-        let images = try files.map { try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent($0))) }
+        for set in ["kodak24", "mcmaster18"] {
+            let folder = URL(fileURLWithPath: root).appendingPathComponent("demosaic/\(set)")
+            guard let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() else { continue }
+            let images = try files.compactMap { name -> Raster<UInt8>? in
+                let data = try Data(contentsOf: folder.appendingPathComponent(name))
+                if name.hasSuffix(".png") { return try PNGCodec.decode(data) }
+                if name.hasSuffix(".tif") || name.hasSuffix(".tiff") { return try TIFFCodec.decode(data) }
+                return nil
+            }
+            try run(set: set, images: images)
+        }
+    }
+
+    static func run(set: String, images: [Raster<UInt8>]) throws {
         for method in DemosaicMethod.allCases {
             var total = 0.0, seconds = 0.0, pixels = 0
             for image in images {
@@ -26,9 +39,9 @@ enum DemosaicBenchmark {
                 seconds += t
                 pixels += image.width * image.height
             }
-            report("demosaic.kodak24.\(method.rawValue).cpsnr", total / Double(images.count), "dB", format: "%.2f",
-                   anchor: anchors[method] ?? "directional/RCD-class ≥ 37 dB")
-            report("demosaic.kodak24.\(method.rawValue).speed", Double(pixels) / seconds / 1e6, "MP/s", format: "%.0f",
+            report("demosaic.\(set).\(method.rawValue).cpsnr", total / Double(images.count), "dB", format: "%.2f",
+                   anchor: anchors[set]?[method])
+            report("demosaic.\(set).\(method.rawValue).speed", Double(pixels) / seconds / 1e6, "MP/s", format: "%.0f",
                    anchor: "round trip incl. 8-bit conversion")
         }
     }

@@ -163,6 +163,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         let description = PhotoDescription(request: request, raw: raw, plan: plan, size: photoSize, captureDate: Date())
 
         var fileData: Data?
+        var fileDataProvider: (@Sendable () -> Data?)?
         var pixelBuffer: CVPixelBuffer?
         var failure: Error?
         switch context.output {
@@ -178,6 +179,8 @@ final class PhotoCaptureEngine: @unchecked Sendable {
             }
         case .uncompressed(let pixelFormat):
             pixelBuffer = makePixelBuffer(rgb, pixelFormat: pixelFormat)
+            let orientation = context.orientation
+            fileDataProvider = { try? TIFFCodec.encode(rgb, orientation: orientation) }
         }
         let preview = context.preview.flatMap { makePixelBuffer(Resampler.downscale(rgb, to: $0.size), pixelFormat: $0.pixelFormat) }
 
@@ -190,7 +193,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         }
         let photo = AVCapturePhoto(
             timestamp: failure == nil ? timestamp : .invalid, resolvedSettings: resolved, photoCount: 1,
-            fileData: fileData, pixelBuffer: pixelBuffer, previewPixelBuffer: preview,
+            fileData: fileData, fileDataProvider: fileDataProvider, pixelBuffer: pixelBuffer, previewPixelBuffer: preview,
             embeddedThumbnailPhotoFormat: context.thumbnail == nil ? nil : settings.embeddedThumbnailPhotoFormat,
             metadata: description.imageIOMetadata, sourceDeviceType: context.device.deviceType,
             groundTruth: groundTruth)

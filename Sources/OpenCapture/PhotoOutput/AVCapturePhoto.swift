@@ -28,6 +28,7 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
     public let lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus
 
     private let fileData: Data?
+    private let fileDataProvider: (@Sendable () -> Data?)?
     private let groundTruthProvider: (@Sendable () -> SimulationGroundTruth)?
 
     /// OpenCapture addition: builds a photo, e.g. a fake for tests. `fileData` is what
@@ -51,11 +52,12 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         self.sequenceCount = sequenceCount
         self.lensStabilizationStatus = lensStabilizationStatus
         self.groundTruthProvider = nil
+        self.fileDataProvider = nil
         super.init()
     }
 
     init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, fileData: Data?,
-         pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, embeddedThumbnailPhotoFormat: [String: Any]?,
+         fileDataProvider: (@Sendable () -> Data?)?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, embeddedThumbnailPhotoFormat: [String: Any]?,
          metadata: [String: Any], sourceDeviceType: AVCaptureDevice.DeviceType?,
          groundTruth: (@Sendable () -> SimulationGroundTruth)?) {
         self.timestamp = timestamp
@@ -72,12 +74,13 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         self.sequenceCount = 0
         self.lensStabilizationStatus = .unsupported
         self.groundTruthProvider = groundTruth
+        self.fileDataProvider = fileDataProvider
         super.init()
     }
 
-    /// The photo as a file: JPEG for the JPEG codec. Nil for uncompressed pixel-buffer photos
-    /// (Apple packages those as TIFF; OpenCapture does not write TIFF yet) and for photos with errors.
-    public func fileDataRepresentation() -> Data? { fileData }
+    /// The photo as a file: JPEG for the JPEG codec, an uncompressed TIFF (written on demand) for
+    /// pixel-buffer photos; nil for photos with errors.
+    public func fileDataRepresentation() -> Data? { fileData ?? fileDataProvider?() }
 
     /// OpenCapture addition: the simulator's ground truth for this photo (nil for fakes).
     /// Computed on demand; costs one noise-free render of the frame.

@@ -73,9 +73,9 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         currentDevice == nil ? [] : [.jpeg]
     }
 
-    /// File types for processed photos.
+    /// File types for processed photos: JPEG for the JPEG codec, TIFF for uncompressed formats.
     public var availablePhotoFileTypes: [AVFileType] {
-        currentDevice == nil ? [] : [.jpg]
+        currentDevice == nil ? [] : [.jpg, .tif]
     }
 
     /// Bayer RAW formats (RAW capture is not available yet: empty).

@@ -93,7 +93,8 @@ import Testing
         let buffer = try #require(photo.pixelBuffer)
         #expect(CVPixelBufferGetPixelFormatType(buffer) == kCVPixelFormatType_32BGRA)
         #expect(CVPixelBufferGetWidth(buffer) == 192 && CVPixelBufferGetHeight(buffer) == 144)
-        #expect(photo.fileDataRepresentation() == nil)
+        let tiff = try #require(photo.fileDataRepresentation())
+        #expect(tiff.prefix(4) == Data([0x49, 0x49, 0x2A, 0x00]))
 
         let yuv = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange])
         let planar = try #require(try await rig.capture(yuv).photos.first?.pixelBuffer)

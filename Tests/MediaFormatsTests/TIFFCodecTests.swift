@@ -1,0 +1,35 @@
+import CaptureCore
+import Foundation
+import Testing
+@testable import MediaFormats
+
+@Suite struct TIFFCodecTests {
+    @Test func roundTripIsExact() throws {
+        var image = Raster<UInt8>(width: 37, height: 19, channels: 3)
+        for i in image.storage.indices { image.storage[i] = UInt8((i * 37 + i / 3) & 0xFF) }
+        let data = try TIFFCodec.encode(image, orientation: 6)
+        #expect(data.prefix(4) == Data([0x49, 0x49, 0x2A, 0x00]))
+        for orientation in [1, 6] {
+            let decoded = try TIFFCodec.decode(try TIFFCodec.encode(image, orientation: orientation))
+            let same = decoded == image
+            #expect(same, "orientation \(orientation) must not move pixels")
+        }
+    }
+
+    @Test func badInputThrows() throws {
+        #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(Data()) }
+        #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(Data("not a tiff at all".utf8)) }
+        let good = try TIFFCodec.encode(Raster<UInt8>(width: 8, height: 8, channels: 3, repeating: 9))
+        #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(good.prefix(20)) }
+        var garbage = Data([0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F])
+        garbage.append(Data(repeating: 0xAB, count: 64))
+        #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(garbage) }
+    }
+
+    @Test func mcMasterImagesDecodeWhenPresent() throws {
+        let folder = "/work/shared/data/demosaic/mcmaster18"
+        guard FileManager.default.fileExists(atPath: folder) else { return }
+        let image = try TIFFCodec.decode(Data(contentsOf: URL(fileURLWithPath: folder + "/1.tif")))
+        #expect(image.width == 500 && image.height == 500)
+    }
+}
