@@ -1,0 +1,199 @@
+import CaptureCore
+import Foundation
+
+/// Per-frame constants of the sensor model at one readout size (EMVA 1288 linear model).
+struct SensorModel {
+    let fullWell: Double          // e⁻ per effective pixel
+    let readNoise: Double         // e⁻ RMS per effective pixel (digital sum of native pixels)
+    let darkMean: Double          // e⁻ per effective pixel over the exposure
+    let dsnu: Double              // e⁻ sigma per effective pixel
+    let prnu: Double
+    let gain: Double              // analog gain iso / baseISO
+    let conversion: Double        // DN per e⁻ at unity gain: (white − black) / full well
+    let black: Double
+    let white: Double
+
+    init(module: CameraModule, geometry g: ViewGeometry, duration: Double, iso: Double) {
+        let k = g.areaFactor
+        fullWell = module.fullWellElectrons * k
+        readNoise = module.readNoiseElectrons * k.squareRoot()
+        darkMean = module.darkCurrentElectronsPerSecond * k * duration
+        dsnu = module.dsnuElectrons * k.squareRoot()
+        prnu = module.prnu
+        gain = iso / module.baseISO
+        black = Double(module.blackLevel)
+        white = Double(module.whiteLevel)
+        conversion = (white - black) / fullWell
+    }
+
+    /// Temporal noise in normalised units (0…1 above black): variance = scale · signal + offset.
+    var noiseProfile: (scale: Double, offset: Double) {
+        let range = white - black
+        let dnPerElectron = conversion * gain
+        let offset = ((readNoise * readNoise + darkMean) * dnPerElectron * dnPerElectron + 1.0 / 12) / (range * range)
+        return (gain / fullWell, offset)
+    }
+}
+
+extension SimulatedCamera {
+    /// Exposes the sensor: 14-bit Bayer codes with black level, Poisson shot noise, dark current, PRNU/DSNU fixed
+    /// per session seed, read noise, analog gain = iso/baseISO, ADC rounding and clipping at the white level
+    /// (EMVA 1288 order). Hand-shake blur grows with duration; OIS cuts it 5×. Same request and camera seed ⇒ same frame.
+    public func capture(_ exposure: SensorExposure) -> RawImage {
+        let g = ViewGeometry(module: module, size: exposure.size)
+        let planes = sensorPlanes(size: exposure.size)
+        let duration = max(0, exposure.duration)
+        let model = SensorModel(module: module, geometry: g, duration: duration, iso: max(1e-6, exposure.iso))
+        let flashOn = exposure.flash && module.hasFlash
+        let taps = shakeTaps(exposure, geometry: g)
+        let w = g.width, h = g.height
+        let colours = module.cfa.colors
+        let flashGain = Float(flashOn ? module.flashIntensity : 0)
+        let time = Float(duration)
+        let darkMean = Float(model.darkMean), fullWell = Float(model.fullWell)
+        let prnu = Float(model.prnu), dsnu = Float(model.dsnu), read = Float(model.readNoise)
+        let dnPerElectron = Float(model.conversion * model.gain)
+        let black = Float(model.black), whiteCode = Float(model.white)
+        let frameSeed = RandomSource.mix(seed, exposure.seed)
+        let patternSeed = RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(w) << 32 | UInt64(h))
+
+        var bayer = [UInt16](repeating: 0, count: w * h)
+        bayer.withUnsafeMutableBufferPointer { out in
+            planes.rate.withUnsafeBufferPointer { rateBuffer in
+                planes.flashRatio.withUnsafeBufferPointer { ratioBuffer in
+                    GaussianTable.values.withUnsafeBufferPointer { gaussBuffer in
+                        let op = out.baseAddress!, rate = rateBuffer.baseAddress!, ratio = ratioBuffer.baseAddress!
+                        let gauss = gaussBuffer.baseAddress!
+                        Parallel.forEachBandIndexed(height: h, bandHeight: 32) { band, rows in
+                            var rng = RandomSource(seed: frameSeed, stream: UInt64(band))
+                            var rowOffsets = [Int](repeating: 0, count: taps.count)
+                            for y in rows {
+                                for (t, tap) in taps.enumerated() { rowOffsets[t] = min(max(y + tap.dy, 0), h - 1) * w }
+                                let rowColours = (colours[(y & 1) << 1], colours[(y & 1) << 1 | 1])
+                                for x in 0..<w {
+                                    let c = (x & 1) == 0 ? rowColours.0 : rowColours.1
+                                    // Mean photo-electrons along the shake path.
+                                    var mean: Float = 0
+                                    if flashGain > 0 {
+                                        for t in 0..<taps.count {
+                                            let i = rowOffsets[t] + min(max(x + taps[t].dx, 0), w - 1)
+                                            mean += taps[t].weight * rate[3 * i + c] * (1 + flashGain * ratio[i])
+                                        }
+                                    } else {
+                                        for t in 0..<taps.count {
+                                            let i = rowOffsets[t] + min(max(x + taps[t].dx, 0), w - 1)
+                                            mean += taps[t].weight * rate[3 * i + c]
+                                        }
+                                    }
+                                    let lambda = mean * time + darkMean
+                                    let bits = rng.next()
+                                    // 1–2. Shot noise (Poisson, exact below 30 e⁻) and dark current, full-well clip.
+                                    var electrons: Float
+                                    if lambda < 30 {
+                                        electrons = SimulatedCamera.smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
+                                    } else {
+                                        electrons = (lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFFF)]).rounded()
+                                    }
+                                    electrons = min(electrons, fullWell)
+                                    // 4. PRNU and DSNU: fixed per session seed and pixel.
+                                    let pattern = SimulatedCamera.pixelHash(patternSeed, x, y)
+                                    electrons = electrons * (1 + prnu * gauss[Int(pattern & 0xFFFF)])
+                                        + dsnu * gauss[Int((pattern >> 16) & 0xFFFF)]
+                                    // 5. Read noise.
+                                    electrons += read * gauss[Int((bits >> 16) & 0xFFFF)]
+                                    // 6–7. Gain, conversion, black level, rounding, clipping.
+                                    let code = (electrons * dnPerElectron + black).rounded()
+                                    op[y * w + x] = UInt16(min(max(code, 0), whiteCode))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let profile = model.noiseProfile
+        return RawImage(
+            bayer: Raster(width: w, height: h, channels: 1, storage: bayer), cfa: module.cfa, bitDepth: module.bitDepth,
+            blackLevel: [Float](repeating: Float(module.blackLevel), count: 4), whiteLevel: module.whiteLevel,
+            asShotNeutral: module.whiteResponse, cameraToSRGB: module.cameraToSRGB,
+            noiseProfile: [profile, profile, profile],
+            exposure: ExposureRecord(duration: exposure.duration, iso: exposure.iso, bias: exposure.bias,
+                                     flashFired: flashOn, startTime: exposure.startTime))
+    }
+
+    /// Ground truth for the same request without noise and clipping: linear sRGB at `exposure.size` after optics,
+    /// the same hand-shake blur/offset and flash, scaled so 1.0 = the white level for a neutral surface at this exposure.
+    public func groundTruth(_ exposure: SensorExposure) -> Raster<Float> {
+        let g = ViewGeometry(module: module, size: exposure.size)
+        let planes = sensorPlanes(size: exposure.size)
+        let model = SensorModel(module: module, geometry: g, duration: exposure.duration, iso: max(1e-6, exposure.iso))
+        let taps = shakeTaps(exposure, geometry: g)
+        let w = g.width, h = g.height
+        let flashGain = Float(exposure.flash && module.hasFlash ? module.flashIntensity : 0)
+        let toSRGB = module.cameraToSRGB
+        let white = module.whiteResponse
+        let scale = max(0, exposure.duration) * model.gain / model.fullWell
+        // Camera RGB (electrons) → white balance → sRGB, with the exposure scale folded in.
+        var m = [Float](repeating: 0, count: 9)
+        for r in 0..<3 {
+            for c in 0..<3 { m[r * 3 + c] = Float(toSRGB[r, c] * scale / white[c]) }
+        }
+        let matrix = m
+        var out = [Float](repeating: 0, count: w * h * 3)
+        out.withUnsafeMutableBufferPointer { outBuffer in
+            planes.rate.withUnsafeBufferPointer { rateBuffer in
+                planes.flashRatio.withUnsafeBufferPointer { ratioBuffer in
+                    let op = outBuffer.baseAddress!, rate = rateBuffer.baseAddress!, ratio = ratioBuffer.baseAddress!
+                    Parallel.forEachBand(height: h, bandHeight: 32) { rows in
+                        for y in rows {
+                            for x in 0..<w {
+                                var cam = SIMD3<Float>(0, 0, 0)
+                                for tap in taps {
+                                    let i = min(max(y + tap.dy, 0), h - 1) * w + min(max(x + tap.dx, 0), w - 1)
+                                    let f = tap.weight * (1 + flashGain * ratio[i])
+                                    cam += SIMD3(rate[3 * i], rate[3 * i + 1], rate[3 * i + 2]) * f
+                                }
+                                let o = 3 * (y * w + x)
+                                op[o] = matrix[0] * cam.x + matrix[1] * cam.y + matrix[2] * cam.z
+                                op[o + 1] = matrix[3] * cam.x + matrix[4] * cam.y + matrix[5] * cam.z
+                                op[o + 2] = matrix[6] * cam.x + matrix[7] * cam.y + matrix[8] * cam.z
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Raster(width: w, height: h, channels: 3, storage: out)
+    }
+
+    /// Motion kernel of `exposure`, weights normalised to one.
+    func shakeTaps(_ exposure: SensorExposure, geometry g: ViewGeometry) -> [ShakeTap] {
+        var taps = shake.kernel(start: exposure.startTime, duration: max(0, exposure.duration),
+                                focalPixels: g.focalPixels, residual: residualShake(exposure.opticalStabilization))
+        let total = taps.reduce(Float(0)) { $0 + $1.weight }
+        if total > 0 { for i in taps.indices { taps[i].weight /= total } }
+        return taps
+    }
+
+    /// Poisson deviate for a small mean by inversion of the CDF with one uniform.
+    @inline(__always)
+    static func smallPoisson(_ lambda: Float, uniform u: Float) -> Float {
+        guard lambda > 0 else { return 0 }
+        var p = exp(-lambda), cdf = p, k: Float = 0
+        while u > cdf && k < 200 {
+            k += 1
+            p *= lambda / k
+            cdf += p
+        }
+        return k
+    }
+
+    /// Well-mixed 64 bits for pixel (x, y) under `seed` (fixed-pattern noise).
+    @inline(__always)
+    static func pixelHash(_ seed: UInt64, _ x: Int, _ y: Int) -> UInt64 {
+        var z = seed ^ (UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x)) &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
