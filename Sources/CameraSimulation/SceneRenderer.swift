@@ -33,16 +33,17 @@ struct SceneRenderer: Sendable {
         let inv = SIMD3<Double>(1 / d.x, 1 / d.y, 1 / d.z)
         // Room: exit distance through the inside of the box.
         let room = SceneLayout.room
-        let tx = ((d.x > 0 ? room.max.x : room.min.x) - o.x) * inv.x
-        let ty = ((d.y > 0 ? room.max.y : room.min.y) - o.y) * inv.y
-        let tz = ((d.z > 0 ? room.max.z : room.min.z) - o.z) * inv.z
+        let tx = ((inv.x > 0 ? room.max.x : room.min.x) - o.x) * inv.x
+        let ty = ((inv.y > 0 ? room.max.y : room.min.y) - o.y) * inv.y
+        let tz = ((inv.z > 0 ? room.max.z : room.min.z) - o.z) * inv.z
         var t = tx, surface = Surface.sideWall, normal = SIMD3<Double>(d.x > 0 ? -1 : 1, 0, 0)
         if ty < t { t = ty; surface = d.y > 0 ? .ceiling : .floor; normal = SIMD3(0, d.y > 0 ? -1 : 1, 0) }
         if tz < t { t = tz; surface = d.z > 0 ? .backWall : .frontWall; normal = SIMD3(0, 0, d.z > 0 ? -1 : 1) }
 
         func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface) {
             let t0 = (mn - o) * inv, t1 = (mx - o) * inv
-            let tmin = pointwiseMin(t0, t1), tmax = pointwiseMax(t0, t1)
+            let tmin = SIMD3(Swift.min(t0.x, t1.x), Swift.min(t0.y, t1.y), Swift.min(t0.z, t1.z))
+            let tmax = SIMD3(Swift.max(t0.x, t1.x), Swift.max(t0.y, t1.y), Swift.max(t0.z, t1.z))
             let enter = max(tmin.x, tmin.y, tmin.z), exit = min(tmax.x, tmax.y, tmax.z)
             guard enter <= exit, enter > 1e-6, enter < t else { return }
             t = enter; surface = s
@@ -118,6 +119,7 @@ struct SceneRenderer: Sendable {
 
     /// Smooth value noise in [0, 1).
     static func noise(_ x: Double, _ y: Double, seed: Int = 0) -> Double {
+        guard abs(x) < 1e15, abs(y) < 1e15 else { return 0.5 }
         let xf = x.rounded(.down), yf = y.rounded(.down)
         let xi = Int(xf), yi = Int(yf)
         var fx = x - xf, fy = y - yf

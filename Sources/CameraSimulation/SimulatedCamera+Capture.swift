@@ -35,6 +35,21 @@ struct SensorModel {
     }
 }
 
+/// Per-frame constants of the noise kernel, in Float for the hot loop.
+struct NoiseConstants {
+    var time: Float
+    var darkMean: Float
+    var fullWell: Float
+    var prnu: Float
+    var dsnu: Float
+    var read: Float
+    var dnPerElectron: Float
+    var black: Float
+    var white: Float
+    var flashGain: Float
+    var patternSeed: UInt64
+}
+
 extension SimulatedCamera {
     /// Exposes the sensor: 14-bit Bayer codes with black level, Poisson shot noise, dark current, PRNU/DSNU fixed
     /// per session seed, read noise, analog gain = iso/baseISO, ADC rounding and clipping at the white level
@@ -49,7 +64,7 @@ extension SimulatedCamera {
         let w = g.width, h = g.height
         let colours = module.cfa.colors
         let flashGain = Float(flashOn ? module.flashIntensity : 0)
-        let time = Float(duration)
+
         let darkMean = Float(model.darkMean), fullWell = Float(model.fullWell)
         let prnu = Float(model.prnu), dsnu = Float(model.dsnu), read = Float(model.readNoise)
         let dnPerElectron = Float(model.conversion * model.gain)
@@ -57,53 +72,52 @@ extension SimulatedCamera {
         let frameSeed = RandomSource.mix(seed, exposure.seed)
         let patternSeed = RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(w) << 32 | UInt64(h))
 
+        let constants = NoiseConstants(time: Float(duration), darkMean: darkMean, fullWell: fullWell, prnu: prnu, dsnu: dsnu,
+                                       read: read, dnPerElectron: dnPerElectron, black: black, white: whiteCode,
+                                       flashGain: flashGain, patternSeed: patternSeed)
+        let tapDX = taps.map { $0.dx }, tapDY = taps.map { $0.dy }, tapW = taps.map { $0.weight }
+        let minDX = tapDX.min() ?? 0, maxDX = tapDX.max() ?? 0
         var bayer = [UInt16](repeating: 0, count: w * h)
         bayer.withUnsafeMutableBufferPointer { out in
             planes.rate.withUnsafeBufferPointer { rateBuffer in
                 planes.flashRatio.withUnsafeBufferPointer { ratioBuffer in
                     GaussianTable.values.withUnsafeBufferPointer { gaussBuffer in
-                        let op = out.baseAddress!, rate = rateBuffer.baseAddress!, ratio = ratioBuffer.baseAddress!
-                        let gauss = gaussBuffer.baseAddress!
-                        Parallel.forEachBandIndexed(height: h, bandHeight: 32) { band, rows in
-                            var rng = RandomSource(seed: frameSeed, stream: UInt64(band))
-                            var rowOffsets = [Int](repeating: 0, count: taps.count)
-                            for y in rows {
-                                for (t, tap) in taps.enumerated() { rowOffsets[t] = min(max(y + tap.dy, 0), h - 1) * w }
-                                let rowColours = (colours[(y & 1) << 1], colours[(y & 1) << 1 | 1])
-                                for x in 0..<w {
-                                    let c = (x & 1) == 0 ? rowColours.0 : rowColours.1
-                                    // Mean photo-electrons along the shake path.
-                                    var mean: Float = 0
-                                    if flashGain > 0 {
-                                        for t in 0..<taps.count {
-                                            let i = rowOffsets[t] + min(max(x + taps[t].dx, 0), w - 1)
-                                            mean += taps[t].weight * rate[3 * i + c] * (1 + flashGain * ratio[i])
-                                        }
-                                    } else {
-                                        for t in 0..<taps.count {
-                                            let i = rowOffsets[t] + min(max(x + taps[t].dx, 0), w - 1)
-                                            mean += taps[t].weight * rate[3 * i + c]
+                        tapDX.withUnsafeBufferPointer { dxBuffer in
+                            tapDY.withUnsafeBufferPointer { dyBuffer in
+                                tapW.withUnsafeBufferPointer { wBuffer in
+                                    let op = out.baseAddress!, rate = rateBuffer.baseAddress!, ratio = ratioBuffer.baseAddress!
+                                    let gauss = gaussBuffer.baseAddress!
+                                    let dxs = dxBuffer.baseAddress!, dys = dyBuffer.baseAddress!, ws = wBuffer.baseAddress!
+                                    let tapCount = taps.count
+                                    Parallel.forEachBandIndexed(height: h, bandHeight: 32) { band, rows in
+                                        var rng = RandomSource(seed: frameSeed, stream: UInt64(band))
+                                        let rowBase = UnsafeMutablePointer<Int>.allocate(capacity: max(1, tapCount))
+                                        let means = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                                        defer { rowBase.deallocate(); means.deallocate() }
+                                        for y in rows {
+                                            for t in 0..<tapCount { rowBase[t] = min(max(y + dys[t], 0), h - 1) * w }
+                                            let c0 = colours[(y & 1) << 1], c1 = colours[(y & 1) << 1 | 1]
+                                            // Mean photo-electron rate along the shake path, per pixel of this row.
+                                            let interior = max(0, -minDX)..<max(max(0, -minDX), min(w, w - maxDX))
+                                            for x in 0..<w {
+                                                if x == interior.lowerBound && !interior.isEmpty {
+                                                    SimulatedCamera.pathMeanInterior(
+                                                        row: interior, parity: (c0, c1), taps: tapCount, dx: dxs, w: ws,
+                                                        rowBase: rowBase, rate: rate, ratio: ratio, flashGain: flashGain, into: means)
+                                                }
+                                                if interior.contains(x) { continue }
+                                                let c = (x & 1) == 0 ? c0 : c1
+                                                var mean: Float = 0
+                                                for t in 0..<tapCount {
+                                                    let i = rowBase[t] + min(max(x + dxs[t], 0), w - 1)
+                                                    mean += ws[t] * rate[3 * i + c] * (1 + flashGain * ratio[i])
+                                                }
+                                                means[x] = mean
+                                            }
+                                            SimulatedCamera.exposeRow(y: y, width: w, means: means, constants: constants,
+                                                                      gauss: gauss, rng: &rng, out: op + y * w)
                                         }
                                     }
-                                    let lambda = mean * time + darkMean
-                                    let bits = rng.next()
-                                    // 1–2. Shot noise (Poisson, exact below 30 e⁻) and dark current, full-well clip.
-                                    var electrons: Float
-                                    if lambda < 30 {
-                                        electrons = SimulatedCamera.smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
-                                    } else {
-                                        electrons = (lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFFF)]).rounded()
-                                    }
-                                    electrons = min(electrons, fullWell)
-                                    // 4. PRNU and DSNU: fixed per session seed and pixel.
-                                    let pattern = SimulatedCamera.pixelHash(patternSeed, x, y)
-                                    electrons = electrons * (1 + prnu * gauss[Int(pattern & 0xFFFF)])
-                                        + dsnu * gauss[Int((pattern >> 16) & 0xFFFF)]
-                                    // 5. Read noise.
-                                    electrons += read * gauss[Int((bits >> 16) & 0xFFFF)]
-                                    // 6–7. Gain, conversion, black level, rounding, clipping.
-                                    let code = (electrons * dnPerElectron + black).rounded()
-                                    op[y * w + x] = UInt16(min(max(code, 0), whiteCode))
                                 }
                             }
                         }
@@ -164,6 +178,62 @@ extension SimulatedCamera {
             }
         }
         return Raster(width: w, height: h, channels: 3, storage: out)
+    }
+
+    /// Path-averaged electron rate for pixels whose taps all fall inside the row (no clamping).
+    @inline(__always)
+    static func pathMeanInterior(row: Range<Int>, parity: (Int, Int), taps: Int, dx: UnsafePointer<Int>, w: UnsafePointer<Float>,
+                                 rowBase: UnsafePointer<Int>, rate: UnsafePointer<Float>, ratio: UnsafePointer<Float>,
+                                 flashGain: Float, into means: UnsafeMutablePointer<Float>) {
+        for x in row { means[x] = 0 }
+        // Walk the row in CFA pairs so each lane reads one fixed colour (no per-pixel select).
+        let even = row.lowerBound & 1 == 0 ? parity.0 : parity.1, odd = row.lowerBound & 1 == 0 ? parity.1 : parity.0
+        let pairs = row.count / 2
+        for t in 0..<taps {
+            let base = rowBase[t] &+ dx[t] &+ row.lowerBound, weight = w[t]
+            let m = means + row.lowerBound
+            let r0 = rate + (3 &* base &+ even), r1 = rate + (3 &* base &+ 3 &+ odd)
+            if flashGain > 0 {
+                let f = ratio + base
+                for p in 0..<pairs {
+                    m[2 &* p] += weight * r0[6 &* p] * (1 + flashGain * f[2 &* p])
+                    m[2 &* p &+ 1] += weight * r1[6 &* p] * (1 + flashGain * f[2 &* p &+ 1])
+                }
+                if row.count & 1 == 1 { m[2 &* pairs] += weight * r0[6 &* pairs] * (1 + flashGain * f[2 &* pairs]) }
+            } else {
+                for p in 0..<pairs {
+                    m[2 &* p] += weight * r0[6 &* p]
+                    m[2 &* p &+ 1] += weight * r1[6 &* p]
+                }
+                if row.count & 1 == 1 { m[2 &* pairs] += weight * r0[6 &* pairs] }
+            }
+        }
+    }
+
+    /// Steps 1–7 of the sensor model for one row of mean electron rates.
+    @inline(__always)
+    static func exposeRow(y: Int, width: Int, means: UnsafePointer<Float>, constants k: NoiseConstants,
+                          gauss: UnsafePointer<Float>, rng: inout RandomSource, out: UnsafeMutablePointer<UInt16>) {
+        for x in 0..<width {
+            let lambda = means[x] * k.time + k.darkMean
+            let bits = rng.next()
+            // 1–3. Shot noise and dark current (Poisson, exact below 30 e⁻), full-well clip.
+            var electrons: Float
+            if lambda < 30 {
+                electrons = smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
+            } else {
+                electrons = Float(Int(lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFFF)] + 0.5))
+            }
+            electrons = min(electrons, k.fullWell)
+            // 4. PRNU and DSNU, fixed per session seed and pixel.
+            let pattern = pixelHash(k.patternSeed, x, y)
+            electrons = electrons * (1 + k.prnu * gauss[Int(pattern & 0xFFFF)]) + k.dsnu * gauss[Int((pattern >> 16) & 0xFFFF)]
+            // 5. Read noise.
+            electrons += k.read * gauss[Int((bits >> 16) & 0xFFFF)]
+            // 6–7. Gain, conversion, black level, rounding, clipping.
+            let code = min(max(electrons * k.dnPerElectron + k.black, 0), k.white)
+            out[x] = UInt16(code + 0.5)
+        }
     }
 
     /// Motion kernel of `exposure`, weights normalised to one.

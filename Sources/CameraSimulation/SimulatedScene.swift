@@ -53,7 +53,7 @@ public struct SimulatedScene: Sendable, Hashable {
     public static let nearObjectCenter = SIMD3<Double>(-0.27, -0.17, SceneLayout.nearBoxMin.z)
 
     /// A point on the back wall (4 m) away from the window and poster.
-    public static let backWallPoint = SIMD3<Double>(1.6, -0.6, SceneLayout.room.max.z)
+    public static let backWallPoint = SIMD3<Double>(1.85, 0.3, SceneLayout.room.max.z)
 
     /// A point inside the window's upper-left pane (sky for the back cameras), on the back-wall plane.
     public static let windowSkyPoint = SIMD3<Double>(-1.35, 0.7, SceneLayout.room.max.z)
