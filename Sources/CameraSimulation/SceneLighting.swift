@@ -22,8 +22,8 @@ public enum SceneLighting: String, Sendable, CaseIterable {
     /// Mean luminance of the sky seen through the window, cd/m².
     public var skyLuminance: Double {
         switch self {
-        case .daylight: return 12_000
-        case .indoor: return 5_000
+        case .daylight: return 20_000
+        case .indoor: return 8_000
         case .dim: return 150
         case .dark: return 0.02
         }
