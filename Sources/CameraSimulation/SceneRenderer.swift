@@ -26,7 +26,7 @@ struct SceneRenderer: Sendable {
         case backWall, frontWall, sideWall, floor, ceiling, nearBox, sofa, board, ball, head, torso
     }
 
-    static let lumaWeights = SIMD3<Double>(0.2126729, 0.7151522, 0.0721750)
+    @inline(__always) static var lumaWeights: SIMD3<Double> { SIMD3(0.2126729, 0.7151522, 0.0721750) }
 
     /// Traces one ray from `origin` along `direction` (need not be unit length).
     func trace(origin o: SIMD3<Double>, direction d: SIMD3<Double>) -> SceneSample {
@@ -107,6 +107,10 @@ struct SceneRenderer: Sendable {
 
     // MARK: Materials
 
+    static let posterPalette: [SIMD3<Double>] = [SIMD3(0.6, 0.08, 0.05), SIMD3(0.05, 0.3, 0.6), SIMD3(0.7, 0.5, 0.03), SIMD3(0.1, 0.4, 0.1)]
+    /// Text rows on the easel board, top to bottom: (distance from the top, letter height), metres.
+    static let textBands: [(top: Double, h: Double)] = [(0, 0.024), (0.045, 0.014), (0.085, 0.008), (0.115, 0.005), (0.14, 0.003), (0.16, 0.002)]
+
     @inline(__always)
     static func hash(_ a: Int, _ b: Int, _ c: Int = 0) -> Double {
         var x = UInt64(bitPattern: Int64(a)) &* 0x9E37_79B9_7F4A_7C15
@@ -129,7 +133,9 @@ struct SceneRenderer: Sendable {
     }
 
     func plaster(_ u: Double, _ v: Double, _ base: SIMD3<Double>) -> SIMD3<Double> {
-        base * (0.94 + 0.06 * SceneRenderer.noise(u * 40, v * 40, seed: 3) + 0.03 * SceneRenderer.noise(u * 400, v * 400, seed: 4))
+        // Soft blotches plus a 1 mm grain (one hash per cell, no interpolation).
+        let grain = SceneRenderer.hash(Int((u * 1000).rounded(.down)), Int((v * 1000).rounded(.down)), 4)
+        return base * (0.93 + 0.06 * SceneRenderer.noise(u * 40, v * 40, seed: 3) + 0.025 * grain)
     }
 
     /// Wood: per-plank tone, growth rings across u distorted along v.
@@ -171,8 +177,7 @@ struct SceneRenderer: Sendable {
             }
             if p.y > pM.y - 0.2 {  // coloured title band
                 let hue = Int(((p.x - pm.x) / 0.1).rounded(.down))
-                let palette: [SIMD3<Double>] = [SIMD3(0.6, 0.08, 0.05), SIMD3(0.05, 0.3, 0.6), SIMD3(0.7, 0.5, 0.03), SIMD3(0.1, 0.4, 0.1)]
-                return palette[hue & 3]
+                return SceneRenderer.posterPalette[hue & 3]
             }
             return text(u: p.x - pm.x - border, v: pM.y - 0.22 - p.y, lineHeight: 0.03, paper: 0.8, seed: 31)
         }
@@ -232,9 +237,8 @@ struct SceneRenderer: Sendable {
         let tm = SceneLayout.textMin, tM = SceneLayout.textMax
         if x >= tm.x, x <= tM.x, y >= tm.y, y <= tM.y {
             let v = tM.y - y
-            let bands: [(top: Double, h: Double)] = [(0, 0.024), (0.045, 0.014), (0.085, 0.008), (0.115, 0.005), (0.14, 0.003), (0.16, 0.002)]
             var lineHeight = 0.024, start = 0.0
-            for band in bands where v >= band.top { lineHeight = band.h; start = band.top }
+            for band in SceneRenderer.textBands where v >= band.top { lineHeight = band.h; start = band.top }
             return text(u: x - tm.x, v: v - start, lineHeight: lineHeight, paper: 0.85, seed: 50 + Int(start * 1000))
         }
         return SIMD3(repeating: SceneLayout.boardAlbedo)

@@ -47,7 +47,6 @@ struct NoiseConstants {
     var black: Float
     var white: Float
     var flashGain: Float
-    var patternSeed: UInt64
 }
 
 extension SimulatedCamera {
@@ -70,27 +69,27 @@ extension SimulatedCamera {
         let dnPerElectron = Float(model.conversion * model.gain)
         let black = Float(model.black), whiteCode = Float(model.white)
         let frameSeed = RandomSource.mix(seed, exposure.seed)
-        let patternSeed = RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(w) << 32 | UInt64(h))
 
         let constants = NoiseConstants(time: Float(duration), darkMean: darkMean, fullWell: fullWell, prnu: prnu, dsnu: dsnu,
                                        read: read, dnPerElectron: dnPerElectron, black: black, white: whiteCode,
-                                       flashGain: flashGain, patternSeed: patternSeed)
+                                       flashGain: flashGain)
         let tapDX = taps.map { $0.dx }, tapDY = taps.map { $0.dy }, tapW = taps.map { $0.weight }
         let minDX = tapDX.min() ?? 0, maxDX = tapDX.max() ?? 0
         var bayer = [UInt16](repeating: 0, count: w * h)
         bayer.withUnsafeMutableBufferPointer { out in
             planes.rate.withUnsafeBufferPointer { rateBuffer in
                 planes.flashRatio.withUnsafeBufferPointer { ratioBuffer in
-                    GaussianTable.values.withUnsafeBufferPointer { gaussBuffer in
+                    SmallGaussianTable.values.withUnsafeBufferPointer { gaussBuffer in
+                      planes.fixedPattern.withUnsafeBufferPointer { patternBuffer in
                         tapDX.withUnsafeBufferPointer { dxBuffer in
                             tapDY.withUnsafeBufferPointer { dyBuffer in
                                 tapW.withUnsafeBufferPointer { wBuffer in
                                     let op = out.baseAddress!, rate = rateBuffer.baseAddress!, ratio = ratioBuffer.baseAddress!
-                                    let gauss = gaussBuffer.baseAddress!
+                                    let gauss = gaussBuffer.baseAddress!, pattern = patternBuffer.baseAddress!
                                     let dxs = dxBuffer.baseAddress!, dys = dyBuffer.baseAddress!, ws = wBuffer.baseAddress!
                                     let tapCount = taps.count
                                     Parallel.forEachBandIndexed(height: h, bandHeight: 32) { band, rows in
-                                        var rng = RandomSource(seed: frameSeed, stream: UInt64(band))
+                                        var rng = NoiseStream(RandomSource(seed: frameSeed, stream: UInt64(band)))
                                         let rowBase = UnsafeMutablePointer<Int>.allocate(capacity: max(1, tapCount))
                                         let means = UnsafeMutablePointer<Float>.allocate(capacity: w)
                                         defer { rowBase.deallocate(); means.deallocate() }
@@ -114,14 +113,15 @@ extension SimulatedCamera {
                                                 }
                                                 means[x] = mean
                                             }
-                                            SimulatedCamera.exposeRow(y: y, width: w, means: means, constants: constants,
-                                                                      gauss: gauss, rng: &rng, out: op + y * w)
+                                            SimulatedCamera.exposeRow(width: w, means: means, constants: constants, gauss: gauss,
+                                                                      pattern: pattern + 2 * y * w, rng: &rng, out: op + y * w)
                                         }
                                     }
                                 }
                             }
                         }
                     }
+                      }
                 }
             }
         }
@@ -212,8 +212,9 @@ extension SimulatedCamera {
 
     /// Steps 1–7 of the sensor model for one row of mean electron rates.
     @inline(__always)
-    static func exposeRow(y: Int, width: Int, means: UnsafePointer<Float>, constants k: NoiseConstants,
-                          gauss: UnsafePointer<Float>, rng: inout RandomSource, out: UnsafeMutablePointer<UInt16>) {
+    static func exposeRow(width: Int, means: UnsafePointer<Float>, constants k: NoiseConstants, gauss: UnsafePointer<Float>,
+                          pattern: UnsafePointer<Int8>, rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>) {
+        let prnu = k.prnu / 32, dsnu = k.dsnu / 32
         for x in 0..<width {
             let lambda = means[x] * k.time + k.darkMean
             let bits = rng.next()
@@ -222,14 +223,13 @@ extension SimulatedCamera {
             if lambda < 30 {
                 electrons = smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
             } else {
-                electrons = Float(Int(lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFFF)] + 0.5))
+                electrons = Float(Int(lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFF)] + 0.5))
             }
             electrons = min(electrons, k.fullWell)
             // 4. PRNU and DSNU, fixed per session seed and pixel.
-            let pattern = pixelHash(k.patternSeed, x, y)
-            electrons = electrons * (1 + k.prnu * gauss[Int(pattern & 0xFFFF)]) + k.dsnu * gauss[Int((pattern >> 16) & 0xFFFF)]
+            electrons = electrons * (1 + prnu * Float(pattern[2 &* x])) + dsnu * Float(pattern[2 &* x &+ 1])
             // 5. Read noise.
-            electrons += k.read * gauss[Int((bits >> 16) & 0xFFFF)]
+            electrons += k.read * gauss[Int((bits >> 16) & 0xFFF)]
             // 6–7. Gain, conversion, black level, rounding, clipping.
             let code = min(max(electrons * k.dnPerElectron + k.black, 0), k.white)
             out[x] = UInt16(code + 0.5)
@@ -256,14 +256,5 @@ extension SimulatedCamera {
             cdf += p
         }
         return k
-    }
-
-    /// Well-mixed 64 bits for pixel (x, y) under `seed` (fixed-pattern noise).
-    @inline(__always)
-    static func pixelHash(_ seed: UInt64, _ x: Int, _ y: Int) -> UInt64 {
-        var z = seed ^ (UInt64(truncatingIfNeeded: y) << 32 | UInt64(truncatingIfNeeded: x)) &* 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

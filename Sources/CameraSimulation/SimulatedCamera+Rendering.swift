@@ -64,7 +64,9 @@ extension SimulatedCamera {
                 }
             }
         }
-        return SensorPlanes(width: g.width, height: g.height, rate: rate, flashRatio: ratio)
+        let patternSeed = RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(g.width) << 32 | UInt64(g.height))
+        return SensorPlanes(width: g.width, height: g.height, rate: rate, flashRatio: ratio,
+                            fixedPattern: SensorPlanes.makeFixedPattern(width: g.width, height: g.height, seed: patternSeed))
     }
 
     func renderRadianceView(_ g: ViewGeometry) -> RadianceView {
