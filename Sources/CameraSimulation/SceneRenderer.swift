@@ -40,23 +40,18 @@ struct SceneRenderer: Sendable {
         if ty < t { t = ty; surface = d.y > 0 ? .ceiling : .floor; normal = SIMD3(0, d.y > 0 ? -1 : 1, 0) }
         if tz < t { t = tz; surface = d.z > 0 ? .backWall : .frontWall; normal = SIMD3(0, 0, d.z > 0 ? -1 : 1) }
 
-        func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface) {
-            let t0 = (mn - o) * inv, t1 = (mx - o) * inv
-            let tmin = SIMD3(Swift.min(t0.x, t1.x), Swift.min(t0.y, t1.y), Swift.min(t0.z, t1.z))
-            let tmax = SIMD3(Swift.max(t0.x, t1.x), Swift.max(t0.y, t1.y), Swift.max(t0.z, t1.z))
-            let enter = max(tmin.x, tmin.y, tmin.z), exit = min(tmax.x, tmax.y, tmax.z)
-            guard enter <= exit, enter > 1e-6, enter < t else { return }
-            t = enter; surface = s
-            if enter == tmin.x { normal = SIMD3(d.x > 0 ? -1 : 1, 0, 0) }
-            else if enter == tmin.y { normal = SIMD3(0, d.y > 0 ? -1 : 1, 0) }
-            else { normal = SIMD3(0, 0, d.z > 0 ? -1 : 1) }
+        @inline(__always) func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface) {
+            let hit = SceneRenderer.slab(mn, mx, o, inv)
+            guard hit.enter > 1e-6, hit.enter < t else { return }
+            t = hit.enter; surface = s
+            switch hit.axis {
+            case 0: normal = SIMD3(d.x > 0 ? -1 : 1, 0, 0)
+            case 1: normal = SIMD3(0, d.y > 0 ? -1 : 1, 0)
+            default: normal = SIMD3(0, 0, d.z > 0 ? -1 : 1)
+            }
         }
-        func sphere(_ c: SIMD3<Double>, _ r: Double, _ s: Surface) {
-            let oc = o - c
-            let a = (d * d).sum(), b = (oc * d).sum(), cc = (oc * oc).sum() - r * r
-            let disc = b * b - a * cc
-            guard disc > 0 else { return }
-            let root = (-b - disc.squareRoot()) / a
+        @inline(__always) func sphere(_ c: SIMD3<Double>, _ r: Double, _ s: Surface) {
+            let root = SceneRenderer.sphereHit(c, r, o, d)
             guard root > 1e-6, root < t else { return }
             t = root; surface = s
             normal = (o + d * root - c) / r
@@ -103,6 +98,32 @@ struct SceneRenderer: Sendable {
         let luma = (albedo * SceneRenderer.lumaWeights).sum()
         let flash = luma * cosTheta / (Double.pi * distance * distance)
         return SceneSample(radiance: ambient, flashLuminancePerCandela: flash, distance: distance)
+    }
+
+    /// Entry distance of a ray into an axis-aligned box (infinity when missed) and the axis of the entry face.
+    @inline(__always)
+    static func slab(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ o: SIMD3<Double>, _ inv: SIMD3<Double>) -> (enter: Double, axis: Int) {
+        let ax = (mn.x - o.x) * inv.x, bx = (mx.x - o.x) * inv.x
+        let ay = (mn.y - o.y) * inv.y, by = (mx.y - o.y) * inv.y
+        let az = (mn.z - o.z) * inv.z, bz = (mx.z - o.z) * inv.z
+        let nx = Swift.min(ax, bx), ny = Swift.min(ay, by), nz = Swift.min(az, bz)
+        let exit = Swift.min(Swift.max(ax, bx), Swift.max(ay, by), Swift.max(az, bz))
+        var enter = nx, axis = 0
+        if ny > enter { enter = ny; axis = 1 }
+        if nz > enter { enter = nz; axis = 2 }
+        return enter <= exit ? (enter, axis) : (.infinity, 0)
+    }
+
+    /// Nearest positive ray parameter of a sphere hit, or infinity.
+    @inline(__always)
+    static func sphereHit(_ c: SIMD3<Double>, _ r: Double, _ o: SIMD3<Double>, _ d: SIMD3<Double>) -> Double {
+        let ox = o.x - c.x, oy = o.y - c.y, oz = o.z - c.z
+        let a = d.x * d.x + d.y * d.y + d.z * d.z
+        let b = ox * d.x + oy * d.y + oz * d.z
+        let cc = ox * ox + oy * oy + oz * oz - r * r
+        let disc = b * b - a * cc
+        guard disc > 0 else { return .infinity }
+        return (-b - disc.squareRoot()) / a
     }
 
     // MARK: Materials

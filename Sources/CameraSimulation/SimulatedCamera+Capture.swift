@@ -97,14 +97,8 @@ extension SimulatedCamera {
                                             for t in 0..<tapCount { rowBase[t] = min(max(y + dys[t], 0), h - 1) * w }
                                             let c0 = colours[(y & 1) << 1], c1 = colours[(y & 1) << 1 | 1]
                                             // Mean photo-electron rate along the shake path, per pixel of this row.
-                                            let interior = max(0, -minDX)..<max(max(0, -minDX), min(w, w - maxDX))
-                                            for x in 0..<w {
-                                                if x == interior.lowerBound && !interior.isEmpty {
-                                                    SimulatedCamera.pathMeanInterior(
-                                                        row: interior, parity: (c0, c1), taps: tapCount, dx: dxs, w: ws,
-                                                        rowBase: rowBase, rate: rate, ratio: ratio, flashGain: flashGain, into: means)
-                                                }
-                                                if interior.contains(x) { continue }
+                                            let interior = min(w, max(0, -minDX))..<max(min(w, max(0, -minDX)), min(w, w - maxDX))
+                                            func edge(_ x: Int) {
                                                 let c = (x & 1) == 0 ? c0 : c1
                                                 var mean: Float = 0
                                                 for t in 0..<tapCount {
@@ -113,6 +107,13 @@ extension SimulatedCamera {
                                                 }
                                                 means[x] = mean
                                             }
+                                            for x in 0..<interior.lowerBound { edge(x) }
+                                            if !interior.isEmpty {
+                                                SimulatedCamera.pathMeanInterior(
+                                                    row: interior, parity: (c0, c1), taps: tapCount, dx: dxs, w: ws,
+                                                    rowBase: rowBase, rate: rate, ratio: ratio, flashGain: flashGain, into: means)
+                                            }
+                                            for x in max(interior.upperBound, interior.lowerBound)..<w { edge(x) }
                                             SimulatedCamera.exposeRow(width: w, means: means, constants: constants, gauss: gauss,
                                                                       pattern: pattern + 2 * y * w, rng: &rng, out: op + y * w)
                                         }

@@ -16,7 +16,7 @@ extension SimulatedCamera {
                         _ emit: (Int, Int, SIMD3<Double>, Double, Double, Double) -> Void) {
         let w = g.width, r = renderer
         let luma = SceneRenderer.lumaWeights
-        Parallel.forEachBand(height: g.height, bandHeight: 8) { rows in
+        Parallel.forEachBand(height: g.height, bandHeight: 24) { rows in
             let cornerRows = rows.count + 1
             var cornerRadiance = [SIMD3<Double>](repeating: .zero, count: (w + 1) * cornerRows)
             var cornerFlash = [Double](repeating: 0, count: (w + 1) * cornerRows)
