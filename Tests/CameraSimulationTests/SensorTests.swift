@@ -120,3 +120,30 @@ extension SensorTests {
         #expect(blue.z > 2 * blue.x && blue.z > 2 * blue.y)
     }
 }
+
+@Suite struct ReadoutSizeTests {
+    @Test func oddAndTinyReadoutsWork() {
+        let tele = SimulatedCamera(module: .backTelephoto, scene: .default, seed: 9)
+        // A shake path wider than the frame, odd widths, a single pixel.
+        for size in [Size(width: 17, height: 13), Size(width: 161, height: 121), Size(width: 1, height: 1)] {
+            let e = SensorExposure(size: size, duration: 1, iso: 25, flash: true, seed: 1)
+            let raw = tele.capture(e)
+            #expect(raw.width == size.width && raw.height == size.height)
+            #expect(raw.bayer.storage.allSatisfy { $0 <= 16383 })
+            #expect(tele.groundTruth(e).storage.allSatisfy { $0.isFinite && $0 >= 0 })
+        }
+    }
+
+    @Test func binningKeepsSignalPerAreaAndLowersRelativeNoise() {
+        let camera = SimulatedCamera(module: .backWide, scene: .default, seed: 2)
+        let small = Size(width: 160, height: 120), large = Size(width: 320, height: 240)
+        let e1 = SensorExposure(size: small, duration: 1.0 / 30, iso: 100), e2 = SensorExposure(size: large, duration: 1.0 / 30, iso: 100)
+        // Normalised signal is the same (full well and photons both scale with pixel area)…
+        let s1 = rasterMean(camera.groundTruth(e1), at: camera.pixelLocation(of: SimulatedScene.midGreyPanelCenter, size: small)!, radius: 3, channel: 1)
+        let s2 = rasterMean(camera.groundTruth(e2), at: camera.pixelLocation(of: SimulatedScene.midGreyPanelCenter, size: large)!, radius: 6, channel: 1)
+        #expect(abs(s1 / s2 - 1) < 0.01)
+        // …while the shot-noise scale (variance per unit signal) drops with the pixel area.
+        let p1 = camera.capture(e1).noiseProfile[1].scale, p2 = camera.capture(e2).noiseProfile[1].scale
+        #expect(abs(p2 / p1 - 4) < 1e-9)
+    }
+}
