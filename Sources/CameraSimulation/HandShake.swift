@@ -59,9 +59,3 @@ struct HandShake: Sendable {
     }
 }
 
-/// One tap of a motion kernel.
-struct ShakeTap: Sendable, Hashable {
-    var dx: Int
-    var dy: Int
-    var weight: Float
-}

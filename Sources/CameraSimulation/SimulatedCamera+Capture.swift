@@ -1,54 +1,6 @@
 import CaptureCore
 import Foundation
 
-/// Per-frame constants of the sensor model at one readout size (EMVA 1288 linear model).
-struct SensorModel {
-    let fullWell: Double          // e⁻ per effective pixel
-    let readNoise: Double         // e⁻ RMS per effective pixel (digital sum of native pixels)
-    let darkMean: Double          // e⁻ per effective pixel over the exposure
-    let dsnu: Double              // e⁻ sigma per effective pixel
-    let prnu: Double
-    let gain: Double              // analog gain iso / baseISO
-    let conversion: Double        // DN per e⁻ at unity gain: (white − black) / full well
-    let black: Double
-    let white: Double
-
-    init(module: CameraModule, geometry g: ViewGeometry, duration: Double, iso: Double) {
-        let k = g.areaFactor
-        fullWell = module.fullWellElectrons * k
-        readNoise = module.readNoiseElectrons * k.squareRoot()
-        darkMean = module.darkCurrentElectronsPerSecond * k * duration
-        dsnu = module.dsnuElectrons * k.squareRoot()
-        prnu = module.prnu
-        gain = iso / module.baseISO
-        black = Double(module.blackLevel)
-        white = Double(module.whiteLevel)
-        conversion = (white - black) / fullWell
-    }
-
-    /// Temporal noise in normalised units (0…1 above black): variance = scale · signal + offset.
-    var noiseProfile: (scale: Double, offset: Double) {
-        let range = white - black
-        let dnPerElectron = conversion * gain
-        let offset = ((readNoise * readNoise + darkMean) * dnPerElectron * dnPerElectron + 1.0 / 12) / (range * range)
-        return (gain / fullWell, offset)
-    }
-}
-
-/// Per-frame constants of the noise kernel, in Float for the hot loop.
-struct NoiseConstants {
-    var time: Float
-    var darkMean: Float
-    var fullWell: Float
-    var prnu: Float
-    var dsnu: Float
-    var read: Float
-    var dnPerElectron: Float
-    var black: Float
-    var white: Float
-    var flashGain: Float
-}
-
 extension SimulatedCamera {
     /// Exposes the sensor: 14-bit Bayer codes with black level, Poisson shot noise, dark current, PRNU/DSNU fixed
     /// per session seed, read noise, analog gain = iso/baseISO, ADC rounding and clipping at the white level
