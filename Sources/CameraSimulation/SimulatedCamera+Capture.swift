@@ -27,8 +27,9 @@ extension SimulatedCamera {
                                        flashGain: flashGain)
         let tapDX = taps.map { $0.dx }, tapDY = taps.map { $0.dy }, tapW = taps.map { $0.weight }
         let minDX = tapDX.min() ?? 0, maxDX = tapDX.max() ?? 0
-        var bayer = [UInt16](repeating: 0, count: w * h)
-        bayer.withUnsafeMutableBufferPointer { out in
+        // Every element is written below; skip the zero fill of 24 MB at full resolution.
+        let bayer = [UInt16](unsafeUninitializedCapacity: w * h) { out, initialized in
+            initialized = w * h
             planes.rate.withUnsafeBufferPointer { rateBuffer in
                 planes.flashRatio.withUnsafeBufferPointer { ratioBuffer in
                     SmallGaussianTable.values.withUnsafeBufferPointer { gaussBuffer in
@@ -176,7 +177,9 @@ extension SimulatedCamera {
             if lambda < 30 {
                 electrons = smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
             } else {
-                electrons = Float(Int(lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFF)] + 0.5))
+                // Whole electrons by the 1.5·2²³ trick (exact below 4 M e⁻; beyond, an electron is far below a DN).
+                electrons = lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFF)]
+                if electrons < 4_000_000 { electrons = (electrons + 12_582_912) - 12_582_912 }
             }
             electrons = min(electrons, k.fullWell)
             // 4. PRNU and DSNU, fixed per session seed and pixel.
