@@ -188,7 +188,8 @@ extension SimulatedCamera {
             electrons += k.read * gauss[Int((bits >> 16) & 0xFFF)]
             // 6–7. Gain, conversion, black level, rounding, clipping.
             let code = min(max(electrons * k.dnPerElectron + k.black, 0), k.white)
-            out[x] = UInt16(code + 0.5)
+            // Round to the nearest code through the float's mantissa (exact for 0 ≤ code < 2²²; no checked conversion).
+            out[x] = UInt16(truncatingIfNeeded: (code + 12_582_912).bitPattern & 0x3F_FFFF)
         }
     }
 
