@@ -45,8 +45,11 @@ extension SimulatedCamera {
 
     func renderSensorPlanes(_ g: ViewGeometry) -> SensorPlanes {
         let count = g.width * g.height
-        let mix = module.sensorMixing
-        let white = module.whiteResponse
+        // Sensor crosstalk with the white response folded in, as plain rows (no array access per pixel).
+        let m = module.sensorMixing, white = module.whiteResponse
+        let row0 = SIMD3(m[0, 0], m[0, 1], m[0, 2]) * white.x
+        let row1 = SIMD3(m[1, 0], m[1, 1], m[1, 2]) * white.y
+        let row2 = SIMD3(m[2, 0], m[2, 1], m[2, 2]) * white.z
         let scale = electronsPerNit * g.pixelPitch * g.pixelPitch
         var rate = [Float](repeating: 0, count: count * 3)
         var ratio = [Float](repeating: 0, count: count)
@@ -54,7 +57,7 @@ extension SimulatedCamera {
             ratio.withUnsafeMutableBufferPointer { ratioBuffer in
                 let rp = rateBuffer.baseAddress!, fp = ratioBuffer.baseAddress!
                 renderFiltered(g) { x, y, radiance, ambientY, flashY, _ in
-                    let camera = (mix * radiance) * white
+                    let camera = SIMD3((row0 * radiance).sum(), (row1 * radiance).sum(), (row2 * radiance).sum())
                     let k = scale * g.cos4(x: Double(x) + 0.5, y: Double(y) + 0.5)
                     let i = y * g.width + x
                     rp[3 * i] = Float(max(0, camera.x * k))
