@@ -102,11 +102,10 @@ extension SimulatedCamera {
         let white = module.whiteResponse
         let scale = max(0, exposure.duration) * model.gain / model.fullWell
         // Camera RGB (electrons) → white balance → sRGB, with the exposure scale folded in.
-        var m = [Float](repeating: 0, count: 9)
-        for r in 0..<3 {
-            for c in 0..<3 { m[r * 3 + c] = Float(toSRGB[r, c] * scale / white[c]) }
-        }
-        let matrix = m
+        func entry(_ r: Int, _ c: Int) -> Float { Float(toSRGB[r, c] * scale / white[c]) }
+        let m0 = SIMD3(entry(0, 0), entry(0, 1), entry(0, 2))
+        let m1 = SIMD3(entry(1, 0), entry(1, 1), entry(1, 2))
+        let m2 = SIMD3(entry(2, 0), entry(2, 1), entry(2, 2))
         var out = [Float](repeating: 0, count: w * h * 3)
         out.withUnsafeMutableBufferPointer { outBuffer in
             planes.rate.withUnsafeBufferPointer { rateBuffer in
@@ -122,9 +121,9 @@ extension SimulatedCamera {
                                     cam += SIMD3(rate[3 * i], rate[3 * i + 1], rate[3 * i + 2]) * f
                                 }
                                 let o = 3 * (y * w + x)
-                                op[o] = matrix[0] * cam.x + matrix[1] * cam.y + matrix[2] * cam.z
-                                op[o + 1] = matrix[3] * cam.x + matrix[4] * cam.y + matrix[5] * cam.z
-                                op[o + 2] = matrix[6] * cam.x + matrix[7] * cam.y + matrix[8] * cam.z
+                                op[o] = (m0 * cam).sum()
+                                op[o + 1] = (m1 * cam).sum()
+                                op[o + 2] = (m2 * cam).sum()
                             }
                         }
                     }
