@@ -1,0 +1,26 @@
+/// Result of metering the scene: what a phone's auto exposure and flash/low-light logic decide from.
+public struct ExposureMetering: Sendable, Hashable {
+    /// Chosen exposure time, seconds.
+    public var duration: Double
+    /// Chosen ISO.
+    public var iso: Double
+    /// Metered (centre-weighted, log-average) scene luminance, cd/m².
+    public var sceneLuminance: Double
+    /// Exposure value at ISO 100 for `sceneLuminance` (reflected-light constant K = 12.5).
+    public var exposureValue100: Double
+    /// True when the handheld exposure limit forced ISO to at least a third of the module's maximum.
+    public var isLowLight: Bool
+    /// True only in a dark scene (what `flashMode = .auto` uses).
+    public var flashRecommended: Bool
+
+    /// Creates a metering result.
+    public init(duration: Double, iso: Double, sceneLuminance: Double, exposureValue100: Double,
+                isLowLight: Bool, flashRecommended: Bool) {
+        self.duration = duration
+        self.iso = iso
+        self.sceneLuminance = sceneLuminance
+        self.exposureValue100 = exposureValue100
+        self.isLowLight = isLowLight
+        self.flashRecommended = flashRecommended
+    }
+}

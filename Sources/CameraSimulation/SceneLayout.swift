@@ -1,0 +1,50 @@
+/// Geometry of the living room, metres (x right, y up, z out of the phone's back; phone at the origin).
+enum SceneLayout {
+    struct Box {
+        var min: SIMD3<Double>
+        var max: SIMD3<Double>
+    }
+
+    @inline(__always) static var room: Box { Box(min: SIMD3(-2.2, -1.3, -2.0), max: SIMD3(2.2, 1.3, 4.0)) }
+
+    // Back wall (z = 4): window and poster.
+    @inline(__always) static var windowMin: SIMD2<Double> { SIMD2<Double>(-1.7, -0.3) }
+    @inline(__always) static var windowMax: SIMD2<Double> { SIMD2<Double>(-0.3, 0.9) }
+    static let windowFrame = 0.05, mullion = 0.04
+    @inline(__always) static var posterMin: SIMD2<Double> { SIMD2<Double>(0.4, 0.1) }
+    @inline(__always) static var posterMax: SIMD2<Double> { SIMD2<Double>(1.5, 0.8) }
+
+    // Easel board at 1.5 m (front face), with chart, zone plate, text and a grey panel.
+    static let boardZ = 1.5
+    @inline(__always) static var board: Box { Box(min: SIMD3(-0.36, -0.33, 1.5), max: SIMD3(0.60, 0.22, 1.52)) }
+    static let boardAlbedo = 0.18
+    static let chartMinX = -0.02, chartMaxY = -0.06, patchPitch = 0.06, patchBorder = 0.005
+    @inline(__always) static var zoneMin: SIMD2<Double> { SIMD2<Double>(-0.33, -0.31) }
+    @inline(__always) static var zoneMax: SIMD2<Double> { SIMD2<Double>(-0.05, -0.03) }
+    static let zoneK = 37_500.0
+    @inline(__always) static var textMin: SIMD2<Double> { SIMD2<Double>(-0.33, 0.0) }
+    @inline(__always) static var textMax: SIMD2<Double> { SIMD2<Double>(0.57, 0.20) }
+
+    // Objects.
+    @inline(__always) static var nearBoxMin: SIMD3<Double> { SIMD3<Double>(-0.34, -0.26, 0.6) }
+    @inline(__always) static var nearBoxMax: SIMD3<Double> { SIMD3<Double>(-0.20, -0.08, 0.8) }
+    @inline(__always) static var sofaMin: SIMD3<Double> { SIMD3<Double>(0.5, -1.3, 3.0) }
+    @inline(__always) static var sofaMax: SIMD3<Double> { SIMD3<Double>(1.9, -0.75, 3.8) }
+    @inline(__always) static var sofaBackMin: SIMD3<Double> { SIMD3<Double>(0.5, -0.75, 3.55) }
+    @inline(__always) static var sofaBackMax: SIMD3<Double> { SIMD3<Double>(1.9, -0.3, 3.8) }
+    @inline(__always) static var ballCenter: SIMD3<Double> { SIMD3<Double>(0.15, -1.05, 2.4) }
+    @inline(__always) static var ballRadius: Double { 0.25 }
+
+    // Front side (seen by the front camera).
+    @inline(__always) static var headCenter: SIMD3<Double> { SIMD3<Double>(0.0, 0.07, -0.45) }
+    @inline(__always) static var headRadius: Double { 0.095 }
+    @inline(__always) static var torsoMin: SIMD3<Double> { SIMD3<Double>(-0.2, -0.65, -0.62) }
+    @inline(__always) static var torsoMax: SIMD3<Double> { SIMD3<Double>(0.2, -0.04, -0.42) }
+    @inline(__always) static var doorMin: SIMD2<Double> { SIMD2<Double>(0.3, -1.3) }
+    @inline(__always) static var doorMax: SIMD2<Double> { SIMD2<Double>(1.2, 0.8) }
+    @inline(__always) static var paintingMin: SIMD2<Double> { SIMD2<Double>(-1.3, -0.1) }
+    @inline(__always) static var paintingMax: SIMD2<Double> { SIMD2<Double>(-0.4, 0.55) }
+
+    /// Distance recorded for the outside seen through the window, metres.
+    static let outsideDepth = 60.0
+}

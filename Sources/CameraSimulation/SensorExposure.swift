@@ -1,0 +1,34 @@
+import CaptureCore
+
+/// One exposure request for the sensor.
+public struct SensorExposure: Sendable, Hashable {
+    /// Readout size; smaller than the module's native size is a binned/scaled readout with bigger effective pixels.
+    public var size: Size
+    /// Exposure time, seconds.
+    public var duration: Double
+    /// Saturation-based ISO; analog gain = iso / baseISO.
+    public var iso: Double
+    /// The flash fires (continuously, LED) during this exposure; ignored on modules without a flash.
+    public var flash: Bool
+    /// Optical image stabilisation is active; ignored on modules without OIS.
+    public var opticalStabilization: Bool
+    /// Start of the exposure on the session clock, seconds; drives the hand-shake trajectory.
+    public var startTime: Double
+    /// Exposure bias in EV; only recorded into the `ExposureRecord`.
+    public var bias: Double
+    /// Temporal-noise seed for this frame.
+    public var seed: UInt64
+
+    /// Creates an exposure request.
+    public init(size: Size, duration: Double, iso: Double, flash: Bool = false, opticalStabilization: Bool = false,
+                startTime: Double = 0, bias: Double = 0, seed: UInt64 = 0) {
+        self.size = size
+        self.duration = duration
+        self.iso = iso
+        self.flash = flash
+        self.opticalStabilization = opticalStabilization
+        self.startTime = startTime
+        self.bias = bias
+        self.seed = seed
+    }
+}

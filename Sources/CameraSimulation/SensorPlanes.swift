@@ -1,0 +1,41 @@
+import CaptureCore
+
+/// Cached per-readout-size render for the sensor: camera-RGB photo-electron rate per pixel at base ISO
+/// (optics, vignetting, lens blur and pixel area included) and the flash-to-ambient ratio per candela.
+final class SensorPlanes: Sendable {
+    let width: Int
+    let height: Int
+    /// Interleaved camera R, G, B electrons per second (before PRNU).
+    let rate: [Float]
+    /// Flash-lit over ambient radiance for a 1 cd flash at the lens.
+    let flashRatio: [Float]
+    /// Fixed-pattern noise of this readout (from the session seed): per pixel a PRNU and a DSNU deviate
+    /// in units of σ/32, interleaved.
+    let fixedPattern: [Int8]
+
+    init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: [Int8]) {
+        self.width = width
+        self.height = height
+        self.rate = rate
+        self.flashRatio = flashRatio
+        self.fixedPattern = fixedPattern
+    }
+
+    /// Standard-normal deviates per pixel from `seed`, quantised to σ/32 and clipped at ±4σ.
+    static func makeFixedPattern(width: Int, height: Int, seed: UInt64) -> [Int8] {
+        var pattern = [Int8](repeating: 0, count: width * height * 2)
+        let table = GaussianTable.values
+        pattern.withUnsafeMutableBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            Parallel.forEachBandIndexed(height: height, bandHeight: 64) { band, rows in
+                var rng = NoiseStream(RandomSource(seed: seed, stream: UInt64(band)))
+                for i in (rows.lowerBound * width * 2)..<(rows.upperBound * width * 2) {
+                    let g = table[Int(rng.next() >> 48)] * 32
+                    p[i] = Int8(max(-127, min(127, g.rounded())))
+                }
+            }
+        }
+        return pattern
+    }
+}
+

@@ -1,0 +1,80 @@
+import CaptureCore
+import Foundation
+
+extension SimulatedCamera {
+    /// Fraction of full scale auto exposure puts the metered (highlight-limited log-average) luminance at, at zero bias.
+    /// Phones expose brighter than the ISO 12232 12.8 %; in the living room (light walls, white ceiling) this puts an
+    /// 18 % grey at ≈ 13–20 % of full scale.
+    public static let autoExposureTarget = 0.42
+
+    /// Metered EV100 below which `flashRecommended` is set (a dark room ≈ 1 lux is ≈ −1 EV).
+    public static let flashRecommendedBelowEV100 = 1.0
+
+    /// Size of the low-resolution view the meter looks at.
+    static let meteringSize = Size(width: 64, height: 48)
+
+    /// Auto exposure: meters the scene (centre-weighted log average) and picks duration + ISO for `bias` (EV) the way
+    /// a phone does: duration up to the handheld limit, then ISO, then longer duration, clamped to the module's ranges.
+    /// With `flash: true`, meters the flash-lit scene (pre-flash). `size` sets the effective pixel (binning).
+    public func meter(size: Size, bias: Double = 0, flash: Bool = false) -> ExposureMetering {
+        let view = radianceView(size: SimulatedCamera.meteringSize)
+        let useFlash = flash && module.hasFlash
+        let luma = SceneRenderer.lumaWeights
+        var samples: [(lit: Double, ambient: Double, weight: Double)] = []
+        samples.reserveCapacity(view.width * view.height)
+        for y in 0..<view.height {
+            for x in 0..<view.width {
+                let u = (Double(x) + 0.5) / Double(view.width) - 0.5, v = (Double(y) + 0.5) / Double(view.height) - 0.5
+                let weight = 0.25 + exp(-(u * u + v * v) / (2 * 0.2 * 0.2))
+                let i = y * view.width + x
+                let ambient = Double(view.radiance[3 * i]) * luma.x + Double(view.radiance[3 * i + 1]) * luma.y
+                    + Double(view.radiance[3 * i + 2]) * luma.z
+                let lit = ambient + (useFlash ? module.flashIntensity * Double(view.flashLuminance[i]) : 0)
+                samples.append((max(lit, 1e-5), max(ambient, 1e-5), weight))
+            }
+        }
+        let luminance = SimulatedCamera.highlightLimitedLogAverage(samples.map { ($0.lit, $0.weight) })
+        let ambientLuminance = SimulatedCamera.highlightLimitedLogAverage(samples.map { ($0.ambient, $0.weight) })
+
+        let g = ViewGeometry(module: module, size: size)
+        let rate = luminance * electronsPerNit * g.pixelPitch * g.pixelPitch   // e⁻/s at base ISO
+        let fullWell = module.fullWellElectrons * g.areaFactor
+        // Required duration × ISO product.
+        let product = SimulatedCamera.autoExposureTarget * pow(2, bias) * fullWell * module.baseISO / max(rate, 1e-12)
+        let durations = module.exposureDurationRange, isos = module.isoRange
+        let limit = min(max(module.handheldDurationLimit, durations.lowerBound), durations.upperBound)
+        var duration = product / module.baseISO
+        var iso = module.baseISO
+        if duration > limit {
+            duration = limit
+            iso = product / duration
+            if iso > isos.upperBound {
+                iso = isos.upperBound
+                duration = min(product / iso, durations.upperBound)
+            }
+        }
+        duration = min(max(duration, durations.lowerBound), durations.upperBound)
+        iso = min(max(iso, isos.lowerBound), isos.upperBound)
+        let ev100 = log2(ambientLuminance * 100 / 12.5)
+        return ExposureMetering(duration: duration, iso: iso, sceneLuminance: luminance,
+                                exposureValue100: log2(luminance * 100 / 12.5),
+                                isLowLight: iso >= isos.upperBound / 3,
+                                flashRecommended: module.hasFlash && ev100 < SimulatedCamera.flashRecommendedBelowEV100)
+    }
+
+    /// Weighted log average with highlights limited to `headroom`× the weighted median, so a bright window
+    /// moves the exposure by at most a fraction of its area times log2(headroom) EV.
+    static func highlightLimitedLogAverage(_ samples: [(value: Double, weight: Double)], headroom: Double = 8) -> Double {
+        let sorted = samples.sorted { $0.value < $1.value }
+        let total = sorted.reduce(0) { $0 + $1.weight }
+        var running = 0.0, median = sorted.last?.value ?? 1
+        for s in sorted {
+            running += s.weight
+            if running >= total / 2 { median = s.value; break }
+        }
+        let ceiling = median * headroom
+        var logSum = 0.0
+        for s in sorted { logSum += s.weight * log(min(s.value, ceiling)) }
+        return exp(logSum / total)
+    }
+}

@@ -1,0 +1,81 @@
+import CaptureCore
+import Foundation
+
+/// A camera module looking at a scene: thread-safe; caches the rendered scene per readout size.
+public final class SimulatedCamera: @unchecked Sendable {
+    /// The hardware.
+    public let module: CameraModule
+    /// The world it looks at.
+    public let scene: SimulatedScene
+    /// Session seed: fixed-pattern noise (PRNU/DSNU) and the hand-shake trajectory derive from it.
+    public let seed: UInt64
+
+    let renderer: SceneRenderer
+    let shake: HandShake
+    private let lock = NSLock()
+    private var sensorCache: [Size: SensorPlanes] = [:]
+    private var radianceCache: [Size: RadianceView] = [:]
+
+    /// Creates a camera; rendering happens lazily, once per readout size.
+    public init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
+        self.module = module
+        self.scene = scene
+        self.seed = seed
+        renderer = SceneRenderer(scene: scene)
+        shake = HandShake(seed: seed)
+    }
+
+    /// Absolute scene radiance (cd/m², linear sRGB, 3 channels) as seen by this lens at `size` (box-filtered per pixel).
+    public func sceneRadiance(size: Size) -> Raster<Float> {
+        let view = radianceView(size: size)
+        return Raster(width: view.width, height: view.height, channels: 3, storage: view.radiance)
+    }
+
+    /// Depth along the optical axis (metres, 1 channel) at each pixel centre at `size`.
+    public func depthMap(size: Size) -> Raster<Float> {
+        let view = radianceView(size: size)
+        return Raster(width: view.width, height: view.height, channels: 1, storage: view.depth)
+    }
+
+    /// Image position (pixels, continuous; (0, 0) is the top-left corner) of world point `point` at readout `size`,
+    /// or nil when it is behind the lens. Ignores hand shake (the position at rest).
+    public func pixelLocation(of point: SIMD3<Double>, size: Size) -> SIMD2<Double>? {
+        ViewGeometry(module: module, size: size).project(point)
+    }
+
+    /// Hand-shake offset in pixels at session time `time` for readout `size` (rest position = zero), with OIS if requested and fitted.
+    public func shakeOffset(at time: Double, size: Size, opticalStabilization: Bool = false) -> SIMD2<Double> {
+        let g = ViewGeometry(module: module, size: size)
+        return shake.angles(at: time) * (g.focalPixels * residualShake(opticalStabilization))
+    }
+
+    /// Drops the cached renders (they are rebuilt on demand).
+    public func purgeCaches() {
+        lock.withLock {
+            sensorCache.removeAll()
+            radianceCache.removeAll()
+        }
+    }
+
+    func residualShake(_ ois: Bool) -> Double {
+        ois && module.hasOpticalStabilization ? 0.2 : 1
+    }
+
+    func sensorPlanes(size: Size) -> SensorPlanes {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = sensorCache[size] { return cached }
+        let planes = renderSensorPlanes(ViewGeometry(module: module, size: size))
+        sensorCache[size] = planes
+        return planes
+    }
+
+    func radianceView(size: Size) -> RadianceView {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = radianceCache[size] { return cached }
+        let view = renderRadianceView(ViewGeometry(module: module, size: size))
+        radianceCache[size] = view
+        return view
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import CameraSimulation
-
-@Test func CameraSimulationBuilds() {}
