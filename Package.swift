@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
-        .testTarget(name: "OpenCaptureTests", dependencies: ["OpenCapture", "CaptureCore", "MediaFormats"]),
+        .testTarget(name: "OpenCaptureTests", dependencies: ["OpenCapture", "CaptureCore", "ImagePipeline", "MediaFormats"]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
         .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -1,4 +1,6 @@
+import CaptureCore
 import Foundation
+import ImagePipeline
 @testable import OpenCapture
 
 /// A running session with its own simulated device, so tests never share camera state.
@@ -110,4 +112,47 @@ func bgraBytes(_ buffer: CVPixelBuffer) -> [UInt8] {
 
 func bgraSettings() -> AVCapturePhotoSettings {
     AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+}
+
+/// The photo's BGRA pixels as an RGB raster.
+func rgbRaster(_ buffer: CVPixelBuffer) -> Raster<UInt8> {
+    let width = CVPixelBufferGetWidth(buffer), height = CVPixelBufferGetHeight(buffer)
+    let bytes = bgraBytes(buffer)
+    var rgb = Raster<UInt8>(width: width, height: height, channels: 3)
+    for i in 0..<(width * height) {
+        rgb.storage[3 * i] = bytes[4 * i + 2]
+        rgb.storage[3 * i + 1] = bytes[4 * i + 1]
+        rgb.storage[3 * i + 2] = bytes[4 * i]
+    }
+    return rgb
+}
+
+/// CPSNR of a BGRA photo against the ISP's rendering of the simulator's ground truth.
+func cpsnrAgainstGroundTruth(_ photo: AVCapturePhoto) -> Double? {
+    guard let buffer = photo.pixelBuffer, let truth = photo.simulationGroundTruth() else { return nil }
+    let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
+    return ImageQuality.cpsnr(rgbRaster(buffer), ImageSignalProcessor().renderReference(linear), border: 4)
+}
+
+/// RMS error of a BGRA photo against the ground-truth rendering, over pixels where that rendering
+/// is flat (7×7 range ≤ 2 levels in every channel): there the error is noise, not demosaic or detail error.
+func flatRegionNoise(_ photo: AVCapturePhoto) -> (rms: Double, pixels: Int)? {
+    guard let buffer = photo.pixelBuffer, let truth = photo.simulationGroundTruth() else { return nil }
+    let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
+    let reference = ImageSignalProcessor().renderReference(linear), image = rgbRaster(buffer)
+    var sum = 0.0, count = 0
+    for y in 3..<(image.height - 3) {
+        for x in 3..<(image.width - 3) {
+            var flat = true
+            for c in 0..<3 where flat {
+                var lo = UInt8.max, hi = UInt8.min
+                for dy in -3...3 { for dx in -3...3 { let v = reference[x + dx, y + dy, c]; lo = min(lo, v); hi = max(hi, v) } }
+                flat = hi - lo <= 2 && hi < 250 && lo > 5
+            }
+            guard flat else { continue }
+            for c in 0..<3 { let d = Double(image[x, y, c]) - Double(reference[x, y, c]); sum += d * d }
+            count += 3
+        }
+    }
+    return count == 0 ? nil : ((sum / Double(count)).squareRoot(), count / 3)
 }

@@ -50,31 +50,22 @@ import Testing
     }
 
     @Test func stabilizationFusesFramesAndLowersNoiseInLowLight() async throws {
+        // Noise in flat parts of the scene, measured against the noise-free ground truth through the same
+        // tone curve: fusing several exposures must lower it clearly.
         func noise(stabilized: Bool) async throws -> (Double, Bool) {
-            let rig = CaptureRig(preset: .low, lighting: .dim, seed: 99)
-            var photos: [[UInt8]] = []
-            var resolvedStabilized = false
-            for _ in 0..<2 {
-                let settings = bgraSettings()
-                settings.isAutoStillImageStabilizationEnabled = stabilized
-                let result = try await rig.capture(settings)
-                resolvedStabilized = result.resolvedSettings.isStillImageStabilizationEnabled
-                photos.append(bgraBytes(try #require(result.photos[0].pixelBuffer)))
-            }
-            // Two captures of the same static scene differ only by noise: var(a − b) = 2σ².
-            var sum = 0.0, sumSquares = 0.0
-            for i in stride(from: 1, to: photos[0].count, by: 4) {
-                let d = Double(photos[0][i]) - Double(photos[1][i])
-                sum += d; sumSquares += d * d
-            }
-            let count = Double(photos[0].count / 4)
-            return ((sumSquares / count - (sum / count) * (sum / count)) / 2, resolvedStabilized)
+            let rig = CaptureRig(preset: .medium, lighting: .dim, seed: 99)
+            let settings = bgraSettings()
+            settings.isAutoStillImageStabilizationEnabled = stabilized
+            let result = try await rig.capture(settings)
+            let measured = try #require(flatRegionNoise(result.photos[0]))
+            #expect(measured.pixels > 500)
+            return (measured.rms, result.resolvedSettings.isStillImageStabilizationEnabled)
         }
         let (single, singleResolved) = try await noise(stabilized: false)
         let (fused, fusedResolved) = try await noise(stabilized: true)
         #expect(!singleResolved)
         #expect(fusedResolved)
-        #expect(fused < single * 0.6, "fused noise variance \(fused) vs single \(single)")
+        #expect(fused < single * 0.85, "fused noise \(fused) vs single \(single) (8-bit RMS)")
     }
 
     @Test func stabilizationStaysOffInBrightLight() async throws {
@@ -137,11 +128,7 @@ import Testing
         let truth = try #require(photo.simulationGroundTruth())
         #expect(truth.width == 640 && truth.height == 480)
         #expect(truth.depth.allSatisfy { $0 > 0.1 && $0.isFinite })
-        // Mean linear green of the truth after the standard tone curve should match the photo's mean within a few levels.
-        let meanTruth = stride(from: 1, to: truth.linearSRGB.count, by: 3).reduce(0.0) { $0 + Double(truth.linearSRGB[$1]) }
-            / Double(truth.width * truth.height)
-        let meanPhoto = meanGreen(try #require(photo.pixelBuffer)) / 255
-        #expect(meanTruth > 0.02 && meanTruth < 0.6)
-        #expect(meanPhoto > 0.15 && meanPhoto < 0.85)
+        let psnr = try #require(cpsnrAgainstGroundTruth(photo))
+        #expect(psnr > 28, "CPSNR against ground truth \(psnr) dB")
     }
 }
