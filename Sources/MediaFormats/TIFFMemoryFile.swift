@@ -1,0 +1,78 @@
+import CTIFF
+import Foundation
+
+/// A growable in-memory file libtiff writes into (through `TIFFClientOpen`), sized up front so
+/// large raw strips are copied once.
+final class TIFFMemoryFile {
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var length = 0
+    private var position = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 4096)
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+        opencapture_tiff_silence()
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Opens a little-endian classic TIFF for writing; close it with `TIFFClose` before `data`.
+    func openForWriting() -> OpaquePointer? {
+        let handle = Unmanaged.passUnretained(self).toOpaque()
+        return TIFFClientOpen("memory.dng", "wl", handle,
+            { handle, buffer, size in TIFFMemoryFile.from(handle).read(buffer, size) },
+            { handle, buffer, size in TIFFMemoryFile.from(handle).write(buffer, size) },
+            { handle, offset, whence in TIFFMemoryFile.from(handle).seek(offset, whence) },
+            { _ in 0 },
+            { handle in toff_t(TIFFMemoryFile.from(handle).length) },
+            { _, _, _ in 0 },
+            { _, _, _ in })
+    }
+
+    /// The bytes written so far.
+    var data: Data { Data(bytes: buffer, count: length) }
+
+    private static func from(_ handle: thandle_t?) -> TIFFMemoryFile {
+        Unmanaged<TIFFMemoryFile>.fromOpaque(UnsafeRawPointer(handle!)).takeUnretainedValue()
+    }
+
+    private func read(_ destination: tdata_t?, _ size: tmsize_t) -> tmsize_t {
+        guard let destination, size > 0, position < length else { return 0 }
+        let count = min(Int(size), length - position)
+        destination.copyMemory(from: buffer + position, byteCount: count)
+        position += count
+        return tmsize_t(count)
+    }
+
+    private func write(_ source: tdata_t?, _ size: tmsize_t) -> tmsize_t {
+        guard let source, size > 0 else { return 0 }
+        let end = position + Int(size)
+        if end > capacity {
+            let grown = max(end, capacity * 2)
+            let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+            bigger.copyMemory(from: buffer, byteCount: length)
+            buffer.deallocate()
+            buffer = bigger
+            capacity = grown
+        }
+        if position > length { (buffer + length).initializeMemory(as: UInt8.self, repeating: 0, count: position - length) }
+        (buffer + position).copyMemory(from: source, byteCount: Int(size))
+        position = end
+        length = max(length, end)
+        return size
+    }
+
+    private func seek(_ offset: toff_t, _ whence: Int32) -> toff_t {
+        let base: Int
+        switch whence {
+        case SEEK_CUR: base = position
+        case SEEK_END: base = length
+        default: base = 0
+        }
+        let target = base + Int(Int64(bitPattern: offset))
+        guard target >= 0 else { return toff_t(bitPattern: -1) }
+        position = target
+        return toff_t(target)
+    }
+}
