@@ -13,10 +13,10 @@ enum DNGFixtures {
         ("blue", SIMD3(0.05, 0.08, 0.60)), ("yellow", SIMD3(0.55, 0.50, 0.05)),
     ]
 
-    /// Patch i covers x in 16 + i·w/4 ..< 16 + i·w/4 + w/4 − 32 and the middle third of the rows.
+    /// Patch i covers the middle three quarters of the i-th quarter of the columns, and the middle third of the rows.
     static func patchRect(_ i: Int, width: Int, height: Int) -> (x: Range<Int>, y: Range<Int>) {
-        let pw = width / 4
-        return (i * pw + 16 ..< (i + 1) * pw - 16, height / 3 ..< 2 * height / 3)
+        let pw = width / 4, margin = pw / 8
+        return (i * pw + margin ..< (i + 1) * pw - margin, height / 3 ..< 2 * height / 3)
     }
 
     static func raw(width: Int = 256, height: Int = 192, cfa: CFAPattern = .rggb) -> RawImage {
