@@ -32,18 +32,13 @@ public enum DNGWriter {
         var open = true
         defer { if open { TIFFClose(tif) } }
 
-        // The EXIF IFD goes first, so IFD0 can point to it without being rewritten.
-        let exifOffset = try writeExifDirectory(tif, metadata.exif)
-        TIFFFreeDirectory(tif)
-        guard TIFFCreateDirectory(tif) == 0 else { throw MediaFormatError.encoderFailed("libtiff could not start IFD0") }
-
         var ifd0 = TIFFFieldWriter(tif)
         setImageFields(&ifd0, width: thumbnail.width, height: thumbnail.height, bits: 8, samples: 3,
                        photometric: UInt16(PHOTOMETRIC_RGB), rowsPerStrip: thumbnail.height)
         ifd0.u32(TIFFTAG_SUBFILETYPE, UInt32(FILETYPE_REDUCEDIMAGE))
         setProfileFields(&ifd0, raw: raw, metadata: metadata)
         ifd0.counted(TIFFTAG_SUBIFD, [UInt64(0)])
-        ifd0.u64(TIFFTAG_EXIFIFD, exifOffset)
+        ifd0.u64(TIFFTAG_EXIFIFD, 0)  // placeholder: the EXIF IFD is appended after libtiff is done
         try ifd0.finish("preview IFD")
         try thumbnail.storage.withUnsafeBytes { try writeStrip(tif, 0, $0) }
         guard TIFFWriteDirectory(tif) == 1 else { throw MediaFormatError.encoderFailed("libtiff could not write IFD0") }
@@ -68,31 +63,9 @@ public enum DNGWriter {
         guard TIFFWriteDirectory(tif) == 1 else { throw MediaFormatError.encoderFailed("libtiff could not write the raw IFD") }
         open = false
         TIFFClose(tif)
-        var data = file.data
-        retypePointers(&data)
-        return data
+        try appendExif(metadata.exif, to: file)
+        return file.takeData()
         #endif
-    }
-
-    /// libtiff writes the SubIFDs and ExifIFD pointers with field type IFD (13); DNG, EXIF and
-    /// `exiftool -validate` expect LONG (4), which has the same size, so the type is changed in place.
-    static func retypePointers(_ data: inout Data) {
-        data.withUnsafeMutableBytes { (bytes: UnsafeMutableRawBufferPointer) in
-            func u16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-            guard bytes.count >= 8 else { return }
-            let ifd0 = u16(4) | u16(6) << 16
-            guard ifd0 + 2 <= bytes.count else { return }
-            let count = u16(ifd0)
-            for i in 0..<count {
-                let entry = ifd0 + 2 + 12 * i
-                guard entry + 12 <= bytes.count else { return }
-                let tag = u16(entry)
-                if (tag == 0x014A || tag == 0x8769) && u16(entry + 2) == 13 {
-                    bytes[entry + 2] = 4
-                    bytes[entry + 3] = 0
-                }
-            }
-        }
     }
 
     private static func validate(_ raw: RawImage, _ metadata: DNGMetadata) throws {

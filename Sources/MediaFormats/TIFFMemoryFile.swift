@@ -30,8 +30,28 @@ final class TIFFMemoryFile {
             { _, _, _ in })
     }
 
-    /// The bytes written so far.
-    var data: Data { Data(bytes: buffer, count: length) }
+    var count: Int { length }
+
+    /// Appends bytes after everything written so far.
+    func append(_ bytes: [UInt8]) {
+        position = length
+        bytes.withUnsafeBytes { _ = write(UnsafeMutableRawPointer(mutating: $0.baseAddress), tmsize_t($0.count)) }
+    }
+
+    /// In-place access to the bytes written so far (for patching values libtiff cannot write).
+    func withBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeMutableRawBufferPointer(start: buffer, count: length))
+    }
+
+    /// Hands the bytes over without copying; the file must not be used afterwards.
+    func takeData() -> Data {
+        let taken = buffer, count = length
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
+        capacity = 1
+        length = 0
+        position = 0
+        return Data(bytesNoCopy: taken, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
 
     private static func from(_ handle: thandle_t?) -> TIFFMemoryFile {
         Unmanaged<TIFFMemoryFile>.fromOpaque(UnsafeRawPointer(handle!)).takeUnretainedValue()
