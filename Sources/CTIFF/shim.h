@@ -45,3 +45,6 @@ static inline void opencapture_dng_extender(TIFF *tif) {
 static inline void opencapture_dng_register_tags(void) {
     *opencapture_dng_parent_extender() = TIFFSetTagExtender(opencapture_dng_extender);
 }
+
+/* Counted-array TIFFGetField (TIFF_SETGET_C16_*): uint16 count + pointer owned by libtiff. */
+static inline int opencapture_tiff_get_counted(TIFF *tif, ttag_t tag, uint16_t *count, const void **values) { return TIFFGetField(tif, tag, count, values); }

@@ -7,7 +7,8 @@ import Foundation
 /// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure.
 ///
 /// Only Bayer (2×2 RGB) mosaics are supported; X-Trans, Foveon, four-colour and linear (demosaiced)
-/// files throw `.unsupported`. LibRaw 0.20 does not expose DNG NoiseProfile, so `noiseProfile` is empty.
+/// files throw `.unsupported`. LibRaw 0.20 does not expose DNG NoiseProfile, so libtiff reads it from
+/// IFD0 of a DNG; other formats get an empty `noiseProfile`. LibRaw ignores frames under 22 pixels.
 public enum RawFileReader {
     public static func read(contentsOf url: URL) throws -> (raw: RawImage, info: RawFileInfo) {
         let data: Data
@@ -85,7 +86,8 @@ public enum RawFileReader {
         let raw = RawImage(bayer: Raster(width: width, height: height, storage: mosaic), cfa: cfa,
                            bitDepth: min(16, max(1, Int(log2(Double(s.maximum) + 1).rounded(.up)))),
                            blackLevel: blackLevel, whiteLevel: Int(s.maximum),
-                           asShotNeutral: 1 / multipliers, cameraToSRGB: matrix, noiseProfile: [],
+                           asShotNeutral: 1 / multipliers, cameraToSRGB: matrix,
+                           noiseProfile: s.dng_version != 0 ? data.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
         let info = RawFileInfo(make: string(s.make), model: string(s.model), width: width, height: height,
                                rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),

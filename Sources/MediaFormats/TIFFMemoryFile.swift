@@ -1,26 +1,42 @@
 import CTIFF
 import Foundation
 
-/// A growable in-memory file libtiff writes into (through `TIFFClientOpen`), sized up front so
-/// large raw strips are copied once.
+/// An in-memory file for `TIFFClientOpen`: a growable buffer libtiff writes into, sized up front
+/// so large raw strips are copied once, or borrowed bytes libtiff reads from.
 final class TIFFMemoryFile {
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
     private var length = 0
     private var position = 0
+    private let owned: Bool
 
     init(capacity: Int) {
         self.capacity = max(capacity, 4096)
         buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+        owned = true
         opencapture_tiff_silence()
     }
 
-    deinit { buffer.deallocate() }
+    /// Read-only view of `bytes`, which must outlive the file and every TIFF opened on it.
+    init(borrowing bytes: UnsafeRawBufferPointer) {
+        buffer = UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 16)!)
+        capacity = bytes.count
+        length = bytes.count
+        owned = false
+        opencapture_tiff_silence()
+    }
+
+    deinit { if owned { buffer.deallocate() } }
+
+    /// Opens the borrowed bytes for reading (no memory mapping, IFD0 current).
+    func openForReading() -> OpaquePointer? { open(mode: "rm") }
 
     /// Opens a little-endian classic TIFF for writing; close it with `TIFFClose` before `data`.
-    func openForWriting() -> OpaquePointer? {
+    func openForWriting() -> OpaquePointer? { open(mode: "wl") }
+
+    private func open(mode: String) -> OpaquePointer? {
         let handle = Unmanaged.passUnretained(self).toOpaque()
-        return TIFFClientOpen("memory.dng", "wl", handle,
+        return TIFFClientOpen("memory.dng", mode, handle,
             { handle, buffer, size in TIFFMemoryFile.from(handle).read(buffer, size) },
             { handle, buffer, size in TIFFMemoryFile.from(handle).write(buffer, size) },
             { handle, offset, whence in TIFFMemoryFile.from(handle).seek(offset, whence) },
@@ -45,6 +61,7 @@ final class TIFFMemoryFile {
 
     /// Hands the bytes over without copying; the file must not be used afterwards.
     func takeData() -> Data {
+        assert(owned, "only a written file can be taken")
         let taken = buffer, count = length
         buffer = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
         capacity = 1
@@ -66,7 +83,7 @@ final class TIFFMemoryFile {
     }
 
     private func write(_ source: tdata_t?, _ size: tmsize_t) -> tmsize_t {
-        guard let source, size > 0 else { return 0 }
+        guard owned, let source, size > 0 else { return 0 }
         let end = position + Int(size)
         if end > capacity {
             let grown = max(end, capacity * 2)

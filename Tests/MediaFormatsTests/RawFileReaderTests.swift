@@ -27,6 +27,8 @@ import Testing
         #expect(info.timestamp != nil)
         #expect(info.orientation == 1)
         #expect(read.exposure.iso == 200)
+        #expect(read.noiseProfile.count == 3)
+        for (a, b) in zip(read.noiseProfile, raw.noiseProfile) { #expect(a.scale == b.scale && a.offset == b.offset) }
     }
 
     @Test(arguments: CFAPattern.allCases)
