@@ -12,14 +12,16 @@ import Foundation
 public enum DNGWriter {
     /// Writes the DNG. `preview` is the developed photo (downscaled to at most
     /// `maxPreviewDimension` on its long side); nil makes a small one from the mosaic.
-    public static func write(_ raw: RawImage, metadata: DNGMetadata, preview: Raster<UInt8>?) throws -> Data {
-        try write(raw, metadata: metadata, preview: preview, stripBytes: 8 << 20)
+    public static func write(_ raw: RawImage, metadata: DNGMetadata, preview: Raster<UInt8>?,
+                             compression: DNGCompression = .none) throws -> Data {
+        try write(raw, metadata: metadata, preview: preview, compression: compression, stripBytes: 8 << 20)
     }
 
     /// Long side of the IFD0 preview, in pixels.
     public static let maxPreviewDimension = 1024
 
-    static func write(_ raw: RawImage, metadata: DNGMetadata, preview: Raster<UInt8>?, stripBytes: Int) throws -> Data {
+    static func write(_ raw: RawImage, metadata: DNGMetadata, preview: Raster<UInt8>?,
+                      compression: DNGCompression = .none, stripBytes: Int) throws -> Data {
         #if _endian(big)
         throw MediaFormatError.unsupported("DNG writing needs a little-endian host")
         #else
@@ -34,7 +36,8 @@ public enum DNGWriter {
 
         var ifd0 = TIFFFieldWriter(tif)
         setImageFields(&ifd0, width: thumbnail.width, height: thumbnail.height, bits: 8, samples: 3,
-                       photometric: UInt16(PHOTOMETRIC_RGB), rowsPerStrip: thumbnail.height)
+                       photometric: UInt16(PHOTOMETRIC_RGB), compression: UInt16(COMPRESSION_NONE))
+        ifd0.u32(TIFFTAG_ROWSPERSTRIP, UInt32(thumbnail.height))
         ifd0.u32(TIFFTAG_SUBFILETYPE, UInt32(FILETYPE_REDUCEDIMAGE))
         setProfileFields(&ifd0, raw: raw, metadata: metadata)
         ifd0.counted(TIFFTAG_SUBIFD, [UInt64(0)])
@@ -44,13 +47,27 @@ public enum DNGWriter {
         guard TIFFWriteDirectory(tif) == 1 else { throw MediaFormatError.encoderFailed("libtiff could not write IFD0") }
 
         // The next directory written becomes SubIFD 1: the mosaic.
-        let rowBytes = raw.width * 2
-        let rowsPerStrip = min(raw.height, max(2, (stripBytes / rowBytes) & ~1))
         var sub = TIFFFieldWriter(tif)
-        setImageFields(&sub, width: raw.width, height: raw.height, bits: 16, samples: 1,
-                       photometric: UInt16(PHOTOMETRIC_CFA), rowsPerStrip: rowsPerStrip)
         sub.u32(TIFFTAG_SUBFILETYPE, 0)
         setRawFields(&sub, raw: raw)
+        switch compression {
+        case .none: try writeStrips(tif, &sub, raw: raw, stripBytes: stripBytes)
+        case .losslessJPEG: try writeLosslessJPEGTiles(tif, &sub, raw: raw)
+        }
+        guard TIFFWriteDirectory(tif) == 1 else { throw MediaFormatError.encoderFailed("libtiff could not write the raw IFD") }
+        open = false
+        TIFFClose(tif)
+        try appendExif(metadata.exif, to: file)
+        return file.takeData()
+        #endif
+    }
+
+    private static func writeStrips(_ tif: OpaquePointer, _ sub: inout TIFFFieldWriter, raw: RawImage, stripBytes: Int) throws {
+        let rowBytes = raw.width * 2
+        let rowsPerStrip = min(raw.height, max(2, (stripBytes / rowBytes) & ~1))
+        setImageFields(&sub, width: raw.width, height: raw.height, bits: 16, samples: 1,
+                       photometric: UInt16(PHOTOMETRIC_CFA), compression: UInt16(COMPRESSION_NONE))
+        sub.u32(TIFFTAG_ROWSPERSTRIP, UInt32(rowsPerStrip))
         try sub.finish("raw IFD")
         try raw.bayer.storage.withUnsafeBytes { bytes in
             var strip: UInt32 = 0
@@ -60,12 +77,50 @@ public enum DNGWriter {
                 strip += 1
             }
         }
-        guard TIFFWriteDirectory(tif) == 1 else { throw MediaFormatError.encoderFailed("libtiff could not write the raw IFD") }
-        open = false
-        TIFFClose(tif)
-        try appendExif(metadata.exif, to: file)
-        return file.takeData()
-        #endif
+    }
+
+    /// Lossless JPEG tiles, encoded on all cores; edge tiles are padded by repeating the last
+    /// two columns and rows (keeping the CFA phase). Tiles are never wider than the image:
+    /// LibRaw 0.20 wraps a tile's rows at the image width, which scrambles a wider padded tile.
+    private static func writeLosslessJPEGTiles(_ tif: OpaquePointer, _ sub: inout TIFFFieldWriter, raw: RawImage) throws {
+        let w = raw.width, h = raw.height
+        guard w >= 16, h >= 16 else { throw MediaFormatError.unsupported("lossless JPEG DNG needs at least 16×16 photosites") }
+        let tileWidth = min(256, w / 16 * 16), tileLength = min(256, (h + 15) / 16 * 16)
+        guard raw.bayer.storage.allSatisfy({ $0 < 0x8000 }) else {
+            throw MediaFormatError.unsupported("lossless JPEG DNG needs codes below 32768")
+        }
+        setImageFields(&sub, width: w, height: h, bits: 16, samples: 1,
+                       photometric: UInt16(PHOTOMETRIC_CFA), compression: UInt16(COMPRESSION_JPEG))
+        sub.u32(TIFFTAG_TILEWIDTH, UInt32(tileWidth))
+        sub.u32(TIFFTAG_TILELENGTH, UInt32(tileLength))
+        try sub.finish("raw IFD")
+        let across = (w + tileWidth - 1) / tileWidth, down = (h + tileLength - 1) / tileLength
+        var encoded = [[UInt8]](repeating: [], count: across * down)
+        raw.bayer.storage.withUnsafeBufferPointer { source in
+            encoded.withUnsafeMutableBufferPointer { results in
+                nonisolated(unsafe) let results = results
+                Parallel.forEachBandIndexed(height: across * down, bandHeight: 1) { index, _ in
+                    let x0 = (index % across) * tileWidth, y0 = (index / across) * tileLength
+                    var scratch = [UInt16](repeating: 0, count: tileWidth * tileLength)
+                    for y in 0..<tileLength {
+                        let sy = y0 + y < h ? y0 + y : h - 2 + ((y0 + y - h) & 1)
+                        for x in 0..<tileWidth {
+                            let sx = x0 + x < w ? x0 + x : w - 2 + ((x0 + x - w) & 1)
+                            scratch[y * tileWidth + x] = source[sy * w + sx]
+                        }
+                    }
+                    results[index] = scratch.withUnsafeBufferPointer {
+                        LosslessJPEGEncoder.encode($0.baseAddress!, rowStride: tileWidth, width: tileWidth, height: tileLength)
+                    }
+                }
+            }
+        }
+        for (index, bytes) in encoded.enumerated() {
+            let written = bytes.withUnsafeBytes {
+                TIFFWriteRawTile(tif, UInt32(index), UnsafeMutableRawPointer(mutating: $0.baseAddress), tmsize_t($0.count))
+            }
+            guard written == bytes.count else { throw MediaFormatError.encoderFailed("libtiff could not write tile \(index)") }
+        }
     }
 
     private static func validate(_ raw: RawImage, _ metadata: DNGMetadata) throws {
@@ -88,15 +143,14 @@ public enum DNGWriter {
     }
 
     private static func setImageFields(_ f: inout TIFFFieldWriter, width: Int, height: Int, bits: UInt16, samples: UInt16,
-                                       photometric: UInt16, rowsPerStrip: Int) {
+                                       photometric: UInt16, compression: UInt16) {
         f.u32(TIFFTAG_IMAGEWIDTH, UInt32(width))
         f.u32(TIFFTAG_IMAGELENGTH, UInt32(height))
         f.u16(TIFFTAG_BITSPERSAMPLE, bits)
         f.u16(TIFFTAG_SAMPLESPERPIXEL, samples)
         f.u16(TIFFTAG_PHOTOMETRIC, photometric)
-        f.u16(TIFFTAG_COMPRESSION, UInt16(COMPRESSION_NONE))
+        f.u16(TIFFTAG_COMPRESSION, compression)
         f.u16(TIFFTAG_PLANARCONFIG, UInt16(PLANARCONFIG_CONTIG))
-        f.u32(TIFFTAG_ROWSPERSTRIP, UInt32(rowsPerStrip))
     }
 
     /// IFD0: identity and the camera profile.

@@ -133,3 +133,26 @@ import Testing
         #expect(try RawFileReader.read(DNGWriter.write(good, metadata: twoMatrices, preview: nil)).raw.bayer == good.bayer)
     }
 }
+
+@Suite struct LosslessJPEGDNGToolTests {
+    @Test(.enabled(if: ExternalTool.path("dcraw_emu") != nil && ExternalTool.path("exiftool") != nil, "libraw-bin or exiftool missing"))
+    func toolsAcceptLosslessJPEGDNG() throws {
+        let dir = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("frame.dng")
+        let raw = DNGFixtures.raw()
+        let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "Simulated iPhone", exif: DNGFixtures.exif())
+        try DNGWriter.write(raw, metadata: metadata, preview: nil, compression: .losslessJPEG).write(to: file)
+        let validate = try ExternalTool.run(ExternalTool.path("exiftool")!, ["-validate", "-warning", "-a", "-s", file.path])
+        #expect(validate.output.contains("Validate                        : OK"), "\(validate.output)")
+        let compression = try ExternalTool.run(ExternalTool.path("exiftool")!, ["-SubIFD:Compression", "-n", "-s3", file.path])
+        #expect(compression.output.trimmingCharacters(in: .whitespacesAndNewlines) == "7")
+        let (output, status) = try ExternalTool.run(ExternalTool.path("dcraw_emu")!, ["-w", "-T", file.path])
+        #expect(status == 0, "\(output)")
+        let developed = try TIFFCodec.decode(Data(contentsOf: URL(fileURLWithPath: file.path + ".tiff")))
+        #expect(developed.width == 256 && developed.height == 192)
+        let r = DNGFixtures.patchRect(0, width: 256, height: 192)
+        let p = (x: r.x.lowerBound + 10, y: r.y.lowerBound + 10)
+        #expect(developed[p.x, p.y, 0] > 2 * developed[p.x, p.y, 1])
+    }
+}

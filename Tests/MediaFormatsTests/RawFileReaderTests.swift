@@ -66,3 +66,31 @@ import Testing
         }
     }
 }
+
+@Suite struct LosslessJPEGDNGTests {
+    @Test(arguments: [(256, 192), (300, 222), (64, 48), (100, 40)])
+    func losslessJPEGReadsBackExactly(_ size: (Int, Int)) throws {
+        let raw = DNGFixtures.raw(width: size.0, height: size.1, cfa: .gbrg)
+        let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "LJ92", exif: DNGFixtures.exif())
+        let data = try DNGWriter.write(raw, metadata: metadata, preview: nil, compression: .losslessJPEG)
+        let uncompressed = try DNGWriter.write(raw, metadata: metadata, preview: nil)
+        #expect(data.count < uncompressed.count)
+        let (read, _) = try RawFileReader.read(data)
+        #expect(read.cfa == .gbrg)
+        #expect(read.width == raw.width && read.height == raw.height)
+        #expect(zip(read.bayer.storage, raw.bayer.storage).filter { $0 != $1 }.count == 0)
+    }
+
+    @Test func extremeValuesSurvive() throws {
+        var raw = DNGFixtures.raw(width: 64, height: 48)
+        raw.whiteLevel = 32767
+        for i in raw.bayer.storage.indices { raw.bayer.storage[i] = i % 3 == 0 ? 0 : (i % 3 == 1 ? 32767 : UInt16(i % 32768)) }
+        let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "LJ92", exif: DNGFixtures.exif())
+        let data = try DNGWriter.write(raw, metadata: metadata, preview: nil, compression: .losslessJPEG)
+        let read = try RawFileReader.read(data).raw
+        #expect(zip(read.bayer.storage, raw.bayer.storage).filter { $0 != $1 }.count == 0)
+        raw.bayer.storage[5] = 40_000
+        raw.whiteLevel = 65535
+        #expect(throws: MediaFormatError.self) { try DNGWriter.write(raw, metadata: metadata, preview: nil, compression: .losslessJPEG) }
+    }
+}
