@@ -4,11 +4,12 @@ import Foundation
 
 /// Writes a RawImage as DNG 1.4 with libtiff.
 ///
-/// Layout (the common "preview in IFD0, raw in SubIFD" form): IFD0 is an 8-bit RGB preview
-/// (NewSubFileType 1) carrying the camera-profile tags and pointing to the EXIF IFD; SubIFD 1 is the
-/// uncompressed 16-bit CFA image (NewSubFileType 0, Photometric 32803) with its CFA, black/white
-/// level and crop tags. ForwardMatrix and NoiseProfile, which libtiff 4.5.0 lacks, are registered
-/// with a tag extender (CTIFF's `opencapture_dng_register_tags`).
+/// Layout (the common "preview in IFD0, raw in SubIFD" form): IFD0 is an uncompressed 8-bit RGB
+/// preview (NewSubFileType 1) carrying the camera-profile tags and pointing to the EXIF IFD;
+/// SubIFD 1 is the 16-bit CFA image (NewSubFileType 0, Photometric 32803) with its CFA,
+/// black/white level and crop tags, in uncompressed strips or lossless JPEG tiles.
+/// ForwardMatrix and NoiseProfile, which libtiff 4.5.0 lacks, are registered with a tag extender
+/// (CTIFF's `opencapture_dng_register_tags`); the EXIF IFD is appended after libtiff closes the file.
 public enum DNGWriter {
     /// Writes the DNG. `preview` is the developed photo (downscaled to at most
     /// `maxPreviewDimension` on its long side); nil makes a small one from the mosaic.
@@ -136,6 +137,10 @@ public enum DNGWriter {
         }
         guard raw.asShotNeutral.min() > 0, raw.asShotNeutral.max().isFinite else {
             throw MediaFormatError.unsupported("as-shot neutral must be positive, got \(raw.asShotNeutral)")
+        }
+        let matrices = [metadata.colorMatrix1, metadata.colorMatrix2, metadata.forwardMatrix1, metadata.forwardMatrix2].compactMap { $0 }
+        guard matrices.allSatisfy({ $0.m.allSatisfy(\.isFinite) && $0.inverse != nil }) else {
+            throw MediaFormatError.unsupported("colour and forward matrices must be finite and invertible")
         }
         if metadata.colorMatrix2 != nil, metadata.calibrationIlluminant1 == metadata.calibrationIlluminant2 {
             throw MediaFormatError.unsupported("two colour matrices need two different calibration illuminants")

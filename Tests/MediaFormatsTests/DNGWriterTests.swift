@@ -126,6 +126,9 @@ import Testing
         #expect(throws: MediaFormatError.self) {
             try DNGWriter.write(good, metadata: metadata, preview: Raster<UInt8>(width: 8, height: 8, channels: 1))
         }
+        var singular = metadata
+        singular.colorMatrix1 = Matrix3(rowMajor: [1, 1, 1, 1, 1, 1, 0, 0, 1])
+        #expect(throws: MediaFormatError.self) { try DNGWriter.write(good, metadata: singular, preview: nil) }
         var twoMatrices = metadata
         twoMatrices.colorMatrix2 = metadata.colorMatrix1
         #expect(throws: MediaFormatError.self) { try DNGWriter.write(good, metadata: twoMatrices, preview: nil) }
