@@ -20,12 +20,15 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4",
                        providers: [.apt(["libtiff-dev"])]),
+        // LibRaw's pkg-config file adds -fopenmp, which SwiftPM rejects with a warning; the
+        // headers are in the default include path and the module map links libraw_r.
+        .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
 
         // Engine modules, one concern each; imports point up this list.
         .target(name: "CaptureCore"),
         .target(name: "CameraSimulation", dependencies: ["CaptureCore"]),
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
-        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF"]),
+        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw"]),
 
         // The Apple-compatible surface.
         .target(name: "OpenCapture",

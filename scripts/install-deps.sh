@@ -7,6 +7,8 @@ packages=(
   libpng-dev               # PNG for test images and the fuse command
   libtiff-dev              # TIFF files (uncompressed photos, McMaster test set)
   libimage-exiftool-perl   # tests check written files with exiftool
+  libraw-dev               # reading camera raw and DNG files (LibRaw)
+  libraw-bin               # raw-identify and dcraw_emu check written DNGs in tests
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,137 @@
+import CLibRaw
+import CaptureCore
+import Foundation
+
+/// Reads camera raw files and DNGs with LibRaw: the undeveloped Bayer mosaic (LibRaw's unpacked
+/// `raw_image`, cropped to the visible area) with what OpenCapture's own pipeline needs to develop
+/// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure.
+///
+/// Only Bayer (2×2 RGB) mosaics are supported; X-Trans, Foveon, four-colour and linear (demosaiced)
+/// files throw `.unsupported`. LibRaw 0.20 does not expose DNG NoiseProfile, so libtiff reads it from
+/// IFD0 of a DNG; other formats get an empty `noiseProfile`. LibRaw ignores frames under 22 pixels.
+public enum RawFileReader {
+    public static func read(contentsOf url: URL) throws -> (raw: RawImage, info: RawFileInfo) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw MediaFormatError.invalidImage("cannot read \(url.path): \(error.localizedDescription)")
+        }
+        return try read(data)
+    }
+
+    public static func read(_ data: Data) throws -> (raw: RawImage, info: RawFileInfo) {
+        guard !data.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
+        guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
+        defer { libraw_close(lr) }
+        let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        dataErrors.initialize(to: 0)
+        defer { dataErrors.deallocate() }
+        opencapture_libraw_silence(lr, dataErrors)
+
+        // LibRaw reads from the buffer until unpack has copied the mosaic out.
+        try data.withUnsafeBytes { bytes in
+            try check(libraw_open_buffer(lr, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count), "open")
+            try check(libraw_unpack(lr), "unpack")
+        }
+        guard dataErrors.pointee == 0 else { throw MediaFormatError.decoderFailed("LibRaw reported corrupt or missing raw data") }
+        var s = opencapture_libraw_info()
+        opencapture_libraw_get_info(lr, &s)
+
+        guard let source = s.raw_image else {
+            throw MediaFormatError.unsupported("not a single-channel mosaic (linear DNG, Foveon or float data)")
+        }
+        guard s.filters >= 1000, s.colors == 3, string(s.cdesc).hasPrefix("RGBG") else {
+            throw MediaFormatError.unsupported("not an RGB Bayer mosaic (colours \(s.colors), \(string(s.cdesc)))")
+        }
+        let width = Int(s.width), height = Int(s.height), top = Int(s.top_margin), left = Int(s.left_margin)
+        let pitch = Int(s.raw_pitch) / 2
+        guard width >= 2, height >= 2, top + height <= Int(s.raw_height), left + width <= Int(s.raw_width),
+              pitch >= Int(s.raw_width) else {
+            throw MediaFormatError.invalidImage("inconsistent raw geometry \(width)×\(height) in \(s.raw_width)×\(s.raw_height)")
+        }
+        guard (1...65_535).contains(s.maximum) else { throw MediaFormatError.invalidImage("white level \(s.maximum)") }
+
+        // LibRaw's colour index per visible position: 0 R, 1 G, 2 B, 3 second G.
+        let index = { (row: Int, col: Int) in Int(libraw_COLOR(lr, Int32(row), Int32(col))) }
+        let tile = (0..<4).map { index($0 >> 1, $0 & 1) }
+        let periodic = (0..<16).allSatisfy { index($0 >> 2, $0 & 3) == tile[($0 >> 2 & 1) << 1 | ($0 & 1)] }
+        guard periodic, let cfa = CFAPattern.allCases.first(where: { $0.colors == tile.map { $0 == 3 ? 1 : $0 } }) else {
+            throw MediaFormatError.unsupported("CFA layout \(tile) is not a 2×2 Bayer pattern")
+        }
+
+        var mosaic = [UInt16](repeating: 0, count: width * height)
+        mosaic.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                (out.baseAddress! + y * width).update(from: source + (top + y) * pitch + left, count: width)
+            }
+        }
+
+        let cblack = withUnsafeBytes(of: s.cblack) { Array($0.bindMemory(to: UInt32.self)) }
+        let pattern = withUnsafeBytes(of: s.cblack_pattern) { Array($0.bindMemory(to: UInt32.self)) }
+        let blackLevel: [Float] = (0..<4).map { i in
+            let row = i >> 1, col = i & 1
+            var b = Double(s.black) + Double(cblack[tile[i]])
+            if s.cblack_rows > 0, s.cblack_cols > 0 {
+                b += Double(pattern[(row % Int(s.cblack_rows)) * Int(s.cblack_cols) + col % Int(s.cblack_cols)])
+            }
+            return Float(b)
+        }
+
+        let multipliers = whiteBalance(s)
+        let rgbCam = withUnsafeBytes(of: s.rgb_cam) { Array($0.bindMemory(to: Float.self)) }
+        var matrix = Matrix3(rowMajor: (0..<9).map { Double(rgbCam[($0 / 3) * 4 + $0 % 3]) })
+        if matrix.m.allSatisfy({ $0 == 0 }) { matrix = .identity }
+
+        let raw = RawImage(bayer: Raster(width: width, height: height, storage: mosaic), cfa: cfa,
+                           bitDepth: min(16, max(1, Int(log2(Double(s.maximum) + 1).rounded(.up)))),
+                           blackLevel: blackLevel, whiteLevel: Int(s.maximum),
+                           asShotNeutral: 1 / multipliers, cameraToSRGB: matrix,
+                           noiseProfile: s.dng_version != 0 ? data.withUnsafeBytes { dngNoiseProfile($0) } : [],
+                           exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
+        let info = RawFileInfo(make: string(s.make), model: string(s.model), width: width, height: height,
+                               rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),
+                               iso: Double(s.iso_speed), exposureTime: Double(s.shutter), fNumber: Double(s.aperture),
+                               focalLength: Double(s.focal_len),
+                               timestamp: s.timestamp > 0 ? Date(timeIntervalSince1970: TimeInterval(s.timestamp)) : nil,
+                               dngVersion: s.dng_version != 0 ? UInt32(s.dng_version) : nil,
+                               asShotMultipliers: multipliers, orientation: orientation(flip: Int(s.flip)))
+        return (raw, info)
+    }
+
+    /// As-shot multipliers (cam_mul, else the daylight pre_mul, else none), green = 1.
+    private static func whiteBalance(_ s: opencapture_libraw_info) -> SIMD3<Double> {
+        for m in [s.cam_mul, s.pre_mul] {
+            let v = SIMD3(Double(m.0), Double(m.1), Double(m.2))
+            if v.min() > 0, v.max().isFinite { return v / v.y }
+        }
+        return SIMD3(1, 1, 1)
+    }
+
+    private static func orientation(flip: Int) -> Int {
+        switch flip {
+        case 3: return 3
+        case 5: return 8
+        case 6: return 6
+        default: return 1
+        }
+    }
+
+    private static func check(_ code: Int32, _ stage: String) throws {
+        guard code != LIBRAW_SUCCESS.rawValue else { return }
+        let message = libraw_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        switch code {
+        case LIBRAW_FILE_UNSUPPORTED.rawValue: throw MediaFormatError.invalidImage("LibRaw: \(message)")
+        case LIBRAW_IO_ERROR.rawValue: throw MediaFormatError.truncated
+        case LIBRAW_TOO_BIG.rawValue, LIBRAW_UNSUFFICIENT_MEMORY.rawValue:
+            throw MediaFormatError.unsupported("LibRaw \(stage): \(message)")
+        default: throw MediaFormatError.decoderFailed("LibRaw \(stage): \(message)")
+        }
+    }
+
+    private static func string<T>(_ tuple: T) -> String {
+        withUnsafeBytes(of: tuple) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
