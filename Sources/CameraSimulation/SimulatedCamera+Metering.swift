@@ -15,7 +15,7 @@ extension SimulatedCamera {
 
     /// Auto exposure: meters the scene (centre-weighted log average) and picks duration + ISO for `bias` (EV) the way
     /// a phone does: duration up to the handheld limit, then ISO, then longer duration, clamped to the module's ranges.
-    /// With `flash: true`, meters the flash-lit scene (pre-flash). `size` sets the effective pixel (binning).
+    /// With `flash: true`, meters the flash-lit scene (pre-flash), keeping the flash-lit near subjects out of clipping. `size` sets the effective pixel (binning).
     public func meter(size: Size, bias: Double = 0, flash: Bool = false) -> ExposureMetering {
         let view = radianceView(size: SimulatedCamera.meteringSize)
         let useFlash = flash && module.hasFlash
@@ -33,7 +33,12 @@ extension SimulatedCamera {
                 samples.append((max(lit, 1e-5), max(ambient, 1e-5), weight))
             }
         }
-        let luminance = SimulatedCamera.highlightLimitedLogAverage(samples.map { ($0.lit, $0.weight) })
+        var luminance = SimulatedCamera.highlightLimitedLogAverage(samples.map { ($0.lit, $0.weight) })
+        if useFlash {
+            // Pre-flash: near subjects light up far more than the room, so protect them the way phones do —
+            // expose at least for the bright (flash-lit) end of the frame, not only for the dark room.
+            luminance = max(luminance, SimulatedCamera.weightedPercentile(samples.map { ($0.lit, $0.weight) }, 0.95) / 2)
+        }
         let ambientLuminance = SimulatedCamera.highlightLimitedLogAverage(samples.map { ($0.ambient, $0.weight) })
 
         let g = ViewGeometry(module: module, size: size)
@@ -60,6 +65,18 @@ extension SimulatedCamera {
                                 exposureValue100: log2(luminance * 100 / 12.5),
                                 isLowLight: iso >= isos.upperBound / 3,
                                 flashRecommended: module.hasFlash && ev100 < SimulatedCamera.flashRecommendedBelowEV100)
+    }
+
+    /// The weighted `fraction` quantile of `samples`.
+    static func weightedPercentile(_ samples: [(value: Double, weight: Double)], _ fraction: Double) -> Double {
+        let sorted = samples.sorted { $0.value < $1.value }
+        let total = sorted.reduce(0) { $0 + $1.weight }
+        var running = 0.0
+        for s in sorted {
+            running += s.weight
+            if running >= total * fraction { return s.value }
+        }
+        return sorted.last?.value ?? 0
     }
 
     /// Weighted log average with highlights limited to `headroom`× the weighted median, so a bright window

@@ -12,7 +12,9 @@ public final class SimulatedCamera: @unchecked Sendable {
 
     let renderer: SceneRenderer
     let shake: HandShake
-    private let lock = NSLock()
+    // Separate locks so metering (small radiance view) never waits for a full-resolution sensor render.
+    private let sensorLock = NSLock()
+    private let radianceLock = NSLock()
     private var sensorCache: [Size: SensorPlanes] = [:]
     private var radianceCache: [Size: RadianceView] = [:]
 
@@ -51,10 +53,8 @@ public final class SimulatedCamera: @unchecked Sendable {
 
     /// Drops the cached renders (they are rebuilt on demand).
     public func purgeCaches() {
-        lock.withLock {
-            sensorCache.removeAll()
-            radianceCache.removeAll()
-        }
+        sensorLock.withLock { sensorCache.removeAll() }
+        radianceLock.withLock { radianceCache.removeAll() }
     }
 
     func residualShake(_ ois: Bool) -> Double {
@@ -62,8 +62,8 @@ public final class SimulatedCamera: @unchecked Sendable {
     }
 
     func sensorPlanes(size: Size) -> SensorPlanes {
-        lock.lock()
-        defer { lock.unlock() }
+        sensorLock.lock()
+        defer { sensorLock.unlock() }
         if let cached = sensorCache[size] { return cached }
         let planes = renderSensorPlanes(ViewGeometry(module: module, size: size))
         sensorCache[size] = planes
@@ -71,8 +71,8 @@ public final class SimulatedCamera: @unchecked Sendable {
     }
 
     func radianceView(size: Size) -> RadianceView {
-        lock.lock()
-        defer { lock.unlock() }
+        radianceLock.lock()
+        defer { radianceLock.unlock() }
         if let cached = radianceCache[size] { return cached }
         let view = renderRadianceView(ViewGeometry(module: module, size: size))
         radianceCache[size] = view

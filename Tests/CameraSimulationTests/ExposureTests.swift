@@ -51,8 +51,13 @@ import Testing
         let raw = camera.capture(SensorExposure(size: testSize, duration: 1.0 / 30, iso: 400, flash: true, seed: 3))
         let grey = mean(rawPatch(raw, camera: camera, at: SimulatedScene.midGreyPanelCenter, radius: 4))
         #expect(grey > 0.08 && grey < 0.3, "flash-lit grey at \(grey)")
-        // Pre-flash metering asks for far less ISO than ambient metering.
-        #expect(camera.meter(size: testSize, flash: true).iso < camera.meter(size: testSize).iso / 2)
+        // Pre-flash metering asks for far less ISO than ambient metering, and exposes the lit board, not the dark room.
+        let preflash = camera.meter(size: testSize, flash: true)
+        #expect(preflash.iso < camera.meter(size: testSize).iso / 2)
+        let metered = camera.capture(SensorExposure(size: testSize, duration: preflash.duration, iso: preflash.iso, flash: true, seed: 4))
+        let board = mean(rawPatch(metered, camera: camera, at: SimulatedScene.midGreyPanelCenter, radius: 4))
+        #expect(board > 0.04 && board < 0.25, "pre-flash metered grey at \(board)")
+
     }
 }
 

@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import Testing
 @testable import CameraSimulation
 
@@ -145,5 +146,26 @@ extension SensorTests {
         // …while the shot-noise scale (variance per unit signal) drops with the pixel area.
         let p1 = camera.capture(e1).noiseProfile[1].scale, p2 = camera.capture(e2).noiseProfile[1].scale
         #expect(abs(p2 / p1 - 4) < 1e-9)
+    }
+}
+
+@Suite struct ConcurrencyTests {
+    final class Results: @unchecked Sendable {
+        var frames = [[UInt16]](repeating: [], count: 4)
+    }
+
+    @Test func concurrentCapturesMatchSequentialOnes() {
+        let camera = SimulatedCamera(module: .backTelephoto, scene: .default, seed: 77)
+        let sizes = [Size(width: 64, height: 48), Size(width: 96, height: 72)]
+        let results = Results()
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            let raw = camera.capture(SensorExposure(size: sizes[i % 2], duration: 0.02, iso: 200, seed: UInt64(i)))
+            lock.withLock { results.frames[i] = raw.bayer.storage }
+        }
+        let fresh = SimulatedCamera(module: .backTelephoto, scene: .default, seed: 77)
+        for i in 0..<4 {
+            #expect(results.frames[i] == fresh.capture(SensorExposure(size: sizes[i % 2], duration: 0.02, iso: 200, seed: UInt64(i))).bayer.storage)
+        }
     }
 }
