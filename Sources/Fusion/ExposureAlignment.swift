@@ -37,7 +37,9 @@ public struct ExposureAlignment: Sendable {
             for level in stride(from: levels - 1, through: 0, by: -1) {
                 dx *= 2; dy *= 2
                 let moving = Bitmaps(pyramid[level], exclusionRange: exclusionRange)
-                var best = (error: Int.max, dx: dx, dy: dy)
+                // Ties in the masked count (common on smooth content, where the exclusion band is wide)
+                // are broken by the unmasked count; then the centre wins.
+                var best = (error: (Int.max, Int.max), dx: dx, dy: dy)
                 for (sx, sy) in [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)] {
                     let error = referenceBitmaps[level].mismatch(moving, dx: dx + sx, dy: dy + sy)
                     if error < best.error { best = (error, dx + sx, dy + sy) }
@@ -156,12 +158,18 @@ struct Bitmaps {
         return (lo >> r) | (hi << (64 - r))
     }
 
-    /// Count of pixels where this bitmap and `other` shifted by (dx, dy) disagree, both unexcluded:
-    /// compares self(x, y) with other(x + dx, y + dy).
-    func mismatch(_ other: Bitmaps, dx: Int, dy: Int) -> Int {
-        guard abs(dx) < width, abs(dy) < height else { return Int.max }
-        var total = 0
+    /// Counts of pixels where this bitmap and `other` shifted by (dx, dy) disagree — (both unexcluded, all),
+    /// comparing self(x, y) with other(x + dx, y + dy), normalised to the overlap's area.
+    func mismatch(_ other: Bitmaps, dx: Int, dy: Int) -> (Int, Int) {
+        guard abs(dx) < width, abs(dy) < height else { return (Int.max, Int.max) }
+        var total = 0, unmasked = 0
         let words = wordsPerRow
+        // Ones where x < width: pixels of a shifted row that exist.
+        let validRow = (0..<words).map { w in
+            let bits = min(64, width - w * 64)
+            return bits >= 64 ? UInt64.max : (UInt64(1) << UInt64(bits)) - 1
+        }
+        validRow.withUnsafeBufferPointer { valid in
         threshold.withUnsafeBufferPointer { t0 in exclusion.withUnsafeBufferPointer { e0 in
         other.threshold.withUnsafeBufferPointer { t1 in other.exclusion.withUnsafeBufferPointer { e1 in
             for y in max(0, -dy)..<min(height, height - dy) {
@@ -170,11 +178,14 @@ struct Bitmaps {
                     let x = w * 64 + dx
                     let moved = Self.bits(t1.baseAddress! + b, words: words, from: x)
                     let movedMask = Self.bits(e1.baseAddress! + b, words: words, from: x)
-                    let diff = (t0[a + w] ^ moved) & e0[a + w] & movedMask
-                    total += diff.nonzeroBitCount
+                    let differ = t0[a + w] ^ moved
+                    total += (differ & e0[a + w] & movedMask).nonzeroBitCount
+                    unmasked += (differ & Self.bits(valid.baseAddress!, words: words, from: x)).nonzeroBitCount
                 }
             }
-        }}}}
-        return total
+        }}}}}
+        // Larger shifts see less overlap; scale the counts to the full area so they stay comparable.
+        let overlap = (width - abs(dx)) * (height - abs(dy)), area = width * height
+        return (total * area / max(1, overlap), unmasked * area / max(1, overlap))
     }
 }
