@@ -96,7 +96,8 @@ public struct ExposureFusion: Sendable {
 
     // MARK: - Weights
 
-    /// Normalised weight planes, computed band by band for all frames at once.
+    /// Normalised weight planes, computed band by band for all frames at once. Each step is a separate
+    /// row loop (deinterleave, grey, exposure, saturation, contrast, normalise) so the compiler can vectorise it.
     func computeWeights(_ images: [Raster<UInt8>]) -> [FloatPlane] {
         let w = images[0].width, h = images[0].height, n = images.count
         let planes = (0..<n).map { _ in FloatPlane(width: w, height: h) }
@@ -105,68 +106,108 @@ public struct ExposureFusion: Sendable {
             let d = Double(v) / 255 - optimum
             return Float(pow(exp(-d * d / (2 * sigma * sigma)), we))
         }
-        let greyR: [Float] = (0..<256).map { 0.299 * Float($0) / 255 }
-        let greyG: [Float] = (0..<256).map { 0.587 * Float($0) / 255 }
-        let greyB: [Float] = (0..<256).map { 0.114 * Float($0) / 255 }
         let wc = Float(contrastWeight), ws = Float(saturationWeight)
         let useExposure = exposureWeight != 0
+        let kr: Float = 0.299 / 255, kg: Float = 0.587 / 255, kb: Float = 0.114 / 255
+        let epsilon: Float = 1e-12
 
         let buffers = images.map { $0.storage }
         withUnsafeBufferPointers(buffers) { sources in
+        exposureTable.withUnsafeBufferPointer { table in
+            let et = table.baseAddress!
             Parallel.forEachBand(height: h, bandHeight: Pyramid.bandRows(width: w)) { rows in
-                let greyRows = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
-                defer { greyRows.deallocate() }
-                exposureTable.withUnsafeBufferPointer { et in
-                greyR.withUnsafeBufferPointer { gr in
-                greyG.withUnsafeBufferPointer { gg in
-                greyB.withUnsafeBufferPointer { gb in
-                    func grey(_ src: UnsafePointer<UInt8>, row y: Int, into out: UnsafeMutablePointer<Float>) {
+                let lo = rows.lowerBound, hi = rows.upperBound
+                let greyBand = UnsafeMutablePointer<Float>.allocate(capacity: (rows.count + 2) * w)
+                let rgb = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+                defer { greyBand.deallocate(); rgb.deallocate() }
+                let r = rgb, g = rgb + w, b = rgb + 2 * w
+                for k in 0..<n {
+                    let src = sources[k]
+                    // Grey for the band and one halo row each side; colour weights for the band rows.
+                    for yy in (lo - 1)..<(hi + 1) {
+                        let y = reflect101(yy, h)
                         let p = src + y * 3 * w
-                        for x in 0..<w { out[x] = gr[Int(p[3 * x])] + gg[Int(p[3 * x + 1])] + gb[Int(p[3 * x + 2])] }
-                    }
-                    for (k, src) in sources.enumerated() {
-                        // Three grey rows (above, here, below) in a ring, for the 4-neighbour Laplacian.
-                        var slot = [0, 1, 2]
-                        grey(src, row: reflect101(rows.lowerBound - 1, h), into: greyRows)
-                        grey(src, row: rows.lowerBound, into: greyRows + w)
-                        for y in rows {
-                            grey(src, row: reflect101(y + 1, h), into: greyRows + slot[2] * w)
-                            let up = greyRows + slot[0] * w, mid = greyRows + slot[1] * w, down = greyRows + slot[2] * w
-                            let p = src + y * 3 * w
-                            let out = planes[k].row(y)
-                            for x in 0..<w {
-                                let r = p[3 * x], g = p[3 * x + 1], b = p[3 * x + 2]
-                                var weight: Float = useExposure ? et[Int(r)] * et[Int(g)] * et[Int(b)] : 1
-                                if ws != 0 {
-                                    let fr = Float(r), fg = Float(g), fb = Float(b)
-                                    let mean = (fr + fg + fb) * (1.0 / 3)
-                                    let dr = fr - mean, dg = fg - mean, db = fb - mean
-                                    let variance = (dr * dr + dg * dg + db * db) * (1.0 / (3 * 255 * 255))
-                                    weight *= ws == 1 ? variance.squareRoot() : powf(variance, 0.5 * ws)
+                        for x in 0..<w { r[x] = Float(p[3 * x]); g[x] = Float(p[3 * x + 1]); b[x] = Float(p[3 * x + 2]) }
+                        let grey = greyBand + (yy - lo + 1) * w
+                        for x in 0..<w { grey[x] = kr * r[x] + kg * g[x] + kb * b[x] }
+                        guard yy >= lo && yy < hi else { continue }
+                        let out = planes[k].row(y)
+                        if useExposure {
+                            for x in 0..<w { out[x] = et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
+                        } else {
+                            out.update(repeating: 1, count: w)
+                        }
+                        if ws != 0 {
+                            let third: Float = 1.0 / 3, norm: Float = 1.0 / (3 * 255 * 255)
+                            if ws == 1 {
+                                // Explicit SIMD: the scalar loop's square root does not vectorise.
+                                var x = 0
+                                while x + 4 <= w {
+                                    let vr = UnsafeRawPointer(r + x).loadUnaligned(as: SIMD4<Float>.self)
+                                    let vg = UnsafeRawPointer(g + x).loadUnaligned(as: SIMD4<Float>.self)
+                                    let vb = UnsafeRawPointer(b + x).loadUnaligned(as: SIMD4<Float>.self)
+                                    let vo = UnsafeRawPointer(out + x).loadUnaligned(as: SIMD4<Float>.self)
+                                    let mean = (vr + vg + vb) * third
+                                    let dr = vr - mean, dg = vg - mean, db = vb - mean
+                                    let sd = ((dr * dr + dg * dg + db * db) * norm).squareRoot()
+                                    UnsafeMutableRawPointer(out + x).storeBytes(of: vo * sd, as: SIMD4<Float>.self)
+                                    x += 4
                                 }
-                                if wc != 0 {
-                                    let l = x > 0 ? mid[x - 1] : mid[min(1, w - 1)]
-                                    let rr = x < w - 1 ? mid[x + 1] : mid[max(0, w - 2)]
-                                    let c = abs(up[x] + down[x] + l + rr - 4 * mid[x])
-                                    weight *= wc == 1 ? c : powf(c, wc)
+                                while x < w {
+                                    let mean = (r[x] + g[x] + b[x]) * third
+                                    let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
+                                    out[x] *= ((dr * dr + dg * dg + db * db) * norm).squareRoot()
+                                    x += 1
                                 }
-                                out[x] = weight + 1e-12
+                            } else {
+                                let half = 0.5 * ws
+                                for x in 0..<w {
+                                    let mean = (r[x] + g[x] + b[x]) * third
+                                    let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
+                                    out[x] *= powf((dr * dr + dg * dg + db * db) * norm, half)
+                                }
                             }
-                            slot = [slot[1], slot[2], slot[0]]
                         }
                     }
-                    // Normalise across frames.
-                    for y in rows {
-                        let outs = planes.map { $0.row(y) }
-                        for x in 0..<w {
-                            var sum: Float = 0
-                            for k in 0..<n { sum += outs[k][x] }
-                            let inv = 1 / sum
-                            for k in 0..<n { outs[k][x] *= inv }
+                    // Contrast: |4-neighbour Laplacian| of grey (mirrored at the image edges).
+                    if wc != 0 {
+                        for y in rows {
+                            let up = greyBand + (y - lo) * w, mid = up + w, down = mid + w
+                            let c = rgb  // scratch
+                            if w == 1 {
+                                c[0] = abs(up[0] + down[0] - 2 * mid[0])
+                            } else {
+                                c[0] = abs(up[0] + down[0] + 2 * mid[1] - 4 * mid[0])
+                                c[w - 1] = abs(up[w - 1] + down[w - 1] + 2 * mid[w - 2] - 4 * mid[w - 1])
+                                for x in 1..<max(1, w - 1) {
+                                    c[x] = abs(up[x] + down[x] + mid[x - 1] + mid[x + 1] - 4 * mid[x])
+                                }
+                            }
+                            let out = planes[k].row(y)
+                            if wc == 1 {
+                                for x in 0..<w { out[x] *= c[x] }
+                            } else {
+                                for x in 0..<w { out[x] *= powf(c[x], wc) }
+                            }
                         }
                     }
-                }}}}
+                }
+                // Normalise across frames: (wₖ + ε) / Σ (wᵢ + ε).
+                let sum = rgb
+                for y in rows {
+                    sum.update(repeating: Float(n) * epsilon, count: w)
+                    for k in 0..<n {
+                        let o = planes[k].row(y)
+                        for x in 0..<w { sum[x] += o[x] }
+                    }
+                    for x in 0..<w { sum[x] = 1 / sum[x] }
+                    for k in 0..<n {
+                        let o = planes[k].row(y)
+                        for x in 0..<w { o[x] = (o[x] + epsilon) * sum[x] }
+                    }
+                }
             }
+        }
         }
         return planes
     }
@@ -230,26 +271,32 @@ public struct ExposureFusion: Sendable {
                 Parallel.forEachBand(height: h, bandHeight: Pyramid.bandRows(width: w)) { rows in
                     let scratch = UnsafeMutablePointer<Float>.allocate(capacity: residual[0].width)
                     let acc = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+                    let pixels = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
                     let expanded = UnsafeMutablePointer<Float>.allocate(capacity: w)
-                    defer { scratch.deallocate(); acc.deallocate(); expanded.deallocate() }
+                    defer { scratch.deallocate(); acc.deallocate(); pixels.deallocate(); expanded.deallocate() }
                     for y in rows {
                         for c in 0..<3 {
                             Pyramid.expandRow(residual[c], y: y, width: w, scratch: scratch, into: acc + c * w)
                         }
                         for (k, src) in sources.enumerated() {
                             let p = src + y * 3 * w, wr = weights[k].row(y)
+                            let r = pixels, g = pixels + w, b = pixels + 2 * w
+                            let scale: Float = 1.0 / 255
+                            for x in 0..<w {
+                                r[x] = Float(p[3 * x]) * scale; g[x] = Float(p[3 * x + 1]) * scale; b[x] = Float(p[3 * x + 2]) * scale
+                            }
                             for c in 0..<3 {
                                 Pyramid.expandRow(firstLevels[k][c], y: y, width: w, scratch: scratch, into: expanded)
-                                let a = acc + c * w
-                                for x in 0..<w {
-                                    a[x] += wr[x] * (Float(p[3 * x + c]) * (1.0 / 255) - expanded[x])
-                                }
+                                let a = acc + c * w, v = pixels + c * w
+                                for x in 0..<w { a[x] += wr[x] * (v[x] - expanded[x]) }
                             }
                         }
                         let out = d + y * 3 * w
-                        for c in 0..<3 {
-                            let a = acc + c * w
-                            for x in 0..<w { out[3 * x + c] = UInt8(min(max(a[x] * 255 + 0.5, 0), 255)) }
+                        let r = acc, g = acc + w, b = acc + 2 * w
+                        for x in 0..<w {
+                            out[3 * x] = UInt8(min(max(r[x] * 255 + 0.5, 0), 255))
+                            out[3 * x + 1] = UInt8(min(max(g[x] * 255 + 0.5, 0), 255))
+                            out[3 * x + 2] = UInt8(min(max(b[x] * 255 + 0.5, 0), 255))
                         }
                     }
                 }
