@@ -98,15 +98,21 @@ public struct ExposureAlignment: Sendable {
         }
         var pyramid = [GreyImage(width: w, height: h, pixels: grey)]
         for _ in 1..<max(1, levels) {
-            let g = pyramid.last!, nw = max(1, g.width / 2), nh = max(1, g.height / 2)
+            let g = pyramid.last!, nw = max(1, g.width / 2), nh = max(1, g.height / 2), gw = g.width, gh = g.height
             var half = [UInt8](repeating: 0, count: nw * nh)
-            for y in 0..<nh {
-                let r0 = min(2 * y, g.height - 1) * g.width, r1 = min(2 * y + 1, g.height - 1) * g.width
-                for x in 0..<nw {
-                    let x0 = min(2 * x, g.width - 1), x1 = min(2 * x + 1, g.width - 1)
-                    let top = Int(g.pixels[r0 + x0]) + Int(g.pixels[r0 + x1])
-                    let bottom = Int(g.pixels[r1 + x0]) + Int(g.pixels[r1 + x1])
-                    half[y * nw + x] = UInt8((top + bottom + 2) >> 2)
+            g.pixels.withUnsafeBufferPointer { src in
+                half.withUnsafeMutableBufferPointer { dst in
+                    let s = src.baseAddress!, d = dst.baseAddress!
+                    Parallel.forEachBand(height: nh) { rows in
+                        for y in rows {
+                            let r0 = s + min(2 * y, gh - 1) * gw, r1 = s + min(2 * y + 1, gh - 1) * gw
+                            for x in 0..<nw {
+                                let x0 = min(2 * x, gw - 1), x1 = min(2 * x + 1, gw - 1)
+                                let top = UInt16(r0[x0]) + UInt16(r0[x1]), bottom = UInt16(r1[x0]) + UInt16(r1[x1])
+                                d[y * nw + x] = UInt8((top + bottom + 2) >> 2)
+                            }
+                        }
+                    }
                 }
             }
             pyramid.append(GreyImage(width: nw, height: nh, pixels: half))
@@ -138,12 +144,29 @@ struct Bitmaps {
         while median < 255 && count + histogram[median] <= image.pixels.count / 2 { count += histogram[median]; median += 1 }
         threshold = [UInt64](repeating: 0, count: wordsPerRow * height)
         exclusion = [UInt64](repeating: 0, count: wordsPerRow * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let v = Int(image.pixels[y * width + x])
-                let word = y * wordsPerRow + (x >> 6), bit = UInt64(1) << UInt64(x & 63)
-                if v > median { threshold[word] |= bit }
-                if abs(v - median) > exclusionRange { exclusion[word] |= bit }
+        let width = width, words = wordsPerRow
+        let low = median - exclusionRange, high = median + exclusionRange
+        image.pixels.withUnsafeBufferPointer { src in
+            threshold.withUnsafeMutableBufferPointer { t in
+                exclusion.withUnsafeMutableBufferPointer { e in
+                    let s = src.baseAddress!, tb = t.baseAddress!, eb = e.baseAddress!
+                    Parallel.forEachBand(height: height) { rows in
+                        for y in rows {
+                            let row = s + y * width
+                            for word in 0..<words {
+                                var above: UInt64 = 0, outside: UInt64 = 0
+                                let start = word * 64, count = min(64, width - start)
+                                for bit in 0..<count {
+                                    let v = Int(row[start + bit])
+                                    above |= (v > median ? 1 : 0) << UInt64(bit)
+                                    outside |= (v < low || v > high ? 1 : 0) << UInt64(bit)
+                                }
+                                tb[y * words + word] = above
+                                eb[y * words + word] = outside
+                            }
+                        }
+                    }
+                }
             }
         }
     }

@@ -18,13 +18,55 @@ public struct HDRMerge: Sendable {
     /// (duration × ISO or any common unit).
     public func merge(_ images: [Raster<UInt8>], exposures: [Double]) throws -> Raster<Float> {
         try Self.validate(images, exposures: exposures)
-        let linear = SRGBTransfer.decodeTable8
-        let weight: [Float] = (0..<256).map { z in
-            z <= 4 || z >= 251 ? 0 : Float(min(z, 255 - z)) / 127.5
+        let w = images[0].width, h = images[0].height, ch = images[0].channels, n = images.count
+        let weight: [Float] = (0..<256).map { z in z <= 4 || z >= 251 ? 0 : Float(min(z, 255 - z)) / 127.5 }
+        // Per frame: weight × linear / exposure, and weight, for every code value (one table look-up each).
+        var tables = [Float](repeating: 0, count: n * 512)
+        for k in 0..<n {
+            for z in 0..<256 {
+                tables[k * 512 + z] = weight[z] * SRGBTransfer.decodeTable8[z] / Float(exposures[k])
+                tables[k * 512 + 256 + z] = weight[z]
+            }
         }
-        return Self.combine(images, exposures: exposures) { (z: UInt8) in (linear[Int(z)], weight[Int(z)]) } clipped: {
-            $0 >= 128
+        let shortest = exposures.indices.min { exposures[$0] < exposures[$1] }!
+        let longest = exposures.indices.max { exposures[$0] < exposures[$1] }!
+        let inverseShortest = Float(1 / exposures[shortest]), inverseLongest = Float(1 / exposures[longest])
+        var out = Raster<Float>(width: w, height: h, channels: ch)
+        let buffers = images.map { $0.storage }
+        out.storage.withUnsafeMutableBufferPointer { dst in
+            tables.withUnsafeBufferPointer { t in
+                let d = dst.baseAddress!, table = t.baseAddress!, linear = SRGBTransfer.decodeTable8
+                withUnsafeBufferPointers(buffers) { sources in
+                    Parallel.forEachBand(height: h, bandHeight: 16) { rows in
+                        let range = (rows.lowerBound * w * ch)..<(rows.upperBound * w * ch)
+                        let sums = UnsafeMutablePointer<Float>.allocate(capacity: 2 * range.count)
+                        defer { sums.deallocate() }
+                        let num = sums, den = sums + range.count
+                        num.update(repeating: 0, count: range.count)
+                        den.update(repeating: 0, count: range.count)
+                        for k in 0..<n {
+                            let src = sources[k] + range.lowerBound, tk = table + k * 512
+                            for i in 0..<range.count {
+                                let z = Int(src[i])
+                                num[i] += tk[z]
+                                den[i] += tk[256 + z]
+                            }
+                        }
+                        for i in 0..<range.count {
+                            if den[i] > 0 {
+                                d[range.lowerBound + i] = num[i] / den[i]
+                            } else {
+                                // Clipped everywhere → the shortest exposure (a lower bound); black everywhere → the longest.
+                                let zs = sources[shortest][range.lowerBound + i]
+                                d[range.lowerBound + i] = zs >= 128 ? linear[Int(zs)] * inverseShortest
+                                    : linear[Int(sources[longest][range.lowerBound + i])] * inverseLongest
+                            }
+                        }
+                    }
+                }
+            }
         }
+        return out
     }
 
     /// Merges scene-linear frames (identity response) whose clipping level is `saturation`.
