@@ -62,6 +62,17 @@ import Testing
         #expect(fused.storage.allSatisfy { $0 > 20 && $0 <= 128 })
     }
 
+    @Test(arguments: [(1, 1), (1, 40), (40, 1), (9, 9), (17, 33), (37, 23)])
+    func oddSizesFuseWithoutTrapping(size: (Int, Int)) throws {
+        var random = RandomSource(seed: UInt64(size.0 * 1000 + size.1))
+        let image = Raster<UInt8>(width: size.0, height: size.1, channels: 3,
+                                  storage: (0..<(size.0 * size.1 * 3)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        let fused = try ExposureFusion().fuse([image, TestScenes.scaled(image, gain: 2), image])
+        #expect(fused.width == size.0 && fused.height == size.1 && fused.channels == 3)
+        let same = try ExposureFusion().fuse([image, image])
+        #expect(zip(same.storage, image.storage).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
     @Test func badInputThrows() {
         let a = Raster<UInt8>(width: 32, height: 32, channels: 3), b = Raster<UInt8>(width: 32, height: 31, channels: 3)
         #expect(throws: FusionError.noImages) { try ExposureFusion().fuse([]) }
