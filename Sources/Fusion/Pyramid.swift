@@ -59,8 +59,9 @@ enum Pyramid {
             let s = src.baseAddress!
             Parallel.forEachBand(height: oh, bandHeight: bandRows(width: ow)) { rows in
                 let t = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
-                let p = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                let p = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
                 defer { t.deallocate(); p.deallocate() }
+                let pr = p, pg = p + w, pb = p + 2 * w
                 for y in rows {
                     let r0 = s + reflect101(2 * y - 2, h) * 3 * w, r1 = s + reflect101(2 * y - 1, h) * 3 * w
                     let r2 = s + reflect101(2 * y, h) * 3 * w, r3 = s + reflect101(2 * y + 1, h) * 3 * w
@@ -69,9 +70,10 @@ enum Pyramid {
                         let a = Float(r0[i]) + Float(r4[i]), b = Float(r1[i]) + Float(r3[i])
                         t[i] = a + 4 * b + 6 * Float(r2[i])
                     }
+                    // One loop for all three channels: an interleaved group the compiler vectorises.
+                    for x in 0..<w { pr[x] = t[3 * x]; pg[x] = t[3 * x + 1]; pb[x] = t[3 * x + 2] }
                     for c in 0..<3 {
-                        for x in 0..<w { p[x] = t[3 * x + c] }
-                        reduceRow(p, width: w, into: planes[c].row(y), outWidth: ow, scale: 1.0 / (256 * 255))
+                        reduceRow(p + c * w, width: w, into: planes[c].row(y), outWidth: ow, scale: 1.0 / (256 * 255))
                     }
                 }
             }
