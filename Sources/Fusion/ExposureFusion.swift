@@ -140,24 +140,10 @@ public struct ExposureFusion: Sendable {
                         if ws != 0 {
                             let third: Float = 1.0 / 3, norm: Float = 1.0 / (3 * 255 * 255)
                             if ws == 1 {
-                                // Explicit SIMD: the scalar loop's square root does not vectorise.
-                                var x = 0
-                                while x + 4 <= w {
-                                    let vr = UnsafeRawPointer(r + x).loadUnaligned(as: SIMD4<Float>.self)
-                                    let vg = UnsafeRawPointer(g + x).loadUnaligned(as: SIMD4<Float>.self)
-                                    let vb = UnsafeRawPointer(b + x).loadUnaligned(as: SIMD4<Float>.self)
-                                    let vo = UnsafeRawPointer(out + x).loadUnaligned(as: SIMD4<Float>.self)
-                                    let mean = (vr + vg + vb) * third
-                                    let dr = vr - mean, dg = vg - mean, db = vb - mean
-                                    let sd = ((dr * dr + dg * dg + db * db) * norm).squareRoot()
-                                    UnsafeMutableRawPointer(out + x).storeBytes(of: vo * sd, as: SIMD4<Float>.self)
-                                    x += 4
-                                }
-                                while x < w {
+                                for x in 0..<w {
                                     let mean = (r[x] + g[x] + b[x]) * third
                                     let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
-                                    out[x] *= ((dr * dr + dg * dg + db * db) * norm).squareRoot()
-                                    x += 1
+                                    out[x] *= vectorisableSquareRoot((dr * dr + dg * dg + db * db) * norm)
                                 }
                             } else {
                                 let half = 0.5 * ws
@@ -293,10 +279,13 @@ public struct ExposureFusion: Sendable {
                         }
                         let out = d + y * 3 * w
                         let r = acc, g = acc + w, b = acc + 2 * w
+                        // Round to 8 bits by adding 2²³ (the integer lands in the low mantissa bits): no
+                        // trapping conversion, so the loop vectorises.
+                        let magic: Float = 8_388_608
                         for x in 0..<w {
-                            out[3 * x] = UInt8(min(max(r[x] * 255 + 0.5, 0), 255))
-                            out[3 * x + 1] = UInt8(min(max(g[x] * 255 + 0.5, 0), 255))
-                            out[3 * x + 2] = UInt8(min(max(b[x] * 255 + 0.5, 0), 255))
+                            out[3 * x] = UInt8(truncatingIfNeeded: (min(max(r[x] * 255, 0), 255) + magic).bitPattern)
+                            out[3 * x + 1] = UInt8(truncatingIfNeeded: (min(max(g[x] * 255, 0), 255) + magic).bitPattern)
+                            out[3 * x + 2] = UInt8(truncatingIfNeeded: (min(max(b[x] * 255, 0), 255) + magic).bitPattern)
                         }
                     }
                 }
@@ -318,6 +307,16 @@ public struct ExposureFusion: Sendable {
         }
         return result
     }
+}
+
+/// √v for v ≥ 0 to about 1e-6 relative (bit-trick start, two Newton steps) in plain arithmetic, so loops
+/// using it vectorise; `Float.squareRoot()` becomes a scalar `sqrtf` call with an errno path on Linux.
+@inline(__always)
+func vectorisableSquareRoot(_ v: Float) -> Float {
+    var y = Float(bitPattern: (v.bitPattern >> 1) &+ 0x1FBD_1DF5)
+    y = 0.5 * (y + v / y)
+    y = 0.5 * (y + v / y)
+    return y
 }
 
 /// Calls `body` with base pointers of every array in `arrays` (kept alive for the call).
