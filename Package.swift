@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "CameraSimulation", dependencies: ["CaptureCore"]),
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
         .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw"]),
+        .target(name: "Fusion", dependencies: ["CaptureCore"]),
 
         // The Apple-compatible surface.
         .target(name: "OpenCapture",
@@ -39,13 +40,14 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [
-            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
+            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion",
         ]),
 
         .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore"]),
         .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats"]),
         .testTarget(name: "OpenCaptureTests", dependencies: ["OpenCapture", "CaptureCore", "ImagePipeline", "MediaFormats"]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
         .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture"],

@@ -1,0 +1,128 @@
+import CaptureCore
+
+/// True HDR merge to scene-linear radiance from frames of known relative exposure: a Debevec–Malik-style
+/// weighted average of linearised pixel values divided by exposure, per channel.
+///
+/// - 8-bit inputs: the response is taken to be the sRGB curve (values are linearised with its inverse);
+///   weights are a hat over the encoded value that is zero for near-black (≤ 4) and clipped (≥ 251) values.
+/// - Linear Float inputs: the response is the identity; weights are proportional to exposure (the
+///   photon-noise optimum) and taper to zero between 90 % and 98 % of `saturation`.
+///
+/// Where every frame is clipped the shortest exposure's value is used (a lower bound); where every frame
+/// is near-black the longest exposure's value is used. Output has the input's channel count (RGB in, RGB out),
+/// in the units of 1/exposure.
+public struct HDRMerge: Sendable {
+    public init() {}
+
+    /// Merges 8-bit sRGB-encoded frames. `exposures[i]` is the relative exposure of image i
+    /// (duration × ISO or any common unit).
+    public func merge(_ images: [Raster<UInt8>], exposures: [Double]) throws -> Raster<Float> {
+        try Self.validate(images, exposures: exposures)
+        let w = images[0].width, h = images[0].height, ch = images[0].channels, n = images.count
+        let weight: [Float] = (0..<256).map { z in z <= 4 || z >= 251 ? 0 : Float(min(z, 255 - z)) / 127.5 }
+        // Per frame: weight × linear / exposure, and weight, for every code value (one table look-up each).
+        var tables = [Float](repeating: 0, count: n * 512)
+        for k in 0..<n {
+            for z in 0..<256 {
+                tables[k * 512 + z] = weight[z] * SRGBTransfer.decodeTable8[z] / Float(exposures[k])
+                tables[k * 512 + 256 + z] = weight[z]
+            }
+        }
+        let shortest = exposures.indices.min { exposures[$0] < exposures[$1] }!
+        let longest = exposures.indices.max { exposures[$0] < exposures[$1] }!
+        let inverseShortest = Float(1 / exposures[shortest]), inverseLongest = Float(1 / exposures[longest])
+        var out = Raster<Float>(width: w, height: h, channels: ch)
+        let buffers = images.map { $0.storage }
+        out.storage.withUnsafeMutableBufferPointer { dst in
+            tables.withUnsafeBufferPointer { t in
+                let d = dst.baseAddress!, table = t.baseAddress!, linear = SRGBTransfer.decodeTable8
+                withUnsafeBufferPointers(buffers) { sources in
+                    Parallel.forEachBand(height: h, bandHeight: 16) { rows in
+                        let range = (rows.lowerBound * w * ch)..<(rows.upperBound * w * ch)
+                        let sums = UnsafeMutablePointer<Float>.allocate(capacity: 2 * range.count)
+                        defer { sums.deallocate() }
+                        let num = sums, den = sums + range.count
+                        num.update(repeating: 0, count: range.count)
+                        den.update(repeating: 0, count: range.count)
+                        for k in 0..<n {
+                            let src = sources[k] + range.lowerBound, tk = table + k * 512
+                            for i in 0..<range.count {
+                                let z = Int(src[i])
+                                num[i] += tk[z]
+                                den[i] += tk[256 + z]
+                            }
+                        }
+                        for i in 0..<range.count {
+                            if den[i] > 0 {
+                                d[range.lowerBound + i] = num[i] / den[i]
+                            } else {
+                                // Clipped everywhere → the shortest exposure (a lower bound); black everywhere → the longest.
+                                let zs = sources[shortest][range.lowerBound + i]
+                                d[range.lowerBound + i] = zs >= 128 ? linear[Int(zs)] * inverseShortest
+                                    : linear[Int(sources[longest][range.lowerBound + i])] * inverseLongest
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Merges scene-linear frames (identity response) whose clipping level is `saturation`.
+    public func merge(linear images: [Raster<Float>], exposures: [Double], saturation: Float = 1) throws -> Raster<Float> {
+        try Self.validate(images, exposures: exposures)
+        guard saturation > 0, saturation.isFinite else {
+            throw FusionError.invalidParameter("saturation = \(saturation) (must be finite and > 0)")
+        }
+        let knee = 0.9 * saturation, stop = 0.98 * saturation
+        return Self.combine(images, exposures: exposures) { (v: Float) -> (Float, Float) in
+            guard v.isFinite else { return (0, 0) }
+            let w: Float = v <= knee ? 1 : v >= stop ? 0 : (stop - v) / (stop - knee)
+            return (max(v, 0), w)
+        } clipped: { $0 >= 0.5 * saturation }
+    }
+
+    static func validate<T>(_ images: [Raster<T>], exposures: [Double]) throws {
+        try FusionError.validate(images)
+        guard exposures.count == images.count else { throw FusionError.exposureCountMismatch }
+        for e in exposures where !(e > 0 && e.isFinite) { throw FusionError.invalidExposure(e) }
+    }
+
+    /// Σ wᵢ·vᵢ/eᵢ / Σ wᵢ per sample, with `sample` giving (linear value, base weight) and linear inputs' weights
+    /// scaled by exposure. `clipped` decides the fallback when no frame has weight.
+    static func combine<T>(_ images: [Raster<T>], exposures: [Double], sample: (T) -> (Float, Float),
+                           clipped: (T) -> Bool) -> Raster<Float> {
+        let w = images[0].width, h = images[0].height, ch = images[0].channels, n = images.count
+        let exposureScaled = T.self == Float.self
+        let inverse = exposures.map { Float(1 / $0) }
+        let weightScale = exposures.map { exposureScaled ? Float($0 / exposures.max()!) : 1 }
+        let shortest = exposures.indices.min { exposures[$0] < exposures[$1] }!
+        let longest = exposures.indices.max { exposures[$0] < exposures[$1] }!
+        var out = Raster<Float>(width: w, height: h, channels: ch)
+        let buffers = images.map { $0.storage }
+        out.storage.withUnsafeMutableBufferPointer { dst in
+            let d = dst.baseAddress!
+            withUnsafeBufferPointers(buffers) { sources in
+                Parallel.forEachBand(height: h) { rows in
+                    for i in (rows.lowerBound * w * ch)..<(rows.upperBound * w * ch) {
+                        var sum: Float = 0, weights: Float = 0
+                        for k in 0..<n {
+                            let (v, wt) = sample(sources[k][i])
+                            let weight = wt * weightScale[k]
+                            sum += weight * v * inverse[k]
+                            weights += weight
+                        }
+                        if weights > 0 {
+                            d[i] = sum / weights
+                        } else {
+                            let k = clipped(sources[shortest][i]) ? shortest : longest
+                            d[i] = sample(sources[k][i]).0 * inverse[k]
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

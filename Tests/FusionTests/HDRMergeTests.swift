@@ -1,0 +1,75 @@
+import CaptureCore
+import Foundation
+import Testing
+@testable import Fusion
+
+@Suite struct HDRMergeTests {
+    static let exposures = [0.05, 0.4, 3.2]
+
+    /// Radiance spread log-uniformly over [0.01, 15] (3 decades), per channel.
+    static func scene() -> Raster<Float> {
+        var random = RandomSource(seed: 42)
+        let w = 64, h = 48
+        return Raster(width: w, height: h, channels: 3,
+                      storage: (0..<(w * h * 3)).map { _ in Float(0.01 * pow(1500, random.nextUniformDouble())) })
+    }
+
+    @Test func recoversLinearRadianceFrom8BitBracket() throws {
+        let truth = Self.scene()
+        let frames = Self.exposures.map { TestScenes.capture(truth, exposure: $0) }
+        let merged = try HDRMerge().merge(frames, exposures: Self.exposures)
+        #expect(merged.width == truth.width && merged.channels == 3)
+        var worst: Float = 0
+        for i in truth.storage.indices where frames[0].storage[i] < 250 {  // the shortest exposure is unclipped
+            worst = max(worst, abs(merged.storage[i] / truth.storage[i] - 1))
+        }
+        #expect(worst < 0.03)
+    }
+
+    @Test func recoversLinearRadianceFromFloatBracket() throws {
+        let truth = Self.scene()
+        let frames = Self.exposures.map { e in
+            Raster(width: truth.width, height: truth.height, channels: 3, storage: truth.storage.map { min(Float(e) * $0, 1) })
+        }
+        let merged = try HDRMerge().merge(linear: frames, exposures: Self.exposures)
+        for i in truth.storage.indices {
+            #expect(abs(merged.storage[i] / truth.storage[i] - 1) < 1e-4)
+        }
+    }
+
+    @Test func fullyClippedPixelsFallBackToTheShortestExposure() throws {
+        let white = Raster<UInt8>(width: 2, height: 2, channels: 3, repeating: 255)
+        let merged = try HDRMerge().merge([white, white], exposures: [1, 4])
+        #expect(merged.storage.allSatisfy { $0 == 1 })
+    }
+
+    @Test func badInputThrows() {
+        let a = Raster<UInt8>(width: 8, height: 8, channels: 3), b = Raster<UInt8>(width: 8, height: 9, channels: 3)
+        #expect(throws: FusionError.noImages) { try HDRMerge().merge([], exposures: []) }
+        #expect(throws: FusionError.sizeMismatch) { try HDRMerge().merge([a, b], exposures: [1, 2]) }
+        #expect(throws: FusionError.exposureCountMismatch) { try HDRMerge().merge([a, a], exposures: [1]) }
+        #expect(throws: FusionError.invalidExposure(0)) { try HDRMerge().merge([a, a], exposures: [1, 0]) }
+        let f = Raster<Float>(width: 8, height: 8, channels: 3)
+        #expect(throws: FusionError.self) { try HDRMerge().merge(linear: [f], exposures: [1], saturation: 0) }
+    }
+}
+
+@Suite struct ToneMapperTests {
+    @Test func uniformMiddleGreyStaysMiddleGrey() {
+        let grey = Raster<Float>(width: 16, height: 16, channels: 3, repeating: 7.5)
+        let rendered = ToneMapper().render(grey)
+        // Exposed to 0.18 and passed through: sRGB(0.18) ≈ 118.
+        #expect(rendered.storage.allSatisfy { abs(Int($0) - 118) <= 1 })
+    }
+
+    @Test func compressesHighDynamicRangeMonotonically() {
+        let w = 256
+        let ramp = Raster<Float>(width: w, height: 1, channels: 3,
+                                 storage: (0..<w).flatMap { x in Array(repeating: Float(0.001 * pow(1e5, Double(x) / 255)), count: 3) })
+        let rendered = ToneMapper().render(ramp)
+        let values = (0..<w).map { rendered[$0, 0, 1] }
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(values.first! < 10 && values.last! >= 250)
+        #expect(Set(values).count > 150)  // most of five decades keep distinct levels
+    }
+}
