@@ -14,7 +14,7 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,isp,sensor,jpeg,demosaic] [--runs N]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,sensor,isp,jpeg,demosaic,fusion] [--runs N]")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
@@ -25,5 +25,6 @@ struct BenchmarkMain {
         if options.runs("isp") { ISPBenchmark.run(options) }
         if options.runs("jpeg") { try JPEGBenchmark.run(options) }
         if options.runs("demosaic") { try DemosaicBenchmark.run(options) }
+        if options.runs("fusion") { try FusionBenchmark.run(options) }
     }
 }
