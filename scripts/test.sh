@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-swift build -c release --build-tests -Xswiftc -enable-testing
-swift test -c release --skip-build -Xswiftc -enable-testing "$@"
+swift build -c release --build-tests -Xswiftc -enable-testing --scratch-path .build-tests
+swift test -c release --skip-build -Xswiftc -enable-testing --scratch-path .build-tests "$@"
