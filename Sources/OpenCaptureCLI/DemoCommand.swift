@@ -83,9 +83,14 @@ struct DemoCommand: AsyncParsableCommand {
             let d = resolved.photoDimensions
             let exposure = (exif["ExposureTime"] as? Double).map(formatSeconds) ?? "?"
             let iso = (exif["ISOSpeedRatings"] as? [Int])?.first ?? 0
-            print(String(format: "  %-24@ %-12@ %-10@ %-6d %-6@ %-7@ %.0f ms", name, "\(d.width)×\(d.height)", exposure, iso,
-                         resolved.isFlashEnabled ? "fired" : "-", resolved.isStillImageStabilizationEnabled ? "fused" : "1",
-                         seconds * 1000))
+            let columns = [name.padding(toLength: 24, withPad: " ", startingAt: 0),
+                           "\(d.width)×\(d.height)".padding(toLength: 12, withPad: " ", startingAt: 0),
+                           exposure.padding(toLength: 10, withPad: " ", startingAt: 0),
+                           String(iso).padding(toLength: 6, withPad: " ", startingAt: 0),
+                           (resolved.isFlashEnabled ? "fired" : "-").padding(toLength: 6, withPad: " ", startingAt: 0),
+                           (resolved.isStillImageStabilizationEnabled ? "fused" : "1").padding(toLength: 7, withPad: " ", startingAt: 0),
+                           String(format: "%.0f ms", seconds * 1000)]
+            print("  " + columns.joined(separator: " "))
         }
         print("\nDone: \(rows.count + 3) photos in \(directory.path)")
     }

@@ -310,7 +310,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// reproducible for the same seed, settings and request order.
     public var simulationSeed: UInt64 {
         get { state.lock(); defer { state.unlock() }; return _seed }
-        set { state.lock(); _seed = newValue; cameras = [:]; state.unlock() }
+        set { state.lock(); if _seed != newValue { _seed = newValue; cameras = [:] }; state.unlock() }
     }
 
     /// The simulated camera for the current lighting, cached so the rendered scene is reused.
