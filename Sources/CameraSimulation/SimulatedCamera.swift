@@ -51,6 +51,20 @@ public final class SimulatedCamera: @unchecked Sendable {
         return shake.angles(at: time) * (g.focalPixels * residualShake(opticalStabilization))
     }
 
+    /// Renders and caches the scene for a readout size ahead of the first capture (what a prepared
+    /// capture pipeline does); later captures at that size skip the render. Returns whether it rendered.
+    @discardableResult
+    public func prepare(size: Size) -> Bool {
+        let cached = sensorLock.withLock { sensorCache[size] != nil }
+        if !cached { _ = sensorPlanes(size: size) }
+        return !cached
+    }
+
+    /// Whether the scene is already rendered for a readout size.
+    public func isPrepared(size: Size) -> Bool {
+        sensorLock.withLock { sensorCache[size] != nil }
+    }
+
     /// Drops the cached renders (they are rebuilt on demand).
     public func purgeCaches() {
         sensorLock.withLock { sensorCache.removeAll() }

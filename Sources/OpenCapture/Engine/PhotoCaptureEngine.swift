@@ -45,31 +45,41 @@ final class PhotoCaptureEngine: @unchecked Sendable {
             post { $0.photoOutput(output, willBeginCaptureFor: resolved) }
 
             let session = request.context.session
-            let startClock = session.clockSeconds
             post { $0.photoOutput(output, willCapturePhotoFor: resolved) }
-            let frames = expose(plan)
+            let exposed = expose(plan, clock: { session.clockSeconds })
             post { $0.photoOutput(output, didCapturePhotoFor: resolved) }
 
-            processingQueue.async {
-                let timestamp = CMTime(seconds: startClock, preferredTimescale: 1_000_000_000)
-                let (photo, error) = PhotoCaptureEngine.process(request, plan: plan, frames: frames,
-                                                                resolved: resolved, timestamp: timestamp)
-                post { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: error) }
-                post { $0.photoOutput(output, didFinishCaptureFor: resolved, error: error) }
+            let count = plan.shots.count
+            for (index, shot) in plan.shots.enumerated() {
+                let (frames, startClock) = exposed[index]
+                processingQueue.async {
+                    let timestamp = CMTime(seconds: startClock, preferredTimescale: 1_000_000_000)
+                    let (photo, error) = PhotoCaptureEngine.process(request, plan: plan, shot: shot, photoCount: index + 1,
+                                                                    frames: frames, resolved: resolved, timestamp: timestamp)
+                    post { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: error) }
+                    if index == count - 1 {
+                        post { $0.photoOutput(output, didFinishCaptureFor: resolved, error: error) }
+                    }
+                }
             }
         }
     }
 
-    /// Exposes every frame of the plan, paced in real time: a frame takes at least its exposure duration.
-    private func expose(_ plan: CapturePlan) -> [RawImage] {
+    /// Exposes every frame of every shot back to back, paced in real time (a frame takes at least
+    /// its exposure duration plus the readout gap). Returns each shot's frames and start time.
+    private func expose(_ plan: CapturePlan, clock: () -> Double) -> [([RawImage], Double)] {
         let start = DispatchTime.now().uptimeNanoseconds
         var elapsedTarget = 0.0
-        return plan.exposures.map { exposure in
-            let frame = plan.camera.capture(exposure)
-            elapsedTarget += PhotoCaptureEngine.frameInterval(exposure.duration)
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            if elapsedTarget > elapsed { Thread.sleep(forTimeInterval: elapsedTarget - elapsed) }
-            return frame
+        return plan.shots.map { shot in
+            let shotStart = clock()
+            let frames = shot.exposures.map { exposure in
+                let frame = plan.camera.capture(exposure)
+                elapsedTarget += PhotoCaptureEngine.frameInterval(exposure.duration)
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                if elapsedTarget > elapsed { Thread.sleep(forTimeInterval: elapsedTarget - elapsed) }
+                return frame
+            }
+            return (frames, shotStart)
         }
     }
 
@@ -107,18 +117,44 @@ final class PhotoCaptureEngine: @unchecked Sendable {
             (duration, iso) = (metering.duration, metering.iso)
         }
 
+        let ois = device.module.hasOpticalStabilization
+        let seed = RandomSource.mix(device.simulationSeed, request.index)
+        var clock = Double(request.index) * 10
+        func exposure(duration: Double, iso: Double, bias: Double, stabilized: Bool) -> SensorExposure {
+            defer { clock += frameInterval(duration) }
+            return SensorExposure(size: readout, duration: duration, iso: iso, flash: flash, opticalStabilization: stabilized,
+                                  startTime: clock, bias: bias, seed: RandomSource.mix(seed, UInt64(clock * 1000)))
+        }
+
+        if let bracket = settings as? AVCapturePhotoBracketSettings {
+            let lens = bracket.isLensStabilizationEnabled && ois
+            let status: AVCaptureDevice.LensStabilizationStatus = !ois ? .unsupported : (lens ? .active : .off)
+            let shots = bracket.bracketedSettings.enumerated().map { index, entry -> PlannedShot in
+                let frame: SensorExposure
+                if let manual = entry as? AVCaptureManualExposureBracketedStillImageSettings {
+                    let current = device.currentExposure()
+                    let seconds = manual.exposureDuration == AVCaptureExposureDurationCurrent ? current.duration : manual.exposureDuration.seconds
+                    let isoValue = manual.iso == AVCaptureISOCurrent ? current.iso : Double(manual.iso)
+                    frame = exposure(duration: seconds, iso: isoValue, bias: 0, stabilized: lens)
+                } else {
+                    let auto = entry as? AVCaptureAutoExposureBracketedStillImageSettings
+                    let shotBias = auto.map { $0.exposureTargetBias == AVCaptureExposureTargetBiasCurrent ? bias : Double($0.exposureTargetBias) } ?? bias
+                    let metered = camera.meter(size: readout, bias: shotBias)
+                    frame = exposure(duration: metered.duration, iso: metered.iso, bias: shotBias, stabilized: lens)
+                }
+                return PlannedShot(exposures: [frame], bracketSettings: entry, sequenceCount: index + 1, lensStabilization: status)
+            }
+            return CapturePlan(camera: camera, readoutSize: readout, shots: shots, flash: false, stabilization: false,
+                               metering: ambient)
+        }
+
         let stabilization = settings.isAutoStillImageStabilizationEnabled && !flash && !manual
             && ambient.isLowLight && settings.photoQualityPrioritization != .speed
         let frameCount = stabilization ? (settings.photoQualityPrioritization == .quality ? 6 : 4) : 1
-        let seed = RandomSource.mix(device.simulationSeed, request.index)
-        let exposures = (0..<frameCount).map { i in
-            SensorExposure(size: readout, duration: duration, iso: iso, flash: flash,
-                           opticalStabilization: device.module.hasOpticalStabilization,
-                           startTime: Double(request.index) * 10 + Double(i) * frameInterval(duration),
-                           bias: manual ? 0 : bias, seed: RandomSource.mix(seed, UInt64(i)))
-        }
-        return CapturePlan(camera: camera, readoutSize: readout, exposures: exposures, flash: flash,
-                           stabilization: stabilization, metering: metering)
+        let frames = (0..<frameCount).map { _ in exposure(duration: duration, iso: iso, bias: manual ? 0 : bias, stabilized: ois) }
+        return CapturePlan(camera: camera, readoutSize: readout,
+                           shots: [PlannedShot(exposures: frames, bracketSettings: nil, sequenceCount: 0, lensStabilization: .unsupported)],
+                           flash: flash, stabilization: stabilization, metering: metering)
     }
 
     static func resolve(_ request: PhotoRequest, plan: CapturePlan) -> AVCaptureResolvedPhotoSettings {
@@ -133,7 +169,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
             isFlashEnabled: plan.flash,
             isRedEyeReductionEnabled: plan.flash && request.settings.isAutoRedEyeReductionEnabled,
             isStillImageStabilizationEnabled: plan.stabilization,
-            expectedPhotoCount: 1,
+            expectedPhotoCount: plan.shots.count,
             photoProcessingTimeRange: CMTimeRange(start: CMTime(seconds: fastest, preferredTimescale: 1_000_000),
                                                   duration: CMTime(seconds: slowest - fastest, preferredTimescale: 1_000_000)))
     }
@@ -146,7 +182,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
 
     /// Merges, develops and encodes the frames into the delivered photo. Never returns nil: on
     /// failure the photo carries no data and the error is returned beside it.
-    static func process(_ request: PhotoRequest, plan: CapturePlan, frames: [RawImage],
+    static func process(_ request: PhotoRequest, plan: CapturePlan, shot: PlannedShot, photoCount: Int, frames: [RawImage],
                         resolved: AVCaptureResolvedPhotoSettings, timestamp: CMTime) -> (AVCapturePhoto, Error?) {
         let context = request.context, settings = request.settings
         let photoSize = context.photoSize
@@ -184,7 +220,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         }
         let preview = context.preview.flatMap { makePixelBuffer(Resampler.downscale(rgb, to: $0.size), pixelFormat: $0.pixelFormat) }
 
-        let camera = plan.camera, firstExposure = plan.exposures[0], height = photoSize.height
+        let camera = plan.camera, firstExposure = shot.exposures[0], height = photoSize.height
         let groundTruth: @Sendable () -> SimulationGroundTruth = {
             let truth = camera.groundTruth(firstExposure).croppingRows(to: height)
             let depth = camera.depthMap(size: firstExposure.size).croppingRows(to: height)
@@ -192,11 +228,12 @@ final class PhotoCaptureEngine: @unchecked Sendable {
                                          linearSRGB: truth.storage, depth: depth.storage)
         }
         let photo = AVCapturePhoto(
-            timestamp: failure == nil ? timestamp : .invalid, resolvedSettings: resolved, photoCount: 1,
+            timestamp: failure == nil ? timestamp : .invalid, resolvedSettings: resolved, photoCount: photoCount,
             fileData: fileData, fileDataProvider: fileDataProvider, pixelBuffer: pixelBuffer, previewPixelBuffer: preview,
             embeddedThumbnailPhotoFormat: context.thumbnail == nil ? nil : settings.embeddedThumbnailPhotoFormat,
             metadata: description.imageIOMetadata, sourceDeviceType: context.device.deviceType,
-            groundTruth: groundTruth)
+            bracketSettings: shot.bracketSettings, sequenceCount: shot.sequenceCount,
+            lensStabilizationStatus: shot.lensStabilization, groundTruth: groundTruth)
         return (photo, failure)
     }
 

@@ -38,12 +38,27 @@ struct PhotoRequest: @unchecked Sendable {
     let index: UInt64
 }
 
-/// The plan for one request: the exposures to take and how to finish them.
-struct CapturePlan: Sendable {
+/// The plan for one request: the shots to take and how to finish them.
+struct CapturePlan: @unchecked Sendable {
     var camera: SimulatedCamera
     var readoutSize: Size
-    var exposures: [SensorExposure]
+    /// One entry per delivered processed photo, in capture order.
+    var shots: [PlannedShot]
     var flash: Bool
     var stabilization: Bool
     var metering: ExposureMetering
+
+    /// Every sensor exposure of the request, in order.
+    var exposures: [SensorExposure] { shots.flatMap(\.exposures) }
+}
+
+/// One delivered shot: its sensor frames (several when still-image stabilisation fuses them)
+/// and where it sits in a bracket.
+struct PlannedShot: @unchecked Sendable {
+    var exposures: [SensorExposure]
+    /// The bracket entry, the very object from the request's array; nil outside a bracket.
+    var bracketSettings: AVCaptureBracketedStillImageSettings?
+    /// 1-based position in the bracket, 0 outside one.
+    var sequenceCount: Int
+    var lensStabilization: AVCaptureDevice.LensStabilizationStatus
 }

@@ -1,7 +1,14 @@
 import Foundation
 
 /// Abstract settings of one shot in a bracket (Apple's `AVCaptureBracketedStillImageSettings`,
-/// not constructible). Bracketed capture arrives with its concrete subclasses.
+/// not constructible): use the auto- or manual-exposure subclass.
 public class AVCaptureBracketedStillImageSettings: NSObject, @unchecked Sendable {
     override init() { super.init() }
 }
+
+/// Sentinel for `autoExposureSettings(exposureTargetBias:)`: the device's current bias.
+public let AVCaptureExposureTargetBiasCurrent: Float = .greatestFiniteMagnitude
+/// Sentinel for `manualExposureSettings(exposureDuration:iso:)`: the device's current duration.
+public let AVCaptureExposureDurationCurrent = CMTime(value: 0, timescale: 0, flags: [], epoch: 0)
+/// Sentinel for `manualExposureSettings(exposureDuration:iso:)`: the device's current ISO.
+public let AVCaptureISOCurrent: Float = 0

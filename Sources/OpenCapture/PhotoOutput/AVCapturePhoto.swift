@@ -59,6 +59,8 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
     init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, fileData: Data?,
          fileDataProvider: (@Sendable () -> Data?)?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, embeddedThumbnailPhotoFormat: [String: Any]?,
          metadata: [String: Any], sourceDeviceType: AVCaptureDevice.DeviceType?,
+         bracketSettings: AVCaptureBracketedStillImageSettings?, sequenceCount: Int,
+         lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus,
          groundTruth: (@Sendable () -> SimulationGroundTruth)?) {
         self.timestamp = timestamp
         self.resolvedSettings = resolvedSettings
@@ -70,9 +72,9 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         self.metadata = metadata
         self.isRawPhoto = false
         self.sourceDeviceType = sourceDeviceType
-        self.bracketSettings = nil
-        self.sequenceCount = 0
-        self.lensStabilizationStatus = .unsupported
+        self.bracketSettings = bracketSettings
+        self.sequenceCount = sequenceCount
+        self.lensStabilizationStatus = lensStabilizationStatus
         self.groundTruthProvider = groundTruth
         self.fileDataProvider = fileDataProvider
         super.init()

@@ -17,6 +17,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private var _maxQuality: QualityPrioritization = .balanced
     private var _sceneMonitoring: AVCapturePhotoSettings?
     private var _prepared: [AVCapturePhotoSettings] = []
+    private var pendingPreparation: PreparationHandler?
+    private var preparationGeneration = 0
 
     /// The serial queue every delegate callback runs on.
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
@@ -178,7 +180,10 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return max(1, min(8, (256 << 20) / max(1, bytesPerShot)))
     }
 
-    public var isLensStabilizationDuringBracketedCaptureSupported: Bool { false }
+    /// Whether optical stabilisation can stay on across a bracket: true on cameras with OIS (the back wide camera).
+    public var isLensStabilizationDuringBracketedCaptureSupported: Bool {
+        currentDevice?.module.hasOpticalStabilization ?? false
+    }
 
     // MARK: Features not simulated yet (always unsupported)
 
@@ -207,21 +212,65 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return _prepared
     }
 
-    /// Prepares resources for these settings; the handler runs on a serial queue with whether it succeeded.
+    /// Prepares resources for these settings: renders the simulated scene for every photo size they
+    /// need, so the first capture with them starts without that delay. The handler runs on the
+    /// output's serial queue with whether preparation succeeded; if the session is not running it
+    /// runs after `startRunning()`. A second call answers the first call's pending handler at once
+    /// with `false`. An empty array frees the prepared resources.
     public func setPreparedPhotoSettingsArray(_ preparedPhotoSettingsArray: [AVCapturePhotoSettings],
                                               completionHandler: ((Bool, Error?) -> Void)? = nil) {
         var firstError: Error?
         lock.lock()
         for settings in preparedPhotoSettingsArray where firstError == nil {
-            do { _ = try validateFormats(settings) } catch { firstError = error }
+            do {
+                _ = try validateFormats(settings)
+                if let bracket = settings as? AVCapturePhotoBracketSettings, let device = currentDevice {
+                    try validateBracket(bracket, device: device)
+                }
+            } catch { firstError = error }
         }
         if firstError == nil { _prepared = preparedPhotoSettingsArray }
+        let superseded = pendingPreparation
+        pendingPreparation = nil
+        preparationGeneration += 1
+        let generation = preparationGeneration
+        let handler = completionHandler.map { PreparationHandler($0) }
         lock.unlock()
-        if let completionHandler {
-            nonisolated(unsafe) let handler = completionHandler
-            let error = firstError
-            delegateQueue.async { handler(error == nil, error) }
+
+        if let superseded { delegateQueue.async { superseded.call(false, nil) } }
+        if let firstError {
+            if let handler { delegateQueue.async { handler.call(false, firstError) } }
+            return
         }
+        lock.lock()
+        pendingPreparation = handler
+        lock.unlock()
+        startPreparationIfRunning(generation: generation)
+    }
+
+    /// Renders what the prepared settings need on the delegate queue's side, then answers the handler.
+    private func startPreparationIfRunning(generation: Int) {
+        guard let device = currentDevice, session?.isRunning == true else { return }
+        let sizes = Set(preparedPhotoSettingsArray.map { settings in
+            AVCaptureDevice.Format.readoutSize(for: resolvedPhotoSize(settings, format: device.activeFormat), module: device.module)
+        })
+        let camera = device.camera
+        DispatchQueue.global().async { [self] in
+            if sizes.isEmpty { camera.purgeCaches() }
+            for size in sizes { camera.prepare(size: size) }
+            lock.lock()
+            let current = generation == preparationGeneration ? pendingPreparation : nil
+            if current != nil { pendingPreparation = nil }
+            lock.unlock()
+            if let current { delegateQueue.async { current.call(true, nil) } }
+        }
+    }
+
+    override func didChangeConfiguration() {
+        lock.lock()
+        let generation = pendingPreparation == nil ? nil : preparationGeneration
+        lock.unlock()
+        if let generation { startPreparationIfRunning(generation: generation) }
     }
 
     // MARK: Internals
@@ -248,6 +297,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 throw PhotoSettingsError.photoDimensionsAboveMaximum(width: requested.width, height: requested.height)
             }
         }
+        if let bracket = settings as? AVCapturePhotoBracketSettings { try validateBracket(bracket, device: device) }
         try validateFeatures(settings)
         for key in settings.metadata.keys where !imageIOTopLevelKeys.contains(key) {
             throw PhotoSettingsError.invalidMetadataKey(key)
@@ -309,6 +359,43 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
         }
         return .uncompressed(pixelFormat: code)
+    }
+
+    /// Apple's bracket rules (API.md §3, §4, §9.8), checked against the active format and device.
+    private func validateBracket(_ bracket: AVCapturePhotoBracketSettings, device: AVCaptureDevice) throws {
+        let entries = bracket.bracketedSettings
+        guard !entries.isEmpty else { throw PhotoSettingsError.bracketIsEmpty }
+        let autos = entries.compactMap { $0 as? AVCaptureAutoExposureBracketedStillImageSettings }
+        let manuals = entries.compactMap { $0 as? AVCaptureManualExposureBracketedStillImageSettings }
+        guard autos.count == entries.count || manuals.count == entries.count else { throw PhotoSettingsError.bracketMixesSettingsTypes }
+        let maximum = maxBracketedCapturePhotoCount
+        guard entries.count <= maximum else { throw PhotoSettingsError.bracketTooLarge(count: entries.count, maximum: maximum) }
+        for auto in autos where auto.exposureTargetBias != AVCaptureExposureTargetBiasCurrent {
+            guard (device.minExposureTargetBias...device.maxExposureTargetBias).contains(auto.exposureTargetBias) else {
+                throw PhotoSettingsError.bracketBiasOutOfRange(auto.exposureTargetBias)
+            }
+        }
+        let format = device.activeFormat
+        for manual in manuals {
+            if manual.iso != AVCaptureISOCurrent, !(format.minISO...format.maxISO).contains(manual.iso) {
+                throw PhotoSettingsError.bracketISOOutOfRange(manual.iso)
+            }
+            if manual.exposureDuration != AVCaptureExposureDurationCurrent {
+                let seconds = manual.exposureDuration.seconds
+                guard seconds.isFinite, seconds >= format.minExposureDuration.seconds - 1e-12,
+                      seconds <= format.maxExposureDuration.seconds + 1e-12 else {
+                    throw PhotoSettingsError.bracketDurationOutOfRange(seconds)
+                }
+            }
+        }
+        if bracket.isLensStabilizationEnabled && !isLensStabilizationDuringBracketedCaptureSupported {
+            throw PhotoSettingsError.lensStabilizationNotSupported
+        }
+        if bracket.flashMode != .off { throw PhotoSettingsError.bracketUnsupportedFeature("flashMode") }
+        if bracket.isAutoStillImageStabilizationEnabled {
+            throw PhotoSettingsError.bracketUnsupportedFeature("autoStillImageStabilizationEnabled")
+        }
+        if bracket.livePhotoMovieFileURL != nil { throw PhotoSettingsError.bracketUnsupportedFeature("livePhotoMovieFileURL") }
     }
 
     private func validateFeatures(_ settings: AVCapturePhotoSettings) throws {

@@ -129,8 +129,8 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
         copyMutableSettings(from: photoSettings)
     }
 
-    /// Exact copy, same `uniqueID` (NSCopying).
-    private init(copying other: AVCapturePhotoSettings) {
+    /// Exact copy, same `uniqueID` (NSCopying); subclasses call it from their own copies.
+    init(copyingSettings other: AVCapturePhotoSettings) {
         uniqueID = other.uniqueID
         format = other.format
         processedFileType = other.processedFileType
@@ -141,7 +141,7 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     }
 
     public func copy(with zone: NSZone? = nil) -> Any {
-        AVCapturePhotoSettings(copying: self)
+        AVCapturePhotoSettings(copyingSettings: self)
     }
 
     func copyMutableSettings(from s: AVCapturePhotoSettings) {

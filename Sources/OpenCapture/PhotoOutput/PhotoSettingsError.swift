@@ -37,6 +37,22 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case invalidPreviewFormat(String)
     /// `embeddedThumbnailPhotoFormat` malformed or unsupported.
     case invalidThumbnailFormat(String)
+    /// A bracket with no shots.
+    case bracketIsEmpty
+    /// A bracket mixing auto- and manual-exposure shots (or using the abstract base class).
+    case bracketMixesSettingsTypes
+    /// More shots than `maxBracketedCapturePhotoCount`.
+    case bracketTooLarge(count: Int, maximum: Int)
+    /// An auto-exposure shot's bias outside the device's `minExposureTargetBias…maxExposureTargetBias`.
+    case bracketBiasOutOfRange(Float)
+    /// A manual shot's ISO outside the active format's `minISO…maxISO`.
+    case bracketISOOutOfRange(Float)
+    /// A manual shot's duration (seconds) outside the active format's exposure range.
+    case bracketDurationOutOfRange(Double)
+    /// `isLensStabilizationEnabled` where `isLensStabilizationDuringBracketedCaptureSupported` is false.
+    case lensStabilizationNotSupported
+    /// Flash, still-image stabilisation or a Live Photo movie requested with a bracket.
+    case bracketUnsupportedFeature(String)
 
     public var description: String {
         switch self {
@@ -74,6 +90,22 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "Invalid previewPhotoFormat: \(why)"
         case .invalidThumbnailFormat(let why):
             return "Invalid embeddedThumbnailPhotoFormat: \(why)"
+        case .bracketIsEmpty:
+            return "bracketedSettings may not be empty"
+        case .bracketMixesSettingsTypes:
+            return "bracketedSettings must all be AVCaptureAutoExposureBracketedStillImageSettings or all AVCaptureManualExposureBracketedStillImageSettings"
+        case .bracketTooLarge(let count, let maximum):
+            return "A bracket of \(count) exceeds maxBracketedCapturePhotoCount (\(maximum))"
+        case .bracketBiasOutOfRange(let bias):
+            return "exposureTargetBias \(bias) is outside the device's minExposureTargetBias…maxExposureTargetBias"
+        case .bracketISOOutOfRange(let iso):
+            return "ISO \(iso) is outside the active format's minISO…maxISO"
+        case .bracketDurationOutOfRange(let seconds):
+            return "exposureDuration \(seconds) s is outside the active format's minExposureDuration…maxExposureDuration"
+        case .lensStabilizationNotSupported:
+            return "lensStabilizationEnabled requires lensStabilizationDuringBracketedCaptureSupported"
+        case .bracketUnsupportedFeature(let feature):
+            return "AVCapturePhotoBracketSettings do not support \(feature)"
         }
     }
 }
