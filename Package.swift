@@ -33,7 +33,7 @@ let package = Package(
 
         // The Apple-compatible surface.
         .target(name: "OpenCapture",
-                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats"]),
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion"]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
             "OpenCapture",

@@ -50,11 +50,24 @@ struct DemoCommand: AsyncParsableCommand {
                             bias: bias)
         }
 
+        print("\n▶ Auto-exposure bracket −4/0/+2 EV with lens stabilisation (the window is 8 EV above the room), then fused")
+        let bracketOptions = try CameraOptions.parse(["--preset", preset.rawValue, "--seed", String(seed)])
+        let (bracketSession, _, bracketOutput) = try bracketOptions.makeSession()
+        let bracket = AVCapturePhotoBracketSettings(
+            rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+            bracketedSettings: [-4, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
+        bracket.isLensStabilizationEnabled = bracketOutput.isLensStabilizationDuringBracketedCaptureSupported
+        let bracketDelegate = PrintingPhotoDelegate(directory: directory, name: "08-bracket")
+        await bracketDelegate.capture(bracket, with: bracketOutput)
+        bracketSession.stopRunning()
+        if let failure = bracketDelegate.failure { throw CLIError("bracket failed: \(failure)") }
+        try BracketCommand.fuse(bracketDelegate.photos, into: directory, name: "08-bracket")
+
         print("\n▶ Three requests in flight at once (VGA), each keeps its own order")
         let options = try CameraOptions.parse(["--preset", "vga", "--seed", String(seed)])
         let (vgaSession, _, vgaOutput) = try options.makeSession()
         defer { vgaSession.stopRunning() }
-        let delegates = (1...3).map { PrintingPhotoDelegate(directory: directory, name: "08-in-flight-\($0)", quiet: true) }
+        let delegates = (1...3).map { PrintingPhotoDelegate(directory: directory, name: "09-in-flight-\($0)", quiet: true) }
         await withTaskGroup(of: Void.self) { group in
             for delegate in delegates {
                 let settings = AVCapturePhotoSettings()
@@ -70,9 +83,9 @@ struct DemoCommand: AsyncParsableCommand {
                                                   kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
         do { try vgaOutput.validate(bad) } catch { print("  validate → \(error)") }
         let reused = AVCapturePhotoSettings()
-        let first = PrintingPhotoDelegate(directory: directory, name: "09-reuse", quiet: true)
+        let first = PrintingPhotoDelegate(directory: directory, name: "10-reuse", quiet: true)
         await first.capture(reused, with: vgaOutput)
-        let second = PrintingPhotoDelegate(directory: directory, name: "09-reuse-again")
+        let second = PrintingPhotoDelegate(directory: directory, name: "10-reuse-again")
         await second.capture(reused, with: vgaOutput)
 
         print("\nSummary")
@@ -92,6 +105,6 @@ struct DemoCommand: AsyncParsableCommand {
                            String(format: "%.0f ms", seconds * 1000)]
             print("  " + columns.joined(separator: " "))
         }
-        print("\nDone: \(rows.count + 3) photos in \(directory.path)")
+        print("\nDone: \(rows.count + 7) photos and a fused HDR in \(directory.path)")
     }
 }

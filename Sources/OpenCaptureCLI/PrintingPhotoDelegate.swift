@@ -47,7 +47,8 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         let duration = (exif["ExposureTime"] as? Double).map(formatSeconds) ?? "?"
         let iso = (exif["ISOSpeedRatings"] as? [Int])?.first.map(String.init) ?? "?"
         if let data = photo.fileDataRepresentation() {
-            let url = directory.appendingPathComponent("\(name)\(photo.photoCount > 1 ? "-\(photo.photoCount)" : "").jpg")
+            let numbered = photo.resolvedSettings.expectedPhotoCount > 1
+            let url = directory.appendingPathComponent("\(name)\(numbered ? "-\(photo.photoCount)" : "").jpg")
             do {
                 try data.write(to: url)
                 written.append(url)

@@ -1,0 +1,23 @@
+/// Why `PhotoFusion` could not fuse a bracket (OpenCapture addition).
+public enum PhotoFusionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Fewer than two images.
+    case notEnoughImages(Int)
+    /// An input could not be read or decoded.
+    case unreadable(String, reason: String)
+    /// The images do not all have the same size.
+    case sizeMismatch
+    /// `exposures` has the wrong count or a non-positive value.
+    case invalidExposures(String)
+    /// The fusion engine refused the input.
+    case fusionFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notEnoughImages(let n): return "a bracket needs at least 2 images, got \(n)"
+        case .unreadable(let name, let reason): return "cannot read \(name): \(reason)"
+        case .sizeMismatch: return "the images of a bracket must all have the same size"
+        case .invalidExposures(let why): return "invalid exposures: \(why)"
+        case .fusionFailed(let why): return "fusion failed: \(why)"
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import Testing
+@testable import OpenCapture
+
+@Suite struct PhotoFusionTests {
+    /// A −4/0/+2 EV bracket of the simulated room (the window is ≥ 8 EV above the interior).
+    func captureBracket() async throws -> (PhotoCaptureResult, [Raster<UInt8>]) {
+        let rig = CaptureRig(preset: .medium, lighting: .indoor, seed: 11)
+        let settings = AVCapturePhotoBracketSettings(
+            rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+            bracketedSettings: [-4, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
+        settings.isLensStabilizationEnabled = true
+        let result = try await rig.capture(settings)
+        let images = try result.photos.map { try JPEGDecoder.decode(try #require($0.fileDataRepresentation())) }
+        return (result, images)
+    }
+
+    func clippedAndCrushed(_ image: Raster<UInt8>) -> (clipped: Int, crushed: Int) {
+        var clipped = 0, crushed = 0
+        for i in 0..<(image.width * image.height) {
+            let r = image.storage[3 * i], g = image.storage[3 * i + 1], b = image.storage[3 * i + 2]
+            if max(r, g, b) >= 250 { clipped += 1 }
+            if max(r, g, b) <= 6 { crushed += 1 }
+        }
+        return (clipped, crushed)
+    }
+
+    @Test func fusedBracketKeepsHighlightsAndShadows() async throws {
+        let (result, shots) = try await captureBracket()
+        let fusion = try PhotoFusion().fuse(result.photos)
+        let fused = try JPEGDecoder.decode(fusion.fusedJPEG)
+        #expect(fused.width == 480 && fused.height == 360)
+        let counts = shots.map(clippedAndCrushed), fusedCounts = clippedAndCrushed(fused)
+        let toneMapped = clippedAndCrushed(try JPEGDecoder.decode(try #require(fusion.toneMappedJPEG)))
+        let tolerance = fused.width * fused.height / 2000  // 0.05 % of the frame
+        // Exposure fusion: fewer clipped pixels than the middle and bright shots, fewer crushed than the dark one.
+        #expect(fusedCounts.clipped < counts[1].clipped && fusedCounts.clipped < counts[2].clipped, "\(fusedCounts) vs \(counts)")
+        #expect(fusedCounts.crushed < counts[0].crushed, "\(fusedCounts) vs \(counts)")
+        // HDR merge, tone-mapped: fewer clipped pixels than every shot (the sky clipped even at −4 EV is recovered
+        // from nothing else, so this is the hard bound) and no more crushed ones than the brightest shot.
+        #expect(counts.allSatisfy { toneMapped.clipped < $0.clipped }, "\(toneMapped) vs \(counts)")
+        #expect(toneMapped.crushed < counts[0].crushed && toneMapped.crushed < counts[1].crushed
+                && toneMapped.crushed <= counts[2].crushed + tolerance, "\(toneMapped) vs \(counts)")
+        #expect(fusion.exposures?.count == 3)
+    }
+
+    @Test func hdrMergeIsCloserToTheGroundTruthThanTheMiddleShot() async throws {
+        let (result, shots) = try await captureBracket()
+        let fusion = try PhotoFusion().fuse(result.photos)
+        let hdr = try RadianceHDR.decode(try #require(fusion.radianceHDR))
+        let exposures = try #require(fusion.exposures)
+        let truth = try #require(result.photos[1].simulationGroundTruth())
+        // Same global tone curve for all: x / (1 + x) on linear values scaled so the middle shot's white is 1.
+        func tone(_ x: Double) -> Double { let v = max(x, 0); return v / (1 + v) }
+        let middleLinear = ToneResponse.standardInverse
+        var errorHDR = 0.0, errorMiddle = 0.0
+        for i in 0..<(truth.width * truth.height * 3) {
+            let reference = tone(Double(truth.linearSRGB[i]))
+            errorHDR += pow(tone(Double(hdr.storage[i]) * exposures[1]) - reference, 2)
+            errorMiddle += pow(tone(Double(middleLinear[Int(shots[1].storage[i])])) - reference, 2)
+        }
+        #expect(errorHDR < errorMiddle * 0.8, "HDR \(errorHDR) vs middle shot \(errorMiddle)")
+        #expect(try #require(fusion.toneMappedJPEG).prefix(2) == Data([0xFF, 0xD8]))
+    }
+
+    @Test func filesFuseAndBadInputIsAClearError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-fusion-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var urls: [URL] = []
+        for (index, scale) in [0.25, 1.0, 4.0].enumerated() {
+            var image = Raster<UInt8>(width: 96, height: 64, channels: 3)
+            for y in 0..<64 { for x in 0..<96 { for c in 0..<3 {
+                let linear = (Double(x) / 96 * 0.9 + Double(c) * 0.03 + (y / 8 % 2 == 0 ? 0.05 : 0)) * scale
+                image[x, y, c] = UInt8(SRGBTransfer.encode(Float(min(linear, 1))) * 255)
+            } } }
+            let url = folder.appendingPathComponent("shot\(index).\(index == 1 ? "tif" : "png")")
+            try (index == 1 ? TIFFCodec.encode(image) : PNGCodec.encode(image)).write(to: url)
+            urls.append(url)
+        }
+        let withoutExposures = try PhotoFusion().fuse(contentsOf: urls)
+        #expect(withoutExposures.radianceHDR == nil && withoutExposures.exposures == nil)
+        #expect(withoutExposures.shifts.count == 3)
+        let withExposures = try PhotoFusion().fuse(contentsOf: urls, exposures: [0.25, 1, 4])
+        let hdr = try RadianceHDR.decode(try #require(withExposures.radianceHDR))
+        #expect(hdr.width == 96 && hdr.height == 64)
+
+        #expect(throws: PhotoFusionError.notEnoughImages(1)) { try PhotoFusion().fuse(contentsOf: [urls[0]]) }
+        #expect(throws: PhotoFusionError.invalidExposures("2 values for 3 images")) {
+            try PhotoFusion().fuse(contentsOf: urls, exposures: [1, 2])
+        }
+        let garbage = folder.appendingPathComponent("garbage.jpg")
+        try Data("definitely not an image".utf8).write(to: garbage)
+        #expect(throws: PhotoFusionError.self) { try PhotoFusion().fuse(contentsOf: [urls[0], garbage]) }
+        let small = folder.appendingPathComponent("small.png")
+        try PNGCodec.encode(Raster<UInt8>(width: 8, height: 8, channels: 3, repeating: 100)).write(to: small)
+        #expect(throws: PhotoFusionError.sizeMismatch) { try PhotoFusion().fuse(contentsOf: [urls[0], small]) }
+    }
+}
