@@ -3,5 +3,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# Comparison tools, for the figures printed beside ours (optional: skipped if they cannot be installed).
+if ! command -v enfuse >/dev/null; then
+  (apt-get install -y -qq --no-install-recommends enfuse >/dev/null 2>&1 || sudo apt-get install -y -qq --no-install-recommends enfuse >/dev/null 2>&1) || true
+fi
+python3 -c "import cv2" 2>/dev/null || python3 -m pip install -q opencv-python-headless >/dev/null 2>&1 || true
 swift build -c release --product opencapture-bench
 .build/release/opencapture-bench "$@"

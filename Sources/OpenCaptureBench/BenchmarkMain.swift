@@ -14,13 +14,14 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,sensor,isp,jpeg,demosaic,fusion] [--runs N]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion] [--runs N]")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
         print("# OpenCapture benchmarks — release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("# figure: value unit    [anchor]")
         if options.runs("capture") { try await CaptureBenchmark.run(options) }
+        if options.runs("bracket") { try await PreparedBracketBenchmark.run(options) }
         if options.runs("sensor") { SensorBenchmark.run(options) }
         if options.runs("isp") { ISPBenchmark.run(options) }
         if options.runs("jpeg") { try JPEGBenchmark.run(options) }

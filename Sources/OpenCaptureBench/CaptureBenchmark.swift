@@ -36,3 +36,40 @@ enum CaptureBenchmark {
         return (value, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
 }
+
+/// A 12 MP bracket's exposure (request → didCapturePhoto) and total time, with and without
+/// `setPreparedPhotoSettingsArray`.
+enum PreparedBracketBenchmark {
+    static func run(_ options: BenchmarkOptions) async throws {
+        func bracket() -> AVCapturePhotoBracketSettings {
+            AVCapturePhotoBracketSettings(rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+                                          bracketedSettings: [-2, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
+        }
+        var starts: [Bool: Double] = [:], totals: [Bool: Double] = [:]
+        for prepared in [false, true] {
+            guard let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back) else { return }
+            device.simulationSeed = prepared ? 101 : 202
+            let session = AVCaptureSession()
+            let output = AVCapturePhotoOutput()
+            session.sessionPreset = .photo
+            session.addInput(try AVCaptureDeviceInput(device: device))
+            session.addOutput(output)
+            session.startRunning()
+            if prepared {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    output.setPreparedPhotoSettingsArray([bracket()]) { _, _ in done.resume() }
+                }
+            }
+            let result = try await output.capturePhotos(with: bracket())
+            starts[prepared] = result.events.first { $0.kind == .didCapturePhoto }?.time
+            totals[prepared] = result.events.last?.time
+            session.stopRunning()
+        }
+        report("bracket.12mp.x3.exposed.unprepared", (starts[false] ?? 0) * 1000, "ms", format: "%.0f",
+               anchor: "request → didCapturePhoto; three 1/15 s exposures")
+        report("bracket.12mp.x3.exposed.prepared", (starts[true] ?? 0) * 1000, "ms", format: "%.0f",
+               anchor: "after setPreparedPhotoSettingsArray")
+        report("bracket.12mp.x3.total.unprepared", totals[false] ?? 0, "s", format: "%.2f", anchor: "request → didFinishCapture")
+        report("bracket.12mp.x3.total.prepared", totals[true] ?? 0, "s", format: "%.2f")
+    }
+}

@@ -243,6 +243,33 @@ final class TrackingPhotoCaptureProgressTests: XCTestCase {
         for d in delegates { assertDocumentedOrder(d) }
     }
     
+    func testApplesAutoExposureBracketGivesThreePhotosInOrder() throws {
+        let camera = try makeCamera(preset: .low)
+        let settings = camera.makeAutoExposureBracket()
+        let d = try XCTUnwrap(capture([settings], on: camera).first)
+        assertDocumentedOrder(d)
+        XCTAssertEqual(d.resolvedSettingsSeen.first?.expectedPhotoCount, 3)
+        XCTAssertEqual(d.photos.map(\.sequenceCount), [1, 2, 3])
+        for (photo, entry) in zip(d.photos, settings.bracketedSettings) {
+            XCTAssertTrue(photo.bracketSettings === entry)
+            let bias = (photo.bracketSettings as? AVCaptureAutoExposureBracketedStillImageSettings)?.exposureTargetBias
+            XCTAssertEqual((photo.metadata["{Exif}"] as? [String: Any])?["ExposureBiasValue"] as? Double, bias.map(Double.init))
+        }
+        XCTAssertEqual(d.photos.map(\.lensStabilizationStatus), [.active, .active, .active])
+    }
+
+    func testManualExposureBracketUsesTheGivenDurations() throws {
+        let camera = try makeCamera(preset: .low)
+        let settings = camera.makeManualExposureBracket()
+        let d = try XCTUnwrap(capture([settings], on: camera).first)
+        assertDocumentedOrder(d)
+        let durations = d.photos.compactMap { ($0.metadata["{Exif}"] as? [String: Any])?["ExposureTime"] as? Double }
+        XCTAssertEqual(durations.count, 3)
+        for (measured, expected) in zip(durations, [1.0 / 500, 1.0 / 250, 1.0 / 125]) { XCTAssertEqual(measured, expected, accuracy: 1e-9) }
+        let stamps = d.photos.map { CMTimeGetSeconds($0.timestamp) }
+        XCTAssertEqual(stamps, stamps.sorted(), "shots are taken back to back, in order")
+    }
+
     func testLowPresetVariantAlsoWorks() throws {
         let camera = try makeCamera(preset: .low)
         let delegates = capture((0..<3).map { _ in camera.makeSettings() }, on: camera)
