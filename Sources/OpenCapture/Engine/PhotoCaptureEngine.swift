@@ -65,18 +65,17 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         }
     }
 
-    /// Exposes every frame of every shot back to back, paced in real time (a frame takes at least
-    /// its exposure duration plus the readout gap). Returns each shot's frames and start time.
+    /// Exposes every frame of every shot back to back, paced in real time: a frame occupies the
+    /// sensor for at least its exposure plus the readout gap. Returns each shot's frames and start time.
     private func expose(_ plan: CapturePlan, clock: () -> Double) -> [([RawImage], Double)] {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var elapsedTarget = 0.0
-        return plan.shots.map { shot in
+        plan.shots.map { shot in
             let shotStart = clock()
             let frames = shot.exposures.map { exposure in
+                let frameStart = DispatchTime.now().uptimeNanoseconds
                 let frame = plan.camera.capture(exposure)
-                elapsedTarget += PhotoCaptureEngine.frameInterval(exposure.duration)
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-                if elapsedTarget > elapsed { Thread.sleep(forTimeInterval: elapsedTarget - elapsed) }
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - frameStart) / 1e9
+                let interval = PhotoCaptureEngine.frameInterval(exposure.duration)
+                if interval > elapsed { Thread.sleep(forTimeInterval: interval - elapsed) }
                 return frame
             }
             return (frames, shotStart)
