@@ -49,15 +49,19 @@ final class PhotoCaptureEngine: @unchecked Sendable {
             let exposed = expose(plan, clock: { session.clockSeconds })
             post { $0.photoOutput(output, didCapturePhotoFor: resolved) }
 
+            let perShot = request.context.photosPerShot
             let count = plan.shots.count
             for (index, shot) in plan.shots.enumerated() {
                 let (frames, startClock) = exposed[index]
                 processingQueue.async {
                     let timestamp = CMTime(seconds: startClock, preferredTimescale: 1_000_000_000)
-                    let (photo, error) = PhotoCaptureEngine.process(request, plan: plan, shot: shot, photoCount: index + 1,
-                                                                    frames: frames, resolved: resolved, timestamp: timestamp)
-                    post { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: error) }
+                    let results = PhotoCaptureEngine.process(request, plan: plan, shot: shot, firstPhotoCount: index * perShot + 1,
+                                                             frames: frames, resolved: resolved, timestamp: timestamp)
+                    for (photo, error) in results {
+                        post { $0.photoOutput(output, didFinishProcessingPhoto: photo, error: error) }
+                    }
                     if index == count - 1 {
+                        let error = results.compactMap(\.1).first
                         post { $0.photoOutput(output, didFinishCaptureFor: resolved, error: error) }
                     }
                 }
@@ -160,15 +164,19 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         let size = request.context.photoSize
         let pixels = Double(size.pixelCount * plan.exposures.count)
         let fastest = pixels / 150e6, slowest = pixels / 40e6 + 0.05
+        let none = CMVideoDimensions(width: 0, height: 0)
+        let raw = request.context.raw
         return AVCaptureResolvedPhotoSettings(
             uniqueID: request.settings.uniqueID,
-            photoDimensions: dimensions(size),
+            photoDimensions: request.context.output == nil ? none : dimensions(size),
+            rawPhotoDimensions: raw == nil ? none : dimensions(size),
             previewDimensions: request.context.preview.map { dimensions($0.size) } ?? CMVideoDimensions(width: 0, height: 0),
-            embeddedThumbnailDimensions: request.context.thumbnail.map { dimensions($0.size) } ?? CMVideoDimensions(width: 0, height: 0),
+            embeddedThumbnailDimensions: request.context.thumbnail.map { dimensions($0.size) } ?? none,
+            rawEmbeddedThumbnailDimensions: raw?.thumbnail.map(dimensions) ?? none,
             isFlashEnabled: plan.flash,
             isRedEyeReductionEnabled: plan.flash && request.settings.isAutoRedEyeReductionEnabled,
             isStillImageStabilizationEnabled: plan.stabilization,
-            expectedPhotoCount: plan.shots.count,
+            expectedPhotoCount: plan.shots.count * request.context.photosPerShot,
             photoProcessingTimeRange: CMTimeRange(start: CMTime(seconds: fastest, preferredTimescale: 1_000_000),
                                                   duration: CMTime(seconds: slowest - fastest, preferredTimescale: 1_000_000)))
     }
@@ -179,10 +187,11 @@ final class PhotoCaptureEngine: @unchecked Sendable {
 
     // MARK: Processing
 
-    /// Merges, develops and encodes the frames into the delivered photo. Never returns nil: on
-    /// failure the photo carries no data and the error is returned beside it.
-    static func process(_ request: PhotoRequest, plan: CapturePlan, shot: PlannedShot, photoCount: Int, frames: [RawImage],
-                        resolved: AVCaptureResolvedPhotoSettings, timestamp: CMTime) -> (AVCapturePhoto, Error?) {
+    /// Merges, develops and encodes one shot's frames into its delivered photos: the RAW photo
+    /// first (when asked for), then the processed one. Never returns a nil photo: on failure the
+    /// photo carries no data and the error is returned beside it.
+    static func process(_ request: PhotoRequest, plan: CapturePlan, shot: PlannedShot, firstPhotoCount: Int, frames: [RawImage],
+                        resolved: AVCaptureResolvedPhotoSettings, timestamp: CMTime) -> [(AVCapturePhoto, Error?)] {
         let context = request.context, settings = request.settings
         let photoSize = context.photoSize
         var raw = frames.count > 1 ? RawFrameMerger.merge(frames) : frames[0]
@@ -190,18 +199,56 @@ final class PhotoCaptureEngine: @unchecked Sendable {
 
         var isp = ISPSettings()
         switch settings.photoQualityPrioritization {
-        case .speed: isp.noiseReduction = 0.6; isp.demosaic = .bilinear
+        case .speed: isp.noiseReduction = 0.6; isp.demosaic = context.raw == nil ? .bilinear : .malvarHeCutler
         case .balanced: isp.noiseReduction = 1
         case .quality: isp.noiseReduction = 1.2
         }
         let rgb = ImageSignalProcessor(settings: isp).process(raw)
         let description = PhotoDescription(request: request, raw: raw, plan: plan, size: photoSize, captureDate: Date())
 
+        let camera = plan.camera, firstExposure = shot.exposures[0], height = photoSize.height
+        let groundTruth: @Sendable () -> SimulationGroundTruth = {
+            let truth = camera.groundTruth(firstExposure).croppingRows(to: height)
+            let depth = camera.depthMap(size: firstExposure.size).croppingRows(to: height)
+            return SimulationGroundTruth(width: truth.width, height: truth.height,
+                                         linearSRGB: truth.storage, depth: depth.storage)
+        }
+        func photo(count: Int, isRaw: Bool, fileData: Data?, fileDataProvider: (@Sendable () -> Data?)?,
+                   pixelBuffer: CVPixelBuffer?, preview: CVPixelBuffer?, failed: Bool) -> AVCapturePhoto {
+            AVCapturePhoto(timestamp: failed ? .invalid : timestamp, resolvedSettings: resolved, photoCount: count,
+                           isRawPhoto: isRaw, fileData: fileData, fileDataProvider: fileDataProvider, pixelBuffer: pixelBuffer,
+                           previewPixelBuffer: preview,
+                           embeddedThumbnailPhotoFormat: isRaw ? settings.rawEmbeddedThumbnailPhotoFormat
+                               : (context.thumbnail == nil ? nil : settings.embeddedThumbnailPhotoFormat),
+                           metadata: description.imageIOMetadata, sourceDeviceType: context.device.deviceType,
+                           bracketSettings: shot.bracketSettings, sequenceCount: shot.sequenceCount,
+                           lensStabilizationStatus: shot.lensStabilization, groundTruth: groundTruth)
+        }
+        let preview = context.preview.flatMap { makePixelBuffer(Resampler.downscale(rgb, to: $0.size), pixelFormat: $0.pixelFormat) }
+        var results: [(AVCapturePhoto, Error?)] = []
+        var count = firstPhotoCount
+
+        if let rawRequest = context.raw {
+            let bayer = PixelBuffer.uint16(from: raw.bayer, pixelFormat: FourCC(rawValue: rawRequest.pixelFormat))
+            bayer?.attachments["BlackLevel"] = raw.blackLevel.map { String(Int($0)) }.joined(separator: " ")
+            bayer?.attachments["WhiteLevel"] = String(raw.whiteLevel)
+            let previewSize = rawRequest.thumbnail ?? photoSize.fitted(within: Size(width: 256, height: 256))
+            let dngPreview = Resampler.downscale(rgb, to: previewSize)
+            let metadata = DNGMetadata.derived(from: raw, make: description.exif.make ?? "OpenCapture",
+                                               model: description.exif.model ?? "Simulated Camera", exif: description.exif)
+            let frozenRaw = raw
+            let dng: @Sendable () -> Data? = { try? DNGWriter.write(frozenRaw, metadata: metadata, preview: dngPreview) }
+            results.append((photo(count: count, isRaw: true, fileData: nil, fileDataProvider: dng, pixelBuffer: bayer,
+                                  preview: preview, failed: false), nil))
+            count += 1
+        }
+
+        guard let output = context.output else { return results }
         var fileData: Data?
         var fileDataProvider: (@Sendable () -> Data?)?
         var pixelBuffer: CVPixelBuffer?
         var failure: Error?
-        switch context.output {
+        switch output {
         case .jpeg(let quality):
             do {
                 let thumbnail = try context.thumbnail.map {
@@ -217,23 +264,9 @@ final class PhotoCaptureEngine: @unchecked Sendable {
             let orientation = context.orientation
             fileDataProvider = { try? TIFFCodec.encode(rgb, orientation: orientation) }
         }
-        let preview = context.preview.flatMap { makePixelBuffer(Resampler.downscale(rgb, to: $0.size), pixelFormat: $0.pixelFormat) }
-
-        let camera = plan.camera, firstExposure = shot.exposures[0], height = photoSize.height
-        let groundTruth: @Sendable () -> SimulationGroundTruth = {
-            let truth = camera.groundTruth(firstExposure).croppingRows(to: height)
-            let depth = camera.depthMap(size: firstExposure.size).croppingRows(to: height)
-            return SimulationGroundTruth(width: truth.width, height: truth.height,
-                                         linearSRGB: truth.storage, depth: depth.storage)
-        }
-        let photo = AVCapturePhoto(
-            timestamp: failure == nil ? timestamp : .invalid, resolvedSettings: resolved, photoCount: photoCount,
-            fileData: fileData, fileDataProvider: fileDataProvider, pixelBuffer: pixelBuffer, previewPixelBuffer: preview,
-            embeddedThumbnailPhotoFormat: context.thumbnail == nil ? nil : settings.embeddedThumbnailPhotoFormat,
-            metadata: description.imageIOMetadata, sourceDeviceType: context.device.deviceType,
-            bracketSettings: shot.bracketSettings, sequenceCount: shot.sequenceCount,
-            lensStabilizationStatus: shot.lensStabilization, groundTruth: groundTruth)
-        return (photo, failure)
+        results.append((photo(count: count, isRaw: false, fileData: fileData, fileDataProvider: fileDataProvider,
+                              pixelBuffer: pixelBuffer, preview: preview, failed: failure != nil), failure))
+        return results
     }
 
     static func makePixelBuffer(_ rgb: Raster<UInt8>, pixelFormat: OSType) -> CVPixelBuffer? {

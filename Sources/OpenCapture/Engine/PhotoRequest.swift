@@ -17,17 +17,30 @@ struct ThumbnailRequest: Sendable {
     var size: Size
 }
 
+/// The RAW photo of each shot: a Bayer buffer and a DNG.
+struct RawRequest: Sendable {
+    var pixelFormat: OSType
+    /// Size of the DNG's preview (IFD0), from `rawEmbeddedThumbnailPhotoFormat`; nil = a small default preview.
+    var thumbnail: Size?
+}
+
 /// What validation learned about the output and device for one request.
 struct CaptureContext: @unchecked Sendable {
     let device: AVCaptureDevice
     let session: AVCaptureSession
     let format: AVCaptureDevice.Format
     let photoSize: Size
-    let output: ProcessedOutput
+    /// The processed photo per shot; nil for RAW-only requests.
+    let output: ProcessedOutput?
+    /// The RAW photo per shot; nil without RAW.
+    let raw: RawRequest?
     let preview: PreviewRequest?
     let thumbnail: ThumbnailRequest?
     let orientation: Int
     let maxQuality: AVCapturePhotoOutput.QualityPrioritization
+
+    /// Photos delivered per shot: one RAW and/or one processed.
+    var photosPerShot: Int { (raw == nil ? 0 : 1) + (output == nil ? 0 : 1) }
 }
 
 /// One accepted request: a private copy of the settings, what validation found, and its order on the output.

@@ -56,7 +56,7 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, fileData: Data?,
+    init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, isRawPhoto: Bool, fileData: Data?,
          fileDataProvider: (@Sendable () -> Data?)?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, embeddedThumbnailPhotoFormat: [String: Any]?,
          metadata: [String: Any], sourceDeviceType: AVCaptureDevice.DeviceType?,
          bracketSettings: AVCaptureBracketedStillImageSettings?, sequenceCount: Int,
@@ -70,7 +70,7 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         self.previewPixelBuffer = previewPixelBuffer
         self.embeddedThumbnailPhotoFormat = embeddedThumbnailPhotoFormat
         self.metadata = metadata
-        self.isRawPhoto = false
+        self.isRawPhoto = isRawPhoto
         self.sourceDeviceType = sourceDeviceType
         self.bracketSettings = bracketSettings
         self.sequenceCount = sequenceCount
@@ -80,8 +80,8 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// The photo as a file: JPEG for the JPEG codec, an uncompressed TIFF (written on demand) for
-    /// pixel-buffer photos; nil for photos with errors.
+    /// The photo as a file: JPEG for the JPEG codec, an uncompressed TIFF for pixel-buffer photos,
+    /// a DNG for RAW photos (TIFF and DNG are written on demand); nil for photos with errors.
     public func fileDataRepresentation() -> Data? { fileData ?? fileDataProvider?() }
 
     /// OpenCapture addition: the simulator's ground truth for this photo (nil for fakes).

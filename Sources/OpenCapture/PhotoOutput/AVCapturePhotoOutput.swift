@@ -80,9 +80,14 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         currentDevice == nil ? [] : [.jpg, .tif]
     }
 
-    /// Bayer RAW formats (RAW capture is not available yet: empty).
-    public var availableRawPhotoPixelFormatTypes: [OSType] { [] }
-    public var availableRawPhotoFileTypes: [AVFileType] { [] }
+    /// Bayer RAW formats: the 14-bit format matching the camera's colour filter array.
+    public var availableRawPhotoPixelFormatTypes: [OSType] {
+        guard let device = currentDevice else { return [] }
+        return [device.module.cfa.bayer14FourCC.rawValue]
+    }
+
+    /// File types for RAW photos: DNG.
+    public var availableRawPhotoFileTypes: [AVFileType] { currentDevice == nil ? [] : [.dng] }
 
     public func supportedPhotoPixelFormatTypes(for fileType: AVFileType) -> [OSType] {
         fileType == .tif ? availablePhotoPixelFormatTypes : []
@@ -92,7 +97,9 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         fileType == .jpg ? availablePhotoCodecTypes : []
     }
 
-    public func supportedRawPhotoPixelFormatTypes(for fileType: AVFileType) -> [OSType] { [] }
+    public func supportedRawPhotoPixelFormatTypes(for fileType: AVFileType) -> [OSType] {
+        fileType == .dng ? availableRawPhotoPixelFormatTypes : []
+    }
 
     public class func isBayerRAWPixelFormat(_ pixelFormat: OSType) -> Bool {
         [kCVPixelFormatType_14Bayer_RGGB, kCVPixelFormatType_14Bayer_GRBG, kCVPixelFormatType_14Bayer_GBRG,
@@ -285,7 +292,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         if usedIDs.contains(settings.uniqueID) { throw PhotoSettingsError.settingsReused(uniqueID: settings.uniqueID) }
         guard let session, session.isRunning, let connection = connections.first, connection.isActive,
               let device = connection.input?.device else { throw PhotoSettingsError.noActiveVideoConnection }
-        let output = try validateFormats(settings)
+        let (output, raw) = try validateFormats(settings)
         if settings.photoQualityPrioritization > _maxQuality { throw PhotoSettingsError.qualityPrioritizationAboveMaximum }
         if !supportedFlashModes.contains(settings.flashMode) { throw PhotoSettingsError.unsupportedFlashMode(settings.flashMode) }
         if settings.isHighResolutionPhotoEnabled && !_highResolution { throw PhotoSettingsError.highResolutionCaptureNotEnabled }
@@ -306,17 +313,33 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let preview = try validatePreview(settings, photoSize: photoSize)
         let thumbnail = try validateThumbnail(settings, photoSize: photoSize)
         return CaptureContext(device: device, session: session, format: format, photoSize: photoSize, output: output,
+                              raw: raw.map { RawRequest(pixelFormat: $0.pixelFormat, thumbnail: $0.thumbnail.map(photoSize.fitted)) },
                               preview: preview, thumbnail: thumbnail, orientation: connection.exifOrientation,
                               maxQuality: _maxQuality)
     }
 
     /// Checks the processed, RAW and file-type parts of the settings.
-    private func validateFormats(_ settings: AVCapturePhotoSettings) throws -> ProcessedOutput {
+    private func validateFormats(_ settings: AVCapturePhotoSettings) throws -> (ProcessedOutput?, RawRequest?) {
+        var raw: RawRequest?
         if settings.rawPhotoPixelFormatType != 0 {
-            throw PhotoSettingsError.unsupportedRawPixelFormat(settings.rawPhotoPixelFormatType)
+            guard availableRawPhotoPixelFormatTypes.contains(settings.rawPhotoPixelFormatType) else {
+                throw PhotoSettingsError.unsupportedRawPixelFormat(settings.rawPhotoPixelFormatType)
+            }
+            if let rawType = settings.rawFileType, rawType != .dng { throw PhotoSettingsError.unsupportedFileType(rawType.rawValue) }
+            if AVCapturePhotoOutput.isBayerRAWPixelFormat(settings.rawPhotoPixelFormatType) {
+                if settings.photoQualityPrioritization != .speed { throw PhotoSettingsError.rawNeedsSpeedPrioritization }
+                if settings.isAutoStillImageStabilizationEnabled && !(settings is AVCapturePhotoBracketSettings) {
+                    throw PhotoSettingsError.rawWithStillImageStabilization
+                }
+            }
+            raw = RawRequest(pixelFormat: settings.rawPhotoPixelFormatType, thumbnail: try validateRawThumbnail(settings))
+        } else if let rawType = settings.rawFileType {
+            throw PhotoSettingsError.unsupportedFileType(rawType.rawValue)
         }
-        if let rawType = settings.rawFileType { throw PhotoSettingsError.unsupportedFileType(rawType.rawValue) }
-        guard let format = settings.format else { throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat }
+        guard let format = settings.format else {
+            if raw != nil { return (nil, raw) }
+            throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat
+        }
         let codec = format[AVVideoCodecKey]
         let pixelFormat = format[kCVPixelBufferPixelFormatTypeKey]
         if (codec == nil) == (pixelFormat == nil) { throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat }
@@ -346,7 +369,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             if let fileType = settings.processedFileType, fileType != .jpg {
                 throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
             }
-            return .jpeg(quality: quality)
+            return (.jpeg(quality: quality), raw)
         }
         if format[AVVideoCompressionPropertiesKey] != nil {
             throw PhotoSettingsError.unsupportedFormatKey(AVVideoCompressionPropertiesKey)
@@ -358,7 +381,27 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         if let fileType = settings.processedFileType, fileType != .tif {
             throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
         }
-        return .uncompressed(pixelFormat: code)
+        return (.uncompressed(pixelFormat: code), raw)
+    }
+
+    /// The DNG preview size asked for with `rawEmbeddedThumbnailPhotoFormat` (JPEG codec, optional width and height).
+    private func validateRawThumbnail(_ settings: AVCapturePhotoSettings) throws -> Size? {
+        guard let format = settings.rawEmbeddedThumbnailPhotoFormat else { return nil }
+        guard let codec = format[AVVideoCodecKey] else {
+            throw PhotoSettingsError.invalidThumbnailFormat("rawEmbeddedThumbnailPhotoFormat needs AVVideoCodecKey")
+        }
+        let type = (codec as? AVVideoCodecType) ?? (codec as? String).map { AVVideoCodecType(rawValue: $0) }
+        guard let type, settings.availableRawEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
+            throw PhotoSettingsError.invalidThumbnailFormat("raw thumbnail codec \(codec) is not available")
+        }
+        let width = format[AVVideoWidthKey].flatMap(PhotoCaptureEngine.double)
+        let height = format[AVVideoHeightKey].flatMap(PhotoCaptureEngine.double)
+        if (width == nil) != (height == nil) { throw PhotoSettingsError.invalidThumbnailFormat("width and height must be given together") }
+        if let width, let height {
+            guard width >= 1, height >= 1 else { throw PhotoSettingsError.invalidThumbnailFormat("width and height must be positive") }
+            return Size(width: min(Int(width), 1024), height: min(Int(height), 1024))
+        }
+        return Size(width: 1024, height: 1024)
     }
 
     /// Apple's bracket rules (API.md §3, §4, §9.8), checked against the active format and device.
@@ -456,7 +499,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         guard let type, settings.availableEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
             throw PhotoSettingsError.invalidThumbnailFormat("codec \(codec) is not available")
         }
-        if case .uncompressed = try validateFormats(settings) {
+        guard case .jpeg = try validateFormats(settings).0 else {
             throw PhotoSettingsError.invalidThumbnailFormat("thumbnails are embedded in compressed photos only")
         }
         let width = format[AVVideoWidthKey].flatMap(PhotoCaptureEngine.double)

@@ -74,6 +74,12 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     /// `AVVideoCodecKey` plus optional `AVVideoWidthKey`/`AVVideoHeightKey`: a thumbnail embedded in the file.
     public var embeddedThumbnailPhotoFormat: [String: Any]?
 
+    /// Codecs for `rawEmbeddedThumbnailPhotoFormat`.
+    public var availableRawEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] { rawPhotoPixelFormatType == 0 ? [] : [.jpeg] }
+    /// `AVVideoCodecKey` plus optional width and height: the preview image stored in the DNG (IFD0),
+    /// up to 1024 pixels (written uncompressed, as DNG previews may be).
+    public var rawEmbeddedThumbnailPhotoFormat: [String: Any]?
+
     /// JPEG photo, balanced quality, flash off.
     public override init() {
         uniqueID = AVCapturePhotoSettings.nextUniqueID()
@@ -116,6 +122,12 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
         self.rawPhotoPixelFormatType = rawPixelFormatType
         self.rawFileType = rawFileType
         super.init()
+        if rawPixelFormatType != 0 {
+            // Apple's defaults for RAW: no still-image stabilisation, and Bayer RAW is a .speed capture.
+            isAutoStillImageStabilizationEnabled = false
+            photoQualityPrioritization = .speed
+            if processedFormat == nil { isAutoRedEyeReductionEnabled = false }
+        }
     }
 
     /// A copy of every setting with a new `uniqueID`.
@@ -168,5 +180,6 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
         livePhotoVideoCodecType = s.livePhotoVideoCodecType
         previewPhotoFormat = s.previewPhotoFormat
         embeddedThumbnailPhotoFormat = s.embeddedThumbnailPhotoFormat
+        rawEmbeddedThumbnailPhotoFormat = s.rawEmbeddedThumbnailPhotoFormat
     }
 }

@@ -21,6 +21,10 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case unsupportedFileType(String)
     /// `rawPhotoPixelFormatType` is not in `availableRawPhotoPixelFormatTypes`.
     case unsupportedRawPixelFormat(OSType)
+    /// Bayer RAW with `photoQualityPrioritization` above `.speed`.
+    case rawNeedsSpeedPrioritization
+    /// Bayer RAW with automatic still-image stabilisation.
+    case rawWithStillImageStabilization
     /// `photoQualityPrioritization` above the output's `maxPhotoQualityPrioritization`.
     case qualityPrioritizationAboveMaximum
     /// `flashMode` not in `supportedFlashModes`.
@@ -74,6 +78,10 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "Unsupported file type \(type) for this format"
         case .unsupportedRawPixelFormat(let format):
             return "Unsupported rawPhotoPixelFormatType \(FourCCText(format)): must be one of availableRawPhotoPixelFormatTypes"
+        case .rawNeedsSpeedPrioritization:
+            return "Bayer RAW capture requires photoQualityPrioritization .speed"
+        case .rawWithStillImageStabilization:
+            return "Bayer RAW capture does not support autoStillImageStabilizationEnabled"
         case .qualityPrioritizationAboveMaximum:
             return "settings.photoQualityPrioritization must not be higher than self.maxPhotoQualityPrioritization"
         case .unsupportedFlashMode(let mode):

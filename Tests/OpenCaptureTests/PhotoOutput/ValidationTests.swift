@@ -41,8 +41,8 @@ import Testing
         await expectRefused(rig, AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg,
                                                                  AVVideoCompressionPropertiesKey: ["AVVideoAverageBitRateKey": 1]]),
                             .unsupportedFormatKey("AVVideoAverageBitRateKey"))
-        await expectRefused(rig, AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB),
-                            .unsupportedRawPixelFormat(kCVPixelFormatType_14Bayer_RGGB))
+        await expectRefused(rig, AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_BGGR),
+                            .unsupportedRawPixelFormat(kCVPixelFormatType_14Bayer_BGGR))
         await expectRefused(rig, AVCapturePhotoSettings(rawPixelFormatType: 0, rawFileType: nil,
                                                         processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
                                                         processedFileType: .heic),
