@@ -13,6 +13,7 @@ struct BracketCommand: AsyncParsableCommand {
     @Option(help: "Manual shots as DURATION@ISO, e.g. 1/500@50,1/60@50,1/8@50.") var manual: String?
     @Flag(help: "Keep optical stabilisation on across the bracket (where supported).") var lensStabilization = false
     @Flag(help: "Fuse the bracket: exposure fusion, HDR merge (.hdr) and its tone-mapped rendition.") var fuse = false
+    @Flag(help: "Also deliver each shot's Bayer RAW photo as a DNG.") var raw = false
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
@@ -43,8 +44,10 @@ struct BracketCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let (session, device, photoOutput) = try camera.makeSession()
         defer { session.stopRunning() }
-        let settings = AVCapturePhotoBracketSettings(rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+        let rawFormat = raw ? (photoOutput.availableRawPhotoPixelFormatTypes.first ?? 0) : 0
+        let settings = AVCapturePhotoBracketSettings(rawPixelFormatType: rawFormat, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
                                                      bracketedSettings: try entries())
+        if raw { settings.rawEmbeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg] }
         settings.isLensStabilizationEnabled = lensStabilization
         try photoOutput.validate(settings)
 
@@ -54,7 +57,7 @@ struct BracketCommand: AsyncParsableCommand {
         await delegate.capture(settings, with: photoOutput)
         if let failure = delegate.failure { throw CLIError("bracket failed: \(failure)") }
         if fuse {
-            try Self.fuse(delegate.photos, into: directory, name: "bracket-\(settings.uniqueID)")
+            try Self.fuse(delegate.photos.filter { !$0.isRawPhoto }, into: directory, name: "bracket-\(settings.uniqueID)")
         }
     }
 

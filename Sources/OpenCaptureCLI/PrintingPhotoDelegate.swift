@@ -48,7 +48,7 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         let iso = (exif["ISOSpeedRatings"] as? [Int])?.first.map(String.init) ?? "?"
         if let data = photo.fileDataRepresentation() {
             let numbered = photo.resolvedSettings.expectedPhotoCount > 1
-            let url = directory.appendingPathComponent("\(name)\(numbered ? "-\(photo.photoCount)" : "").jpg")
+            let url = directory.appendingPathComponent("\(name)\(numbered ? "-\(photo.photoCount)" : "").\(Self.fileExtension(photo, data))")
             do {
                 try data.write(to: url)
                 written.append(url)
@@ -67,6 +67,14 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         log("didFinishCapture" + (error.map { "     error: \($0)" } ?? ""))
         continuation?.resume()
         continuation = nil
+    }
+
+    /// The extension for a photo's file data: dng, tif, heic or jpg.
+    static func fileExtension(_ photo: AVCapturePhoto, _ data: Data) -> String {
+        if photo.isRawPhoto { return "dng" }
+        if data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "tif" }
+        if data.count > 12, String(decoding: data[4..<8], as: UTF8.self) == "ftyp" { return "heic" }
+        return "jpg"
     }
 
     /// Captures and waits for `didFinishCapture`.

@@ -7,7 +7,8 @@ struct ShootCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "shoot", abstract: "Take a photo and print each delegate event with its time.")
 
     @OptionGroup var camera: CameraOptions
-    @Option(help: "Output format: jpeg, bgra or 420f.") var format: String = "jpeg"
+    @Option(help: "Output format: jpeg, bgra or 420f (with --raw: also none).") var format: String = "jpeg"
+    @Flag(help: "Also deliver the Bayer RAW photo as a DNG.") var raw = false
     @Option(help: "JPEG quality, 0…1.") var jpegQuality: Double = 0.9
     @Option(help: "Flash: off, on or auto (default: auto where the camera has a flash).") var flash: FlashChoice?
     @Option(help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
@@ -57,20 +58,30 @@ struct ShootCommand: AsyncParsableCommand {
     }
 
     private func makeSettings(output: AVCapturePhotoOutput) throws -> AVCapturePhotoSettings {
-        let settings: AVCapturePhotoSettings
+        let processed: [String: Any]?
         switch format {
         case "jpeg", "jpg":
-            settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg,
-                                                       AVVideoCompressionPropertiesKey: [AVVideoQualityKey: jpegQuality]])
+            processed = [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoCompressionPropertiesKey: [AVVideoQualityKey: jpegQuality]]
         case "bgra":
-            settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
+            processed = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
         case "420f":
-            settings = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange])
+            processed = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange]
+        case "none" where raw:
+            processed = nil
         default:
-            throw ValidationError("unknown --format \(format): use jpeg, bgra or 420f")
+            throw ValidationError("unknown --format \(format): use jpeg, bgra or 420f" + (raw ? " or none" : ""))
+        }
+        let settings: AVCapturePhotoSettings
+        if raw {
+            guard let rawFormat = output.availableRawPhotoPixelFormatTypes.first else { throw CLIError("this camera has no RAW format") }
+            settings = AVCapturePhotoSettings(rawPixelFormatType: rawFormat, processedFormat: processed)
+            settings.rawEmbeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg]
+        } else {
+            settings = AVCapturePhotoSettings(format: processed)
         }
         settings.flashMode = flash?.mode ?? (output.supportedFlashModes.contains(.auto) ? .auto : .off)
-        settings.photoQualityPrioritization = quality.prioritization
+        settings.photoQualityPrioritization = raw ? .speed : quality.prioritization
+        if raw { settings.isAutoStillImageStabilizationEnabled = false }
         settings.isHighResolutionPhotoEnabled = highResolution
         try output.validate(settings)
         return settings
