@@ -82,8 +82,12 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _lighting: SimulatedLighting = .indoor
     private var _seed: UInt64 = 0x0C0F_FEE0
     private var cameras: [SimulatedLighting: SimulatedCamera] = [:]
+    /// Recorded frames that replace the simulation (a replay device).
+    let replay: ReplayFrameSource?
 
-    init(deviceType: DeviceType, position: Position, module: CameraModule, constituents: [AVCaptureDevice] = []) {
+    init(deviceType: DeviceType, position: Position, module: CameraModule, constituents: [AVCaptureDevice] = [],
+         replay: ReplayFrameSource? = nil, name: String? = nil) {
+        self.replay = replay
         self.deviceType = deviceType
         self.position = position
         self.module = module
@@ -95,8 +99,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         case .builtInTrueDepthCamera: kind = "Front TrueDepth Camera"
         default: kind = position == .front ? "Front Camera" : "Back Camera"
         }
-        localizedName = kind
-        uniqueID = "com.opencapture.simulated:\(deviceType.rawValue):\(position.rawValue)"
+        localizedName = name ?? kind
+        uniqueID = replay == nil ? "com.opencapture.simulated:\(deviceType.rawValue):\(position.rawValue)"
+            : "com.opencapture.replay:\(UUID().uuidString)"
         modelID = "OpenCapture Simulated \(kind)"
         formats = Format.formats(for: module)
         _activeFormat = formats.last!
@@ -313,8 +318,10 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         set { state.lock(); if _seed != newValue { _seed = newValue; cameras = [:] }; state.unlock() }
     }
 
-    /// The simulated camera for the current lighting, cached so the rendered scene is reused.
-    var camera: SimulatedCamera {
+    /// Where frames come from: recorded files for a replay device, otherwise the simulated camera
+    /// for the current lighting (cached, so the rendered scene is reused).
+    var camera: FrameSource {
+        if let replay { return replay }
         state.lock(); defer { state.unlock() }
         if let camera = cameras[_lighting] { return camera }
         let camera = SimulatedCamera(module: module, scene: .livingRoom(lighting: _lighting.sceneLighting), seed: _seed)

@@ -207,9 +207,9 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         let description = PhotoDescription(request: request, raw: raw, plan: plan, size: photoSize, captureDate: Date())
 
         let camera = plan.camera, firstExposure = shot.exposures[0], height = photoSize.height
-        let groundTruth: @Sendable () -> SimulationGroundTruth = {
-            let truth = camera.groundTruth(firstExposure).croppingRows(to: height)
-            let depth = camera.depthMap(size: firstExposure.size).croppingRows(to: height)
+        let groundTruth: @Sendable () -> SimulationGroundTruth? = {
+            guard let truth = camera.groundTruth(firstExposure)?.croppingRows(to: height),
+                  let depth = camera.depthMap(size: firstExposure.size)?.croppingRows(to: height) else { return nil }
             return SimulationGroundTruth(width: truth.width, height: truth.height,
                                          linearSRGB: truth.storage, depth: depth.storage)
         }

@@ -53,7 +53,7 @@ struct PhotoRequest: @unchecked Sendable {
 
 /// The plan for one request: the shots to take and how to finish them.
 struct CapturePlan: @unchecked Sendable {
-    var camera: SimulatedCamera
+    var camera: FrameSource
     var readoutSize: Size
     /// One entry per delivered processed photo, in capture order.
     var shots: [PlannedShot]

@@ -29,7 +29,7 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
 
     private let fileData: Data?
     private let fileDataProvider: (@Sendable () -> Data?)?
-    private let groundTruthProvider: (@Sendable () -> SimulationGroundTruth)?
+    private let groundTruthProvider: (@Sendable () -> SimulationGroundTruth?)?
 
     /// OpenCapture addition: builds a photo, e.g. a fake for tests. `fileData` is what
     /// `fileDataRepresentation()` returns.
@@ -61,7 +61,7 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
          metadata: [String: Any], sourceDeviceType: AVCaptureDevice.DeviceType?,
          bracketSettings: AVCaptureBracketedStillImageSettings?, sequenceCount: Int,
          lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus,
-         groundTruth: (@Sendable () -> SimulationGroundTruth)?) {
+         groundTruth: (@Sendable () -> SimulationGroundTruth?)?) {
         self.timestamp = timestamp
         self.resolvedSettings = resolvedSettings
         self.photoCount = photoCount
@@ -84,7 +84,7 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// a DNG for RAW photos (TIFF and DNG are written on demand); nil for photos with errors.
     public func fileDataRepresentation() -> Data? { fileData ?? fileDataProvider?() }
 
-    /// OpenCapture addition: the simulator's ground truth for this photo (nil for fakes).
+    /// OpenCapture addition: the simulator's ground truth for this photo (nil for fakes and replayed frames).
     /// Computed on demand; costs one noise-free render of the frame.
-    public func simulationGroundTruth() -> SimulationGroundTruth? { groundTruthProvider?() }
+    public func simulationGroundTruth() -> SimulationGroundTruth? { groundTruthProvider?() ?? nil }
 }

@@ -1,0 +1,56 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+import MediaFormats
+
+/// Frames from recorded raw files (any camera raw or DNG LibRaw reads), delivered in order and
+/// cycled. They are replayed as recorded: exposure requests do not change them, and they have
+/// no ground truth.
+final class ReplayFrameSource: FrameSource, @unchecked Sendable {
+    let frames: [RawImage]
+    let infos: [RawFileInfo]
+    private let lock = NSLock()
+    private var next = 0
+
+    init(frames: [RawImage], infos: [RawFileInfo]) {
+        self.frames = frames
+        self.infos = infos
+    }
+
+    private var current: RawImage { frames[lock.withLock { next } % frames.count] }
+
+    func meter(size: Size, bias: Double, flash: Bool) -> ExposureMetering {
+        let record = current.exposure
+        let ev100 = log2(max(1e-6, 100 / (max(record.duration, 1e-6) * max(record.iso, 1))))
+        return ExposureMetering(duration: record.duration, iso: record.iso, sceneLuminance: 0, exposureValue100: ev100,
+                                isLowLight: false, flashRecommended: false)
+    }
+
+    func capture(_ exposure: SensorExposure) -> RawImage {
+        let index = lock.withLock { () -> Int in
+            defer { next += 1 }
+            return next % frames.count
+        }
+        return frames[index]
+    }
+
+    func groundTruth(_ exposure: SensorExposure) -> Raster<Float>? { nil }
+    func depthMap(size: Size) -> Raster<Float>? { nil }
+    func prepare(size: Size) -> Bool { false }
+    func isPrepared(size: Size) -> Bool { true }
+    func purgeCaches() {}
+
+    /// A camera module describing the recorded sensor, so formats and EXIF are right.
+    func module(name: String) -> CameraModule {
+        let first = frames[0], info = infos[0]
+        return CameraModule(
+            name: name, position: .back, focalLength: info.focalLength > 0 ? info.focalLength : 4,
+            focalLength35mmEquivalent: 28, fNumber: info.fNumber > 0 ? info.fNumber : 1.8, pixelPitch: 1.2,
+            nativeSize: Size(width: first.width, height: first.height), cfa: first.cfa, bitDepth: first.bitDepth,
+            blackLevel: Int(first.blackLevel.first ?? 0), fullWellElectrons: 10_000, readNoiseElectrons: 2,
+            darkCurrentElectronsPerSecond: 0, prnu: 0, dsnuElectrons: 0, baseISO: 25,
+            isoRange: 1...102_400, exposureDurationRange: 1e-6...60, hasFlash: false, hasOpticalStabilization: false,
+            lensPosition: SIMD3(0, 0, 0), cameraToSRGB: first.cameraToSRGB, quantumEfficiency: 0.5,
+            whiteResponse: first.asShotNeutral)
+    }
+}
