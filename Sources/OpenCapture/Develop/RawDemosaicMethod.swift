@@ -1,0 +1,9 @@
+/// Which demosaicing algorithm a `RawDeveloper` uses (OpenCapture addition; mirrors the pipeline's own).
+public enum RawDemosaicMethod: String, Sendable, CaseIterable {
+    /// Averages of the nearest same-colour neighbours: fastest, softest.
+    case bilinear
+    /// Malvar, He & Cutler (2004) gradient-corrected linear filters: the default.
+    case malvarHeCutler
+    /// Hamilton-Adams edge-directed green and colour-difference red/blue: fewest zipper artefacts.
+    case edgeDirected
+}

@@ -1,0 +1,161 @@
+import CaptureCore
+import Foundation
+import ImagePipeline
+import MediaFormats
+
+/// Develops camera raw files and DNGs with OpenCapture's own pipeline (OpenCapture addition).
+///
+/// LibRaw only reads the file: the undeveloped Bayer mosaic, black and white levels, CFA layout,
+/// as-shot neutral and colour matrix. Black level, white balance, demosaic, colour, noise reduction,
+/// sharpening and tone are OpenCapture's `ImageSignalProcessor`, the same path a capture takes, so a
+/// DNG written by OpenCapture develops to the photo the camera would have produced.
+/// Orientation is recorded in the output's metadata, never applied to the pixels.
+public struct RawDeveloper: Sendable {
+    public var demosaic: RawDemosaicMethod = .malvarHeCutler
+    /// 0 = off, 1 = default (scaled by the file's noise profile, i.e. its ISO).
+    public var noiseReduction: Double = 1
+    /// Luma detail boost; 0 = off.
+    public var sharpening: Double = 0.5
+    /// Added exposure in EV (a digital gain of 2^EV before tone mapping).
+    public var exposureCompensation: Double = 0
+    /// JPEG quality 0…1 (libjpeg quality = round(100 × this), at least 1).
+    public var jpegQuality: Double = 0.92
+
+    public init() {}
+
+    /// Reads any camera raw or DNG through LibRaw, develops the *mosaic* with OpenCapture's own pipeline
+    /// (not LibRaw's), encodes.
+    public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw RawDevelopError.unreadableFile(path: url.path, reason: Self.reason(error))
+        }
+        return try develop(data, as: format)
+    }
+
+    /// Develops the raw file in `data`; see `develop(contentsOf:as:)`.
+    public func develop(_ data: Data, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
+        let isp = ImageSignalProcessor(settings: try settings())
+        let (raw, fileInfo) = try Self.read(data)
+        let info = Self.info(raw: raw, file: fileInfo)
+        let encoded: Data
+        do {
+            switch format {
+            case .jpeg:
+                let quality = Int((jpegQuality * 100).rounded())
+                encoded = try JPEGEncoder.encode(isp.process(raw), quality: min(100, max(1, quality)),
+                                                 exif: Self.exif(info, data: data), iccProfile: ICCProfile.data(for: .sRGB))
+            case .png:
+                encoded = try PNGCodec.encode(isp.process(raw))
+            case .tiff:
+                encoded = try TIFFCodec.encode(isp.process(raw), orientation: info.orientation)
+            case .tiff16:
+                encoded = try TIFF16Writer.encode(Self.render16(isp.processLinear(raw), curve: isp.settings.toneCurve),
+                                                  orientation: info.orientation)
+            }
+        } catch let error as MediaFormatError {
+            throw RawDevelopError.encodingFailed(error.description)
+        }
+        return DevelopedPhoto(width: raw.width, height: raw.height, format: format, data: encoded, info: info)
+    }
+
+    /// The pipeline settings, validated.
+    func settings() throws -> ISPSettings {
+        guard noiseReduction.isFinite, noiseReduction >= 0 else {
+            throw RawDevelopError.invalidSetting("noise reduction \(noiseReduction) must be ≥ 0")
+        }
+        guard sharpening.isFinite, sharpening >= 0 else { throw RawDevelopError.invalidSetting("sharpening \(sharpening) must be ≥ 0") }
+        guard exposureCompensation.isFinite, abs(exposureCompensation) <= 10 else {
+            throw RawDevelopError.invalidSetting("exposure compensation \(exposureCompensation) EV is outside −10…10")
+        }
+        guard jpegQuality.isFinite, (0...1).contains(jpegQuality) else {
+            throw RawDevelopError.invalidSetting("JPEG quality \(jpegQuality) is outside 0…1")
+        }
+        var settings = ISPSettings()
+        settings.demosaic = DemosaicMethod(rawValue: demosaic.rawValue) ?? .malvarHeCutler
+        settings.noiseReduction = noiseReduction
+        settings.sharpening = sharpening
+        settings.exposureGain = pow(2, exposureCompensation)
+        return settings
+    }
+
+    /// LibRaw's reading of the file, with its errors mapped to `RawDevelopError`.
+    static func read(_ data: Data) throws -> (RawImage, RawFileInfo) {
+        do {
+            return try RawFileReader.read(data)
+        } catch let error as MediaFormatError {
+            switch error {
+            case .truncated: throw RawDevelopError.truncated
+            case .unsupported(let why): throw RawDevelopError.unsupported(why)
+            case .invalidImage(let why), .decoderFailed(let why), .invalidMetadata(let why), .encoderFailed(let why):
+                throw RawDevelopError.notRecognized(why)
+            }
+        }
+    }
+
+    static func info(raw: RawImage, file: RawFileInfo) -> RawPhotoInfo {
+        let version = file.dngVersion.map { v in (0..<4).map { String((v >> (24 - 8 * $0)) & 0xFF) }.joined(separator: ".") }
+        let n = raw.asShotNeutral
+        return RawPhotoInfo(make: file.make, model: file.model, iso: file.iso, exposureTime: file.exposureTime,
+                            fNumber: file.fNumber, focalLength: file.focalLength, captureDate: file.timestamp,
+                            orientation: file.orientation, dngVersion: version,
+                            sensorWidth: raw.width, sensorHeight: raw.height, cfaPattern: raw.cfa.rawValue.uppercased(),
+                            bitDepth: raw.bitDepth, blackLevel: raw.blackLevel.map(Double.init), whiteLevel: raw.whiteLevel,
+                            asShotNeutral: [n.x, n.y, n.z])
+    }
+
+    /// EXIF for the developed JPEG: the file's own EXIF when it has one (lens, date, bias…), with
+    /// LibRaw's exposure figures filling gaps, Software = OpenCapture.
+    static func exif(_ info: RawPhotoInfo, data: Data) -> ExifMetadata {
+        var exif = (try? ExifReader.read(jpeg: data)) ?? ExifMetadata()
+        exif.make = info.make.isEmpty ? exif.make : info.make
+        exif.model = info.model.isEmpty ? exif.model : info.model
+        if exif.exposureTime == nil, info.exposureTime > 0 { exif.exposureTime = info.exposureTime }
+        if exif.fNumber == nil, info.fNumber > 0 { exif.fNumber = info.fNumber }
+        if exif.iso == nil, info.iso > 0 { exif.iso = Int(info.iso.rounded()) }
+        if exif.focalLength == nil, info.focalLength > 0 { exif.focalLength = info.focalLength }
+        if exif.dateTimeOriginal == nil { exif.dateTimeOriginal = info.captureDate }
+        exif.orientation = info.orientation
+        exif.software = "OpenCapture \(OpenCaptureVersion.string) raw developer"
+        exif.pixelXDimension = nil
+        exif.pixelYDimension = nil
+        exif.colorSpace = 1
+        return exif
+    }
+
+    /// Linear RGB → tone curve → 16-bit codes, through an interpolated table (≤ 0.1 code from the exact curve).
+    static func render16(_ linear: Raster<Float>, curve: ToneCurve) -> Raster<UInt16> {
+        let n = 16_384
+        let table = (0...n).map { curve.apply(Float($0) / Float(n)) * 65_535 }
+        var out = Raster<UInt16>(width: linear.width, height: linear.height, channels: 3, repeating: 0)
+        let rowCount = linear.width * 3
+        table.withUnsafeBufferPointer { table in
+            linear.storage.withUnsafeBufferPointer { src in
+                out.storage.withUnsafeMutableBufferPointer { dst in
+                    nonisolated(unsafe) let dst = dst
+                    Parallel.forEachBand(height: linear.height, bandHeight: 64) { rows in
+                        for i in rows.lowerBound * rowCount ..< rows.upperBound * rowCount {
+                            let v = min(max(src[i], 0), 1) * Float(n)
+                            let k = min(Int(v), n - 1)
+                            let f = v - Float(k)
+                            dst[i] = UInt16(min(65_535, table[k] + f * (table[k + 1] - table[k]) + 0.5))
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
+        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(posix.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        return ns.localizedDescription
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import OpenCapture
+
+/// `opencapture inspect`: what an image file holds — kind, size, EXIF, thumbnail, ICC profile, DNG tags.
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "inspect",
+        abstract: "Show what JPEG, PNG, TIFF, DNG, camera raw or HEIF files hold (EXIF, thumbnail, ICC, DNG tags).")
+
+    @Argument(help: "Image files.") var inputs: [String]
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("give at least one file") }
+    }
+
+    func run() throws {
+        var failures = 0
+        for (index, input) in inputs.enumerated() {
+            if index > 0 { print("") }
+            do {
+                let report = try FileInspector.inspect(contentsOf: URL(fileURLWithPath: input))
+                print(input)
+                for line in report.lines { print("  " + line) }
+            } catch {
+                failures += 1
+                FileHandle.standardError.write(Data("\(input): error: \(error)\n".utf8))
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,68 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import Testing
+@testable import OpenCapture
+
+@Suite struct FileInspectorTests {
+    @Test func reportsADNGsTags() throws {
+        let (raw, dng) = DevelopFixtures.frame
+        let report = try FileInspector.inspect(dng)
+        #expect(report.kind == .dng)
+        #expect(report.width == raw.width && report.height == raw.height)
+        #expect(report["DNGVersion"] == "1.4.0.0")
+        #expect(report["UniqueCameraModel"] == "OpenCapture Simulated iPhone")
+        #expect(report["CFAPattern"] == raw.cfa.rawValue.uppercased())
+        #expect(report["WhiteLevel"] == "\(raw.whiteLevel)")
+        #expect(report["BlackLevel"]?.split(separator: " ").count == 4)
+        #expect(report["AsShotNeutral"]?.split(separator: " ").count == 3)
+        #expect(report.value("Make", in: "EXIF") == "OpenCapture")
+        #expect(report["FNumber"] == "f/1.8")
+        #expect(report["ISO"] == "\(Int(raw.exposure.iso.rounded()))")
+        #expect(report.thumbnailWidth != nil && report["Preview"] != nil)
+        #expect(report.lines.contains("DNG") && report.lines.contains("  DNGVersion: 1.4.0.0"))
+    }
+
+    @Test func reportsAJPEGsExifThumbnailAndProfile() throws {
+        var exif = DevelopFixtures.exif()
+        exif.make = "OpenCapture"
+        exif.model = "Simulated iPhone"
+        exif.iso = 200
+        exif.exposureTime = 1.0 / 60
+        exif.orientation = 6
+        let image = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 128)
+        let thumbnail = try JPEGEncoder.encode(Raster<UInt8>(width: 16, height: 12, channels: 3, repeating: 90))
+        let jpeg = try JPEGEncoder.encode(image, exif: exif, thumbnailJPEG: thumbnail, iccProfile: ICCProfile.data(for: .displayP3))
+        let report = try FileInspector.inspect(jpeg)
+        #expect(report.kind == .jpeg && report.width == 64 && report.height == 48)
+        #expect(report["Make"] == "OpenCapture" && report["Model"] == "Simulated iPhone")
+        #expect(report["ExposureTime"] == "1/60 s" && report["ISO"] == "200" && report["FNumber"] == "f/1.8")
+        #expect(report["FocalLength"]?.hasPrefix("3.99 mm") == true)
+        #expect(report["Orientation"] == "6")
+        #expect(report["Flash"]?.contains("did not fire") == true)
+        #expect(report["DateTimeOriginal"] != nil)
+        #expect(report.thumbnailWidth == 16 && report.thumbnailHeight == 12)
+        #expect(report.iccProfileDescription == "Display P3")
+    }
+
+    @Test func reportsPNGAndTIFFSizes() throws {
+        let image = Raster<UInt8>(width: 30, height: 20, channels: 3, repeating: 7)
+        let png = try FileInspector.inspect(try PNGCodec.encode(image))
+        #expect(png.kind == .png && png.width == 30 && png.height == 20)
+        let tiff = try FileInspector.inspect(try TIFFCodec.encode(image))
+        #expect(tiff.kind == .tiff && tiff.width == 30 && tiff.height == 20)
+        let tiff16 = try FileInspector.inspect(try TIFF16Writer.encode(Raster<UInt16>(width: 30, height: 20, channels: 3, repeating: 9)))
+        #expect(tiff16.kind == .tiff && tiff16["Bits per sample"] == "16,16,16")
+    }
+
+    @Test func garbageThrowsATypedError() throws {
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data()) }
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data(repeating: 0x42, count: 1000)) }
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data([0xFF, 0xD8, 0xFF])) }
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data([0x89, 0x50, 0x4E, 0x47, 0x0D])) }
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data([0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0xFF, 0x7F])) }
+        let dng = DevelopFixtures.frame.dng
+        // A DNG cut inside its raw data still has readable tags; cut inside the header it does not.
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(dng.prefix(6)) }
+    }
+}
