@@ -48,7 +48,9 @@ let package = Package(
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats"]),
-        .testTarget(name: "OpenCaptureTests", dependencies: ["OpenCapture", "CaptureCore", "ImagePipeline", "MediaFormats"]),
+        .testTarget(name: "OpenCaptureTests", dependencies: [
+            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
+        ]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
         .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -47,7 +47,9 @@ public enum TIFFCodec {
         guard image.channels == 3, image.width > 0, image.height > 0 else {
             throw MediaFormatError.unsupported("TIFF encoding needs 8-bit RGB")
         }
-        let stream = MemoryStream(data: Data())
+        var initial = Data()
+        initial.reserveCapacity(image.storage.count + 4096)
+        let stream = MemoryStream(data: initial)
         guard let tif = stream.open(mode: "w") else { throw MediaFormatError.encoderFailed("libtiff could not start a file") }
         var fields: [(UInt32, UInt32)] = [
             (UInt32(TIFFTAG_IMAGEWIDTH), UInt32(image.width)), (UInt32(TIFFTAG_IMAGELENGTH), UInt32(image.height)),

@@ -14,7 +14,7 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion] [--runs N]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop] [--runs N]")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
@@ -27,5 +27,6 @@ struct BenchmarkMain {
         if options.runs("jpeg") { try JPEGBenchmark.run(options) }
         if options.runs("demosaic") { try DemosaicBenchmark.run(options) }
         if options.runs("fusion") { try FusionBenchmark.run(options) }
+        if options.runs("develop") { try DevelopBenchmark.run(options) }
     }
 }

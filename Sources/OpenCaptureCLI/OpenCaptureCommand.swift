@@ -6,6 +6,7 @@ struct OpenCaptureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "opencapture",
         abstract: "Apple's photo-capture API on Linux, with a physically simulated camera.",
-        subcommands: [DemoCommand.self, ShootCommand.self, BracketCommand.self, FuseCommand.self, DevicesCommand.self],
+        subcommands: [DemoCommand.self, ShootCommand.self, BracketCommand.self, FuseCommand.self, DevelopCommand.self,
+                      InspectCommand.self, DevicesCommand.self],
         defaultSubcommand: DemoCommand.self)
 }
