@@ -139,18 +139,20 @@ public enum HEIFEncoder {
         }
     }
 
-    /// `irot` (anticlockwise quarter turns) and `imir` (axis 0: left↔right, 1: top↕bottom), in
-    /// the order a reader applies them, that display pixels stored with EXIF `orientation`.
+    /// `irot` (anticlockwise quarter turns) and `imir`, in the order a reader applies them, that
+    /// display pixels stored with EXIF `orientation`. `imir` 0 swaps top and bottom, 1 left and
+    /// right: the "mode" reading of HEIF Amd 2 (2021) that iPhones and libheif use, not the
+    /// "axis" wording of the 2017 text (MPEGGroup/FileFormat#22).
     static func orientationProperties(_ orientation: Int) -> [[UInt8]] {
         func irot(_ quarterTurns: UInt8) -> [UInt8] { BMFFWriter.box("irot") { $0.u8(quarterTurns) } }
         func imir(_ axis: UInt8) -> [UInt8] { BMFFWriter.box("imir") { $0.u8(axis) } }
         switch orientation {
-        case 2: return [imir(0)]
+        case 2: return [imir(1)]
         case 3: return [irot(2)]
-        case 4: return [imir(1)]
-        case 5: return [irot(3), imir(0)]
+        case 4: return [imir(0)]
+        case 5: return [irot(3), imir(1)]
         case 6: return [irot(3)]
-        case 7: return [irot(3), imir(1)]
+        case 7: return [irot(3), imir(0)]
         case 8: return [irot(1)]
         default: return []
         }

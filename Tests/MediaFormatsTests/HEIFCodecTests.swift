@@ -70,7 +70,6 @@ import Testing
         #expect(tags["IFD0:Make"] == "Apple", "\(tags)")
         #expect(tags["IFD0:Model"] == "iPhone (OpenCapture)")
         #expect(tags["ExifIFD:ExposureTime"] == "1/120")
-        #expect(tags["ICC-header:ProfileDescription"] == nil || true)
         #expect(tags.first { $0.key.hasSuffix(":ProfileDescription") }?.value == "Display P3", "\(tags)")
         #expect(tags["XMP-xmp:CreatorTool"] == "OpenCapture", "\(tags)")
         #expect(!tags.keys.contains { $0.hasSuffix(":Warning") }, "\(tags)")
