@@ -33,28 +33,31 @@ public enum HEIFEncoder {
         }
         let thumbnail = thumbnailSize(image.width, image.height, maxDimension: options.thumbnailMaxDimension)
 
-        // Encode every tile (and the thumbnail, last) concurrently, one single-threaded x265 each.
+        // Encode the thumbnail (first: it also downscales the whole image) and every tile
+        // concurrently, one single-threaded x265 encoder per picture.
         let tileCount = rows * columns
-        let jobCount = tileCount + (thumbnail == nil ? 0 : 1)
+        let first = thumbnail == nil ? 0 : 1
         let settings = TileSettings(options: options)
-        let results = UnsafeMutableBufferPointer<Result<HEVCPicture, Error>?>.allocate(capacity: jobCount)
+        let results = UnsafeMutableBufferPointer<Result<HEVCPicture, Error>?>.allocate(capacity: tileCount + first)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         nonisolated(unsafe) let output = results
-        Parallel.forEachBand(height: jobCount, bandHeight: 1) { jobs in
+        Parallel.forEachBand(height: tileCount + first, bandHeight: 1) { jobs in
             for job in jobs {
                 output[job] = Result {
-                    if job < tileCount {
-                        let planes = YCbCrPlanes(image, x0: (job % columns) * tileWidth, y0: (job / columns) * tileHeight,
-                                                 width: tileWidth, height: tileHeight)
-                        return try encodePicture(planes, settings)
+                    guard job >= first else {
+                        let small = downscaled(image, to: thumbnail!)
+                        return try encodePicture(YCbCrPlanes(small, x0: 0, y0: 0, width: small.width, height: small.height), settings)
                     }
-                    let small = downscaled(image, to: thumbnail!)
-                    return try encodePicture(YCbCrPlanes(small, x0: 0, y0: 0, width: small.width, height: small.height), settings)
+                    let tile = job - first
+                    let planes = YCbCrPlanes(image, x0: (tile % columns) * tileWidth, y0: (tile / columns) * tileHeight,
+                                             width: tileWidth, height: tileHeight)
+                    return try encodePicture(planes, settings)
                 }
             }
         }
-        let pictures = try results.map { try $0!.get() }
+        let coded = try results.map { try $0!.get() }
+        let pictures = Array(coded[first...])
 
         // Items: 1 grid (primary), 2… tiles, then thumbnail, Exif, XMP.
         var file = HEIFContainer()
@@ -98,8 +101,8 @@ public enum HEIFEncoder {
 
         if let thumbnail {
             let id = nextID; nextID += 1
-            file.add(.init(id: id, type: "hvc1", data: pictures[tileCount].data))
-            describe(id, width: thumbnail.width, height: thumbnail.height, hvcC: pictures[tileCount].configuration,
+            file.add(.init(id: id, type: "hvc1", data: coded[0].data))
+            describe(id, width: thumbnail.width, height: thumbnail.height, hvcC: coded[0].configuration,
                      colour: true, transformed: true)
             file.references.append(.init(type: "thmb", from: id, to: [gridID]))
         }
