@@ -28,7 +28,7 @@ public enum HEIFEncoder {
         let tileHeight = min(options.tileSize, (image.height + 63) / 64 * 64)
         let columns = (image.width + tileWidth - 1) / tileWidth
         let rows = (image.height + tileHeight - 1) / tileHeight
-        guard columns <= 256, rows <= 256 else {
+        guard columns <= 256, rows <= 256, rows * columns <= 65_000 else {   // grid fields are 8-bit, item IDs 16-bit
             throw MediaFormatError.unsupported("a \(image.width)×\(image.height) image needs more than 256×256 tiles")
         }
         let thumbnail = thumbnailSize(image.width, image.height, maxDimension: options.thumbnailMaxDimension)
