@@ -23,12 +23,16 @@ let package = Package(
         // LibRaw's pkg-config file adds -fopenmp, which SwiftPM rejects with a warning; the
         // headers are in the default include path and the module map links libraw_r.
         .systemLibrary(name: "CLibRaw", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif",
+                       providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CX265", pkgConfig: "x265",
+                       providers: [.apt(["libx265-dev"])]),
 
         // Engine modules, one concern each; imports point up this list.
         .target(name: "CaptureCore"),
         .target(name: "CameraSimulation", dependencies: ["CaptureCore"]),
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
-        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw"]),
+        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265"]),
         .target(name: "Fusion", dependencies: ["CaptureCore"]),
 
         // The Apple-compatible surface.

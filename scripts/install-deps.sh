@@ -9,6 +9,9 @@ packages=(
   libimage-exiftool-perl   # tests check written files with exiftool
   libraw-dev               # reading camera raw and DNG files (LibRaw)
   libraw-bin               # raw-identify and dcraw_emu check written DNGs in tests
+  libheif-dev              # reading and decoding HEIF/HEIC files (libheif)
+  libx265-dev              # HEVC encoding of HEIC tiles and thumbnails (x265)
+  libheif-examples         # heif-info and heif-enc check written HEICs in tests and benchmarks
 )
 missing=()
 for p in "${packages[@]}"; do
