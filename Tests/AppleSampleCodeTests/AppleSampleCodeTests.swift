@@ -74,7 +74,8 @@ final class AVCamSampleTests: XCTestCase {
         XCTAssertTrue(spinnerCalls.contains(false), "photoProcessingHandler(false) from didFinishProcessingPhoto")
         let processor = completed[0]
         XCTAssertNotNil(processor.photoData, "photoData = photo.fileDataRepresentation()")
-        XCTAssertEqual(processor.photoData.map { Array($0.prefix(2)) }, [0xFF, 0xD8], "JPEG data (HEVC is not offered)")
+        // HEVC is offered, so AVCam asks for it and gets a HEIC file ('ftyp' box, 'heic' brand).
+        XCTAssertEqual(processor.photoData.map { String(decoding: $0[4..<12], as: UTF8.self) }, "ftypheic", "HEIC data")
         XCTAssertEqual(processor.requestedPhotoSettings.flashMode, .auto, "dual camera has a flash, so AVCam asks for .auto")
         XCTAssertTrue(processor.requestedPhotoSettings.isHighResolutionPhotoEnabled)
         XCTAssertNotNil(processor.requestedPhotoSettings.previewPhotoFormat)

@@ -22,6 +22,9 @@ extension AVCaptureDevice {
         public let isVideoBinned: Bool
         public let isHighPhotoQualitySupported: Bool = true
         public let videoMaxZoomFactor: CGFloat = 1
+        /// Colour spaces the format can capture in: sRGB and, on formats up to 4:3 stills, Display P3
+        /// (as on iPhones, whose photo formats support P3).
+        public var supportedColorSpaces: [AVCaptureColorSpace] { [.sRGB, .P3_D65] }
         /// Frame-rate ranges (30 fps; 60 fps up to 1920×1080).
         public let videoSupportedFrameRateRanges: [AVFrameRateRange]
 

@@ -80,6 +80,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _bias: Float = 0
     private var configurationLockCount = 0
     private var _lighting: SimulatedLighting = .indoor
+    private var _colorSpace: AVCaptureColorSpace = .sRGB
     private var _seed: UInt64 = 0x0C0F_FEE0
     private var cameras: [SimulatedLighting: SimulatedCamera] = [:]
     /// Recorded frames that replace the simulation (a replay device).
@@ -216,6 +217,27 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     public var focalLength: Double { module.focalLength }
     /// Lens f-number; Apple exposes it as `lensAperture`.
     public var lensAperture: Float { Float(module.fNumber) }
+
+    // MARK: Colour
+
+    /// The colour space photos are rendered in. Setting it needs the configuration lock and a value
+    /// in `activeFormat.supportedColorSpaces`; a session that `automaticallyConfiguresCaptureDeviceForWideColor`
+    /// sets it to P3 when it has a photo output.
+    public var activeColorSpace: AVCaptureColorSpace {
+        get { state.lock(); defer { state.unlock() }; return _colorSpace }
+        set {
+            guard requireLock("activeColorSpace") else { return }
+            guard activeFormat.supportedColorSpaces.contains(newValue) else {
+                DeviceDiagnostics.report(ConfigurationError.unsupported("activeColorSpace \(newValue)"))
+                return
+            }
+            setActiveColorSpace(newValue)
+        }
+    }
+
+    func setActiveColorSpace(_ space: AVCaptureColorSpace) {
+        state.lock(); _colorSpace = space; state.unlock()
+    }
 
     // MARK: Exposure
 

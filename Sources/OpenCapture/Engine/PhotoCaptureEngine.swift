@@ -203,6 +203,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         case .balanced: isp.noiseReduction = 1
         case .quality: isp.noiseReduction = 1.2
         }
+        isp.colorSpace = context.colorSpace
         let rgb = ImageSignalProcessor(settings: isp).process(raw)
         let description = PhotoDescription(request: request, raw: raw, plan: plan, size: photoSize, captureDate: Date())
 
@@ -255,10 +256,19 @@ final class PhotoCaptureEngine: @unchecked Sendable {
                     try JPEGEncoder.encode(Resampler.downscale(rgb, to: $0.size), quality: 80)
                 }
                 fileData = try JPEGEncoder.encode(rgb, quality: max(1, min(100, Int((quality * 100).rounded()))),
-                                                  exif: description.exif, thumbnailJPEG: thumbnail)
+                                                  exif: description.exif, thumbnailJPEG: thumbnail,
+                                                  iccProfile: ICCProfile.data(for: context.colorSpace))
             } catch {
                 failure = error
             }
+        case .hevc(let quality):
+            var options = HEIFEncodingOptions()
+            options.quality = quality
+            options.colorSpace = context.colorSpace
+            options.exif = description.exif
+            options.orientation = context.orientation
+            options.thumbnailMaxDimension = context.thumbnail.map { max($0.size.width, $0.size.height) } ?? 320
+            do { fileData = try HEIFEncoder.encode(rgb, options: options) } catch { failure = error }
         case .uncompressed(let pixelFormat):
             pixelBuffer = makePixelBuffer(rgb, pixelFormat: pixelFormat)
             let orientation = context.orientation

@@ -30,7 +30,7 @@ struct PhotoDescription {
         exif.flash = PhotoDescription.flashCode(mode: settings.flashMode, fired: plan.flash, hasFlash: device.hasFlash,
                                                 redEye: plan.flash && settings.isAutoRedEyeReductionEnabled)
         exif.orientation = request.context.orientation
-        exif.colorSpace = 1
+        exif.colorSpace = request.context.colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
         exif.pixelXDimension = size.width
         exif.pixelYDimension = size.height
         // APEX brightness: Bv = log2(L / (0.3 · 0.32)) with L in cd/m² ≈ log2(L) + 3.4 (rounded K = 12.5).

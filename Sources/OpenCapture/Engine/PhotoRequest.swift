@@ -5,6 +5,7 @@ import Foundation
 /// How the processed photo is delivered.
 enum ProcessedOutput: Sendable {
     case jpeg(quality: Double)
+    case hevc(quality: Double)
     case uncompressed(pixelFormat: OSType)
 }
 
@@ -38,6 +39,8 @@ struct CaptureContext: @unchecked Sendable {
     let thumbnail: ThumbnailRequest?
     let orientation: Int
     let maxQuality: AVCapturePhotoOutput.QualityPrioritization
+    /// The colour space photos are rendered and tagged in.
+    let colorSpace: ColorSpace
 
     /// Photos delivered per shot: one RAW and/or one processed.
     var photosPerShot: Int { (raw == nil ? 0 : 1) + (output == nil ? 0 : 1) }

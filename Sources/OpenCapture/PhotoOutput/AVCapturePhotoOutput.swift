@@ -70,14 +70,14 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 kCVPixelFormatType_32BGRA]
     }
 
-    /// Codecs a photo can be compressed with (JPEG; HEVC comes with HEIF support).
+    /// Codecs a photo can be compressed with: HEVC (HEIC files) first, as on iPhones, then JPEG.
     public var availablePhotoCodecTypes: [AVVideoCodecType] {
-        currentDevice == nil ? [] : [.jpeg]
+        currentDevice == nil ? [] : [.hevc, .jpeg]
     }
 
-    /// File types for processed photos: JPEG for the JPEG codec, TIFF for uncompressed formats.
+    /// File types for processed photos: HEIC for HEVC, JPEG, TIFF for uncompressed formats.
     public var availablePhotoFileTypes: [AVFileType] {
-        currentDevice == nil ? [] : [.jpg, .tif]
+        currentDevice == nil ? [] : [.heic, .jpg, .tif]
     }
 
     /// Bayer RAW formats: the 14-bit format matching the camera's colour filter array.
@@ -94,7 +94,12 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     public func supportedPhotoCodecTypes(for fileType: AVFileType) -> [AVVideoCodecType] {
-        fileType == .jpg ? availablePhotoCodecTypes : []
+        guard currentDevice != nil else { return [] }
+        switch fileType {
+        case .heic, .heif: return [.hevc]
+        case .jpg: return [.jpeg]
+        default: return []
+        }
     }
 
     public func supportedRawPhotoPixelFormatTypes(for fileType: AVFileType) -> [OSType] {
@@ -315,7 +320,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return CaptureContext(device: device, session: session, format: format, photoSize: photoSize, output: output,
                               raw: raw.map { RawRequest(pixelFormat: $0.pixelFormat, thumbnail: $0.thumbnail.map(photoSize.fitted)) },
                               preview: preview, thumbnail: thumbnail, orientation: connection.exifOrientation,
-                              maxQuality: _maxQuality)
+                              maxQuality: _maxQuality, colorSpace: device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB)
     }
 
     /// Checks the processed, RAW and file-type parts of the settings.
@@ -366,10 +371,10 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     quality = number
                 }
             }
-            if let fileType = settings.processedFileType, fileType != .jpg {
+            if let fileType = settings.processedFileType, !supportedPhotoCodecTypes(for: fileType).contains(type) {
                 throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
             }
-            return (.jpeg(quality: quality), raw)
+            return (type == .hevc ? .hevc(quality: quality) : .jpeg(quality: quality), raw)
         }
         if format[AVVideoCompressionPropertiesKey] != nil {
             throw PhotoSettingsError.unsupportedFormatKey(AVVideoCompressionPropertiesKey)
@@ -499,8 +504,9 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         guard let type, settings.availableEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
             throw PhotoSettingsError.invalidThumbnailFormat("codec \(codec) is not available")
         }
-        guard case .jpeg = try validateFormats(settings).0 else {
-            throw PhotoSettingsError.invalidThumbnailFormat("thumbnails are embedded in compressed photos only")
+        switch try validateFormats(settings).0 {
+        case .jpeg, .hevc: break
+        default: throw PhotoSettingsError.invalidThumbnailFormat("thumbnails are embedded in compressed photos only")
         }
         let width = format[AVVideoWidthKey].flatMap(PhotoCaptureEngine.double)
         let height = format[AVVideoHeightKey].flatMap(PhotoCaptureEngine.double)

@@ -42,6 +42,16 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
 
     public override init() { super.init() }
 
+    private var _wideColor = true
+
+    /// When true (the default), the session picks the device's colour space: Display P3 when it has
+    /// a photo output and the format supports P3, sRGB otherwise. Set it to false to choose
+    /// `activeColorSpace` yourself. (Movie and video-data outputs, which keep sRGB on iOS, are not simulated yet.)
+    public var automaticallyConfiguresCaptureDeviceForWideColor: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return _wideColor }
+        set { lock.lock(); _wideColor = newValue; lock.unlock(); applyConfiguration() }
+    }
+
     public var inputs: [AVCaptureInput] { lock.lock(); defer { lock.unlock() }; return _inputs }
     public var outputs: [AVCaptureOutput] { lock.lock(); defer { lock.unlock() }; return _outputs }
     public var isRunning: Bool { lock.lock(); defer { lock.unlock() }; return _running }
@@ -150,6 +160,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         let preset = _preset
         let input = _inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput
         let outputs = _outputs
+        let wideColor = _wideColor
         lock.unlock()
 
         if let device = input?.device, preset != .inputPriority {
@@ -161,6 +172,10 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
                 chosen = formats.max { $0.dimensions.pixelCount < $1.dimensions.pixelCount }
             }
             if let chosen { device.setActiveFormat(chosen) }
+        }
+        if let device = input?.device, wideColor {
+            let wantsP3 = outputs.contains { $0 is AVCapturePhotoOutput } && device.activeFormat.supportedColorSpaces.contains(.P3_D65)
+            device.setActiveColorSpace(wantsP3 ? .P3_D65 : .sRGB)
         }
         for output in outputs {
             let connection = input.map { AVCaptureConnection(input: $0) }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct PhotoFusionTests {
     /// A −4/0/+2 EV bracket of the simulated room (the window is ≥ 8 EV above the interior).
     func captureBracket() async throws -> (PhotoCaptureResult, [Raster<UInt8>]) {
-        let rig = CaptureRig(preset: .medium, lighting: .indoor, seed: 11)
+        let rig = CaptureRig(preset: .medium, lighting: .indoor, seed: 11, wideColor: false)
         let settings = AVCapturePhotoBracketSettings(
             rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
             bracketedSettings: [-4, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })

@@ -10,7 +10,8 @@ struct CaptureRig {
     let output: AVCapturePhotoOutput
 
     init(_ type: AVCaptureDevice.DeviceType = .builtInWideAngleCamera, position: AVCaptureDevice.Position = .back,
-         preset: AVCaptureSession.Preset = .low, lighting: SimulatedLighting = .indoor, seed: UInt64 = 7) {
+         preset: AVCaptureSession.Preset = .low, lighting: SimulatedLighting = .indoor, seed: UInt64 = 7,
+         wideColor: Bool = true) {
         device = AVCaptureDevice.makeSimulatedDevice(type, position: position)!
         device.simulatedLighting = lighting
         device.simulationSeed = seed
@@ -18,6 +19,7 @@ struct CaptureRig {
         output = AVCapturePhotoOutput()
         session.beginConfiguration()
         session.sessionPreset = preset
+        session.automaticallyConfiguresCaptureDeviceForWideColor = wideColor
         session.addInput(try! AVCaptureDeviceInput(device: device))
         session.addOutput(output)
         session.commitConfiguration()
@@ -127,11 +129,19 @@ func rgbRaster(_ buffer: CVPixelBuffer) -> Raster<UInt8> {
     return rgb
 }
 
+/// The ISP that renders ground truth the way the photo was rendered (sRGB or Display P3, from its EXIF ColorSpace).
+func referenceISP(for photo: AVCapturePhoto) -> ImageSignalProcessor {
+    var settings = ISPSettings()
+    let exif = photo.metadata[kCGImagePropertyExifDictionary] as? [String: Any]
+    settings.colorSpace = (exif?[kCGImagePropertyExifColorSpace] as? Int) == 0xFFFF ? .displayP3 : .sRGB
+    return ImageSignalProcessor(settings: settings)
+}
+
 /// CPSNR of a BGRA photo against the ISP's rendering of the simulator's ground truth.
 func cpsnrAgainstGroundTruth(_ photo: AVCapturePhoto) -> Double? {
     guard let buffer = photo.pixelBuffer, let truth = photo.simulationGroundTruth() else { return nil }
     let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
-    return ImageQuality.cpsnr(rgbRaster(buffer), ImageSignalProcessor().renderReference(linear), border: 4)
+    return ImageQuality.cpsnr(rgbRaster(buffer), referenceISP(for: photo).renderReference(linear), border: 4)
 }
 
 /// RMS error of a BGRA photo against the ground-truth rendering, over pixels where that rendering
@@ -139,7 +149,7 @@ func cpsnrAgainstGroundTruth(_ photo: AVCapturePhoto) -> Double? {
 func flatRegionNoise(_ photo: AVCapturePhoto) -> (rms: Double, pixels: Int)? {
     guard let buffer = photo.pixelBuffer, let truth = photo.simulationGroundTruth() else { return nil }
     let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
-    let reference = ImageSignalProcessor().renderReference(linear), image = rgbRaster(buffer)
+    let reference = referenceISP(for: photo).renderReference(linear), image = rgbRaster(buffer)
     var sum = 0.0, count = 0
     for y in 3..<(image.height - 3) {
         for x in 3..<(image.width - 3) {
