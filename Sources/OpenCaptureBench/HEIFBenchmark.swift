@@ -13,7 +13,7 @@ enum HEIFBenchmark {
         var settings = HEIFEncodingOptions()
         let chosen = settings.preset
         let libheifQuality = Int((100 - 2 * settings.constantRateFactor).rounded())
-        print("# heif: 4032×3024, quality \(settings.quality) = x265 crf \(settings.constantRateFactor) (heif-enc -q \(libheifQuality))")
+        print("# heif: 4032×3024, quality \(settings.quality) = x265 crf \(String(format: "%.1f", settings.constantRateFactor)) (heif-enc -q \(libheifQuality))")
         for preset in presets {
             settings.preset = preset
             var data = Data()
@@ -34,7 +34,7 @@ enum HEIFBenchmark {
             settings.quality = quality
             let data = try HEIFEncoder.encode(image, options: settings)
             let name = "heif.12mp.q\(Int(quality * 100))"
-            report("\(name).size", Double(data.count) / 1e6, "MB", format: "%.2f", anchor: "crf \(settings.constantRateFactor)")
+            report("\(name).size", Double(data.count) / 1e6, "MB", format: "%.2f", anchor: String(format: "crf %.1f", settings.constantRateFactor))
             report("\(name).psnr", try psnrDB(image, HEIFDecoder.decode(data)), "dB", format: "%.2f")
         }
         let jpeg = try JPEGEncoder.encode(image, quality: 90)
