@@ -14,7 +14,7 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop] [--runs N]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif] [--runs N]")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
@@ -28,5 +28,6 @@ struct BenchmarkMain {
         if options.runs("demosaic") { try DemosaicBenchmark.run(options) }
         if options.runs("fusion") { try FusionBenchmark.run(options) }
         if options.runs("develop") { try DevelopBenchmark.run(options) }
+        if options.runs("heif") { try HEIFBenchmark.run(options) }
     }
 }
