@@ -120,7 +120,13 @@ struct SceneRenderer: Sendable {
 
     // MARK: Materials
 
-    static let posterPalette: [SIMD3<Double>] = [SIMD3(0.6, 0.08, 0.05), SIMD3(0.05, 0.3, 0.6), SIMD3(0.7, 0.5, 0.03), SIMD3(0.1, 0.4, 0.1)]
+    /// The poster's title band: four sRGB inks and two wide-gamut ones — Display P3's green and a P3
+    /// cyan-green, written in linear sRGB (their red is negative: no sRGB colour matches them), so a
+    /// P3 photo can keep colours an sRGB photo must clip.
+    static let posterPalette: [SIMD3<Double>] = [
+        SIMD3(0.6, 0.08, 0.05), SIMD3(0.05, 0.3, 0.6), SIMD3(-0.10, 0.47, -0.035),
+        SIMD3(0.7, 0.5, 0.03), SIMD3(0.1, 0.4, 0.1), SIMD3(-0.09, 0.42, 0.16),
+    ]
     /// Text rows on the easel board, top to bottom: (distance from the top, letter height), metres.
     static let textBands: [(top: Double, h: Double)] = [(0, 0.024), (0.045, 0.014), (0.085, 0.008), (0.115, 0.005), (0.14, 0.003), (0.16, 0.002)]
 
@@ -190,7 +196,7 @@ struct SceneRenderer: Sendable {
             }
             if p.y > pM.y - 0.2 {  // coloured title band
                 let hue = Int(((p.x - pm.x) / 0.1).rounded(.down))
-                return SceneRenderer.posterPalette[hue & 3]
+                return SceneRenderer.posterPalette[hue % SceneRenderer.posterPalette.count]
             }
             return text(u: p.x - pm.x - border, v: pM.y - 0.22 - p.y, lineHeight: 0.03, paper: 0.8, seed: 31)
         }

@@ -131,7 +131,8 @@ extension SensorTests {
             let raw = tele.capture(e)
             #expect(raw.width == size.width && raw.height == size.height)
             #expect(raw.bayer.storage.allSatisfy { $0 <= 16383 })
-            #expect(tele.groundTruth(e).storage.allSatisfy { $0.isFinite && $0 >= 0 })
+            // Linear sRGB may go slightly negative on the poster's wide-gamut (Display P3) inks.
+            #expect(tele.groundTruth(e).storage.allSatisfy { $0.isFinite && $0 > -0.5 })
         }
     }
 
