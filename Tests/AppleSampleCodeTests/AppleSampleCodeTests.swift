@@ -271,6 +271,33 @@ final class TrackingPhotoCaptureProgressTests: XCTestCase {
         XCTAssertEqual(stamps, stamps.sorted(), "shots are taken back to back, in order")
     }
 
+    func testApplesRawPlusProcessedSampleGivesTwoPhotos() throws {
+        let camera = try makeCamera(preset: .low)
+        let d = try XCTUnwrap(capture([camera.makeRawPlusProcessedSettings()], on: camera).first)
+        assertDocumentedOrder(d)
+        XCTAssertEqual(d.resolvedSettingsSeen.first?.expectedPhotoCount, 2)
+        XCTAssertEqual(d.photos.map(\.isRawPhoto), [true, false])
+        XCTAssertEqual(d.photos.first?.fileDataRepresentation().map { Array($0.prefix(4)) }, [0x49, 0x49, 0x2A, 0x00], "DNG")
+    }
+
+    func testApplesRawBracketGivesSixPhotos() throws {
+        let camera = try makeCamera(preset: .low)
+        let d = try XCTUnwrap(capture([camera.makeRawBracket()], on: camera).first)
+        assertDocumentedOrder(d)
+        XCTAssertEqual(d.resolvedSettingsSeen.first?.expectedPhotoCount, 6)
+        XCTAssertEqual(d.photos.filter(\.isRawPhoto).count, 3)
+    }
+
+    func testPreviewSampleGives160By120() throws {
+        let camera = try makeCamera(preset: .vga640x480)
+        let d = try XCTUnwrap(capture([camera.makeSettingsWithPreview()], on: camera).first)
+        let preview = try XCTUnwrap(d.photos.first?.previewPixelBuffer)
+        XCTAssertEqual(CVPixelBufferGetWidth(preview), 160)
+        XCTAssertEqual(CVPixelBufferGetHeight(preview), 120)
+        XCTAssertEqual(d.resolvedSettingsSeen.first?.previewDimensions.width, 160)
+        XCTAssertEqual(d.resolvedSettingsSeen.first?.previewDimensions.height, 120)
+    }
+
     func testLowPresetVariantAlsoWorks() throws {
         let camera = try makeCamera(preset: .low)
         let delegates = capture((0..<3).map { _ in camera.makeSettings() }, on: camera)

@@ -113,6 +113,14 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     public class func isAppleProRAWPixelFormat(_ pixelFormat: OSType) -> Bool { false }
 
+    /// Apple ProRAW is not simulated: never supported.
+    public var isAppleProRAWSupported: Bool { false }
+    /// Stays false (ProRAW is not simulated); enabling it is reported to `DeviceDiagnostics`.
+    public var isAppleProRAWEnabled: Bool {
+        get { false }
+        set { if newValue { DeviceDiagnostics.report(PhotoSettingsError.featureNotEnabled("Apple ProRAW")) } }
+    }
+
     // MARK: Size and quality
 
     /// Deprecated in iOS 16: allow `isHighResolutionPhotoEnabled` in settings.
