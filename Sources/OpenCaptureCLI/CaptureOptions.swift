@@ -8,6 +8,7 @@ struct CameraOptions: ParsableArguments {
     @Option(help: "Session preset: photo (12 MP), high (1080p), hd720, vga, medium, low.") var preset: PresetChoice = .photo
     @Option(help: "Scene lighting: daylight, indoor, dim or dark.") var lighting: SimulatedLighting = .indoor
     @Option(help: "Simulation seed (same seed and settings give the same pixels).") var seed: UInt64 = 1
+    @Option(help: "Colour space: p3 (what a session with a photo output picks) or srgb.") var color: ColorChoice = .p3
 
     /// A running session with the chosen camera and a photo output.
     func makeSession() throws -> (AVCaptureSession, AVCaptureDevice, AVCapturePhotoOutput) {
@@ -20,6 +21,7 @@ struct CameraOptions: ParsableArguments {
         let output = AVCapturePhotoOutput()
         session.beginConfiguration()
         session.sessionPreset = preset.preset
+        session.automaticallyConfiguresCaptureDeviceForWideColor = color == .p3
         let input = try AVCaptureDeviceInput(device: device)
         guard session.canAddInput(input), session.canAddOutput(output) else { throw ValidationError("cannot configure the session") }
         session.addInput(input)
@@ -27,12 +29,22 @@ struct CameraOptions: ParsableArguments {
         output.isHighResolutionCaptureEnabled = true
         output.maxPhotoQualityPrioritization = .quality
         session.commitConfiguration()
+        if color == .srgb {
+            try device.lockForConfiguration()
+            device.activeColorSpace = .sRGB
+            device.unlockForConfiguration()
+        }
         session.startRunning()
         return (session, device, output)
     }
 }
 
 extension SimulatedLighting: ExpressibleByArgument {}
+
+/// The `--color` option's values.
+enum ColorChoice: String, ExpressibleByArgument {
+    case p3, srgb
+}
 
 /// The `--preset` option's values.
 enum PresetChoice: String, ExpressibleByArgument {

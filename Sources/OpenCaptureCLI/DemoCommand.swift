@@ -16,7 +16,8 @@ struct DemoCommand: AsyncParsableCommand {
         var rows: [(String, PrintingPhotoDelegate, Double)] = []
 
         func shoot(_ title: String, name: String, device choice: DeviceChoice = .wide, lighting: SimulatedLighting = .indoor,
-                   bias: Float = 0, configure: (AVCapturePhotoSettings) -> Void = { _ in }) async throws {
+                   bias: Float = 0, format: [String: Any]? = nil,
+                   configure: (AVCapturePhotoSettings) -> Void = { _ in }) async throws {
             print("\n▶ \(title)")
             let options = try CameraOptions.parse(["--device", choice.rawValue, "--preset", preset.rawValue,
                                                    "--lighting", lighting.rawValue, "--seed", String(seed)])
@@ -25,7 +26,7 @@ struct DemoCommand: AsyncParsableCommand {
             device.exposureMode = .continuousAutoExposure
             device.setExposureTargetBias(bias)
             device.unlockForConfiguration()
-            let settings = AVCapturePhotoSettings()
+            let settings = format.map { AVCapturePhotoSettings(format: $0) } ?? AVCapturePhotoSettings()
             configure(settings)
             let delegate = PrintingPhotoDelegate(directory: directory, name: name)
             let started = Date()
@@ -39,6 +40,8 @@ struct DemoCommand: AsyncParsableCommand {
         print("Photos go to \(directory.path)")
         try await shoot("Back wide camera, indoor scene (first capture renders the scene)", name: "01-wide-indoor")
         try await shoot("Same request again: the scene is cached, this is the steady-state time", name: "02-wide-indoor-again")
+        try await shoot("Same scene as HEIC (HEVC grid tiles) in Display P3: the poster's P3 greens survive", name: "02b-wide-heic",
+                        format: [AVVideoCodecKey: AVVideoCodecType.hevc])
         try await shoot("Telephoto camera (56 mm equivalent), same room", name: "03-tele", device: .tele)
         try await shoot("Front TrueDepth camera", name: "04-front", device: .front)
         try await shoot("Dark room, flashMode = .auto: the flash fires and lights near objects most", name: "05-dark-auto-flash",

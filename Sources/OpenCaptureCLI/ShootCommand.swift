@@ -7,14 +7,14 @@ struct ShootCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "shoot", abstract: "Take a photo and print each delegate event with its time.")
 
     @OptionGroup var camera: CameraOptions
-    @Option(help: "Output format: jpeg, bgra or 420f (with --raw: also none).") var format: String = "jpeg"
+    @Option(help: "Output format: heic, jpeg, bgra or 420f (with --raw: also none).") var format: String = "jpeg"
     @Flag(help: "Also deliver the Bayer RAW photo as a DNG.") var raw = false
-    @Option(help: "JPEG quality, 0…1.") var jpegQuality: Double = 0.9
+    @Option(help: "JPEG/HEIC quality, 0…1.") var quality: Double = 0.9
     @Option(help: "Flash: off, on or auto (default: auto where the camera has a flash).") var flash: FlashChoice?
     @Option(help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
     @Option(help: "Manual ISO (with --duration).") var iso: Float?
     @Option(help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
-    @Option(help: "Quality prioritization: speed, balanced or quality.") var quality: QualityChoice = .balanced
+    @Option(help: "Quality prioritization: speed, balanced or quality.") var prioritization: QualityChoice = .balanced
     @Flag(help: "Deliver the format's high-resolution still size.") var highResolution = false
     @Option(help: "Number of photos to request back to back.") var count: Int = 1
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
@@ -48,7 +48,7 @@ struct ShootCommand: AsyncParsableCommand {
         }
         device.unlockForConfiguration()
 
-        print("\(device.localizedName), \(camera.lighting.rawValue) scene")
+        print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
         for index in 1...count {
             let settings = try makeSettings(output: photoOutput)
             let delegate = PrintingPhotoDelegate(directory: directory, name: "photo-\(settings.uniqueID)")
@@ -61,7 +61,9 @@ struct ShootCommand: AsyncParsableCommand {
         let processed: [String: Any]?
         switch format {
         case "jpeg", "jpg":
-            processed = [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoCompressionPropertiesKey: [AVVideoQualityKey: jpegQuality]]
+            processed = [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoCompressionPropertiesKey: [AVVideoQualityKey: quality]]
+        case "heic", "hevc":
+            processed = [AVVideoCodecKey: AVVideoCodecType.hevc, AVVideoCompressionPropertiesKey: [AVVideoQualityKey: quality]]
         case "bgra":
             processed = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
         case "420f":
@@ -69,7 +71,7 @@ struct ShootCommand: AsyncParsableCommand {
         case "none" where raw:
             processed = nil
         default:
-            throw ValidationError("unknown --format \(format): use jpeg, bgra or 420f" + (raw ? " or none" : ""))
+            throw ValidationError("unknown --format \(format): use heic, jpeg, bgra or 420f" + (raw ? " or none" : ""))
         }
         let settings: AVCapturePhotoSettings
         if raw {
@@ -80,7 +82,7 @@ struct ShootCommand: AsyncParsableCommand {
             settings = AVCapturePhotoSettings(format: processed)
         }
         settings.flashMode = flash?.mode ?? (output.supportedFlashModes.contains(.auto) ? .auto : .off)
-        settings.photoQualityPrioritization = raw ? .speed : quality.prioritization
+        settings.photoQualityPrioritization = raw ? .speed : prioritization.prioritization
         if raw { settings.isAutoStillImageStabilizationEnabled = false }
         settings.isHighResolutionPhotoEnabled = highResolution
         try output.validate(settings)
