@@ -23,6 +23,26 @@ import Testing
         #expect(try ExifReader.thumbnail(jpeg: data) != nil)
     }
 
+    @Test func settingsMetadataIsMergedIntoTheFile() async throws {
+        let rig = CaptureRig(preset: .low)
+        for codec in [AVVideoCodecType.jpeg, .hevc] {
+            let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: codec])
+            settings.metadata = [kCGImagePropertyTIFFDictionary: [kCGImagePropertyTIFFArtist: "Ansel", kCGImagePropertyTIFFCopyright: "CC0"],
+                                 kCGImagePropertyExifDictionary: [kCGImagePropertyExifUserComment: "hello"]]
+            let photo = try #require(try await rig.capture(settings).photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            if codec == .jpeg {
+                let exif = try ExifReader.read(jpeg: data)
+                #expect(exif.artist == "Ansel" && exif.copyright == "CC0" && exif.userComment == "hello")
+            } else {
+                #expect(try HEIFDecoder.info(data).hasExif)
+            }
+            let tiff = try #require(photo.metadata[kCGImagePropertyTIFFDictionary] as? [String: Any])
+            #expect(tiff[kCGImagePropertyTIFFArtist] as? String == "Ansel")
+            #expect(tiff[kCGImagePropertyTIFFMake] as? String == "OpenCapture", "overrides merge, they do not replace")
+        }
+    }
+
     @Test func exiftoolReadsTheFieldsWithoutWarnings() async throws {
         guard let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first(where: FileManager.default.isExecutableFile) else {
             return  // exiftool not installed: scripts/install-deps.sh installs it for CI
