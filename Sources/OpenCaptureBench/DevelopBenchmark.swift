@@ -40,12 +40,12 @@ enum DevelopBenchmark {
         }
         let ourTime = median(ourTimes)
 
-        let dcraw = ["/usr/bin/dcraw_emu", "/usr/local/bin/dcraw_emu"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let dcraw = ExternalTool.find("dcraw_emu")
         var theirs: (image: Raster<UInt8>, time: Double)?
         if let dcraw {
             var times: [Double] = []
             for _ in 0..<min(3, options.repetitions) {
-                times.append(try measure { try runProcess(dcraw, ["-q", "3", "-w", "-o", "1", "-T", dngURL.path]) }.1)
+                times.append(try measure { try ExternalTool.runChecked(dcraw, ["-q", "3", "-w", "-o", "1", "-T", dngURL.path]) }.1)
             }
             let tiff = try Data(contentsOf: URL(fileURLWithPath: dngURL.path + ".tiff"))
             theirs = (try TIFFCodec.decode(tiff), median(times))
@@ -88,18 +88,5 @@ enum DevelopBenchmark {
             for i in stride(from: c, to: out.storage.count, by: 3) { out.storage[i] = table[Int(image.storage[i])] }
         }
         return out
-    }
-
-    static func runProcess(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw MediaFormatError.decoderFailed("\(path) exited with status \(process.terminationStatus)")
-        }
     }
 }

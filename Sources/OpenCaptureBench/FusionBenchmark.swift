@@ -38,9 +38,9 @@ enum FusionBenchmark {
         }
         var anchors: [String] = []
         var enfuse: (seconds: Double, ssim: Double)?
-        if let program = findExecutable("enfuse") {
+        if let program = ExternalTool.find("enfuse") {
             let output = folder.appendingPathComponent("enfuse.tif").path
-            let (status, _, seconds) = runProcess(program, ["--exposure-weight=1", "--saturation-weight=1",
+            let (status, _, seconds) = ExternalTool.run(program, ["--exposure-weight=1", "--saturation-weight=1",
                                                             "--contrast-weight=1", "--compression=none", "-o", output] + inputs)
             if status == 0, let data = try? Data(contentsOf: URL(fileURLWithPath: output)),
                let result = try? TIFFCodec.decode(data), result.width == width, result.height == height {
@@ -53,9 +53,9 @@ enum FusionBenchmark {
             anchors.append("enfuse not installed")
         }
         var opencv: (mertens: Double, align: Double, debevec: Double, ssim: Double)?
-        if let python = findExecutable("python3"), runProcess(python, ["-c", "import cv2"]).status == 0 {
+        if let python = ExternalTool.find("python3"), ExternalTool.run(python, ["-c", "import cv2"]).status == 0 {
             let output = folder.appendingPathComponent("opencv.png").path
-            let (status, text, _) = runProcess(python, ["-c", openCVScript, String(min(runs, 3)), output] + inputs)
+            let (status, text, _) = ExternalTool.run(python, ["-c", openCVScript, String(min(runs, 3)), output] + inputs)
             let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
             if status == 0, numbers.count == 3, let data = try? Data(contentsOf: URL(fileURLWithPath: output)),
                let result = try? PNGCodec.decode(data) {
@@ -157,26 +157,5 @@ enum FusionBenchmark {
             }
             return Raster(width: image.width, height: image.height, channels: 3, storage: image.storage.map { table[Int($0)] })
         }
-    }
-
-    static func findExecutable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    /// Runs a program to completion: exit status, standard output, wall-clock seconds.
-    static func runProcess(_ program: String, _ arguments: [String]) -> (status: Int32, output: String, seconds: Double) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        let start = DispatchTime.now().uptimeNanoseconds
-        do { try process.run() } catch { return (-1, "", 0) }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), seconds)
     }
 }

@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import ImagePipeline
 import MediaFormats
 
 /// HEIC encode time, size and PSNR on a 12 MP frame of real content (Kodak images tiled, or a
@@ -21,7 +22,7 @@ enum HEIFBenchmark {
             let cpuStart = cpuSeconds()
             let times = try (0..<runs).map { _ in try measure { data = try HEIFEncoder.encode(image, options: settings) }.1 }
             let cpu = (cpuSeconds() - cpuStart) / Double(runs)
-            let psnr = try psnrDB(image, HEIFDecoder.decode(data))
+            let psnr = try ImageQuality.cpsnr(image, HEIFDecoder.decode(data), border: 0)
             let mark = preset == chosen ? " (default)" : ""
             report("heif.12mp.\(preset).encode", median(times) * 1000, "ms\(mark)", format: "%.0f",
                    anchor: preset == chosen ? "target ≤ 1500 ms on 2 cores" : nil)
@@ -35,13 +36,13 @@ enum HEIFBenchmark {
             let data = try HEIFEncoder.encode(image, options: settings)
             let name = "heif.12mp.q\(Int(quality * 100))"
             report("\(name).size", Double(data.count) / 1e6, "MB", format: "%.2f", anchor: String(format: "crf %.1f", settings.constantRateFactor))
-            report("\(name).psnr", try psnrDB(image, HEIFDecoder.decode(data)), "dB", format: "%.2f")
+            report("\(name).psnr", try ImageQuality.cpsnr(image, HEIFDecoder.decode(data), border: 0), "dB", format: "%.2f")
         }
         let jpeg = try JPEGEncoder.encode(image, quality: 90)
         report("jpeg.12mp.q90.size", Double(jpeg.count) / 1e6, "MB", format: "%.2f", anchor: "same frame, for scale")
-        report("jpeg.12mp.q90.psnr", try psnrDB(image, JPEGDecoder.decode(jpeg)), "dB", format: "%.2f")
+        report("jpeg.12mp.q90.psnr", try ImageQuality.cpsnr(image, JPEGDecoder.decode(jpeg), border: 0), "dB", format: "%.2f")
 
-        guard let heifEnc = tool("heif-enc") else {
+        guard let heifEnc = ExternalTool.find("heif-enc") else {
             print("heif-enc: skipped (not installed; apt-get install libheif-examples)")
             return
         }
@@ -52,11 +53,11 @@ enum HEIFBenchmark {
         try PNGCodec.encode(image).write(to: png)
         for (name, extra) in [("default", [String]()), ("ultrafast", ["-p", "preset=ultrafast"])] {
             let out = dir.appendingPathComponent("\(name).heic")
-            let time = try measure { try runTool(heifEnc, ["-q", "\(libheifQuality)"] + extra + ["-o", out.path, png.path]) }.1
+            let time = try measure { try ExternalTool.runChecked(heifEnc, ["-q", "\(libheifQuality)"] + extra + ["-o", out.path, png.path]) }.1
             let data = try Data(contentsOf: out)
             report("heif-enc.12mp.\(name).encode", time * 1000, "ms", format: "%.0f", anchor: "includes PNG decode")
             report("heif-enc.12mp.\(name).size", Double(data.count) / 1e6, "MB", format: "%.2f")
-            report("heif-enc.12mp.\(name).psnr", try psnrDB(image, HEIFDecoder.decode(data)), "dB", format: "%.2f")
+            report("heif-enc.12mp.\(name).psnr", try ImageQuality.cpsnr(image, HEIFDecoder.decode(data), border: 0), "dB", format: "%.2f")
         }
     }
 
@@ -96,33 +97,5 @@ enum HEIFBenchmark {
     /// User + system CPU seconds of this process so far.
     static func cpuSeconds() -> Double {
         Double(clock()) / Double(CLOCKS_PER_SEC)
-    }
-
-    static func psnrDB(_ a: Raster<UInt8>, _ b: Raster<UInt8>) -> Double {
-        guard a.width == b.width, a.height == b.height, a.channels == 3, b.channels == 3 else { return .nan }
-        var se = 0.0
-        a.storage.withUnsafeBufferPointer { p in
-            b.storage.withUnsafeBufferPointer { q in
-                for i in 0..<p.count { let d = Double(p[i]) - Double(q[i]); se += d * d }
-            }
-        }
-        let mse = se / Double(a.storage.count)
-        return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
-    }
-
-    static func tool(_ name: String) -> String? {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin").split(separator: ":")
-        return dirs.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func runTool(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw MediaFormatError.encoderFailed("\(path) exited with \(process.terminationStatus)") }
     }
 }

@@ -33,27 +33,16 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
 
     /// OpenCapture addition: builds a photo, e.g. a fake for tests. `fileData` is what
     /// `fileDataRepresentation()` returns.
-    public init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int = 1,
+    public convenience init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int = 1,
                 fileData: Data? = nil, pixelBuffer: CVPixelBuffer? = nil, previewPixelBuffer: CVPixelBuffer? = nil,
                 embeddedThumbnailPhotoFormat: [String: Any]? = nil, metadata: [String: Any] = [:], isRawPhoto: Bool = false,
                 sourceDeviceType: AVCaptureDevice.DeviceType? = nil, bracketSettings: AVCaptureBracketedStillImageSettings? = nil,
                 sequenceCount: Int = 0, lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus = .unsupported) {
-        self.timestamp = timestamp
-        self.resolvedSettings = resolvedSettings
-        self.photoCount = photoCount
-        self.fileData = fileData
-        self.pixelBuffer = pixelBuffer
-        self.previewPixelBuffer = previewPixelBuffer
-        self.embeddedThumbnailPhotoFormat = embeddedThumbnailPhotoFormat
-        self.metadata = metadata
-        self.isRawPhoto = isRawPhoto
-        self.sourceDeviceType = sourceDeviceType
-        self.bracketSettings = bracketSettings
-        self.sequenceCount = sequenceCount
-        self.lensStabilizationStatus = lensStabilizationStatus
-        self.groundTruthProvider = nil
-        self.fileDataProvider = nil
-        super.init()
+        self.init(timestamp: timestamp, resolvedSettings: resolvedSettings, photoCount: photoCount, isRawPhoto: isRawPhoto,
+                  fileData: fileData, fileDataProvider: nil, pixelBuffer: pixelBuffer, previewPixelBuffer: previewPixelBuffer,
+                  embeddedThumbnailPhotoFormat: embeddedThumbnailPhotoFormat, metadata: metadata,
+                  sourceDeviceType: sourceDeviceType, bracketSettings: bracketSettings, sequenceCount: sequenceCount,
+                  lensStabilizationStatus: lensStabilizationStatus, groundTruth: nil)
     }
 
     init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, isRawPhoto: Bool, fileData: Data?,
