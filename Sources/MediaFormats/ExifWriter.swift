@@ -10,7 +10,6 @@ public enum ExifWriter {
     /// after the "Exif\0\0" header and for HEIF Exif items.
     public static func tiffData(for exif: ExifMetadata, thumbnailJPEG: Data? = nil) -> Data {
         var ifd0 = TIFFDirectory()
-        var exifIFD = TIFFDirectory()
         var gpsIFD = TIFFDirectory()
         var ifd1 = TIFFDirectory()
 
@@ -26,49 +25,10 @@ public enum ExifWriter {
         ifd0.short(0x0213, 1)
         ifd0.ascii(0x8298, exif.copyright)
 
-        if let t = exif.exposureTime, t > 0 {
-            exifIFD.rational(0x829A, t)
-            exifIFD.srational(0x9201, -log2(t))                 // ShutterSpeedValue (APEX)
-        }
-        if let n = exif.fNumber, n > 0 {
-            exifIFD.rational(0x829D, n)
-            exifIFD.rational(0x9202, 2 * log2(n))               // ApertureValue (APEX)
-        }
-        exifIFD.short(0x8822, exif.exposureProgram)
-        exifIFD.short(0x8827, exif.iso.map { UInt16(clamping: $0) })
-        exifIFD.bytes(0x9000, type: .undefined, Array("0232".utf8))
         if let date = exif.dateTimeOriginal {
-            let stamp = ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds)
-            ifd0.ascii(0x0132, stamp.dateTime)
-            exifIFD.ascii(0x9003, stamp.dateTime)
-            exifIFD.ascii(0x9004, stamp.dateTime)
-            exifIFD.ascii(0x9010, stamp.offset)
-            exifIFD.ascii(0x9011, stamp.offset)
-            exifIFD.ascii(0x9012, stamp.offset)
-            exifIFD.ascii(0x9290, stamp.subSec)
-            exifIFD.ascii(0x9291, stamp.subSec)
-            exifIFD.ascii(0x9292, stamp.subSec)
+            ifd0.ascii(0x0132, ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds).dateTime)
         }
-        exifIFD.bytes(0x9101, type: .undefined, [1, 2, 3, 0])    // Y Cb Cr -
-        exifIFD.srational(0x9203, exif.brightnessValue)
-        exifIFD.srational(0x9204, exif.exposureBiasValue)
-        exifIFD.short(0x9207, exif.meteringMode)
-        exifIFD.short(0x9209, exif.flash)
-        exifIFD.rational(0x920A, exif.focalLength)
-        if let comment = exif.userComment {
-            exifIFD.bytes(0x9286, type: .undefined, userCommentBytes(comment))
-        }
-        exifIFD.bytes(0xA000, type: .undefined, Array("0100".utf8))
-        exifIFD.short(0xA001, exif.colorSpace)
-        exifIFD.long(0xA002, exif.pixelXDimension.map { UInt32(clamping: $0) })
-        exifIFD.long(0xA003, exif.pixelYDimension.map { UInt32(clamping: $0) })
-        exifIFD.short(0xA217, exif.sensingMethod)
-        exifIFD.short(0xA402, exif.exposureMode)
-        exifIFD.short(0xA403, exif.whiteBalance)
-        exifIFD.short(0xA405, exif.focalLengthIn35mmFilm.map { UInt16(clamping: $0) })
-        exifIFD.short(0xA406, exif.sceneCaptureType)
-        exifIFD.ascii(0xA433, exif.lensMake)
-        exifIFD.ascii(0xA434, exif.lensModel)
+        let exifIFD = exifDirectory(for: exif, imageTags: true)
 
         if let gps = exif.gps { fill(&gpsIFD, with: gps) }
 
@@ -102,6 +62,61 @@ public enum ExifWriter {
             out += thumbnail
         }
         return Data(out)
+    }
+
+    /// The Exif IFD for a capture: exposure, dates, flash, lens. With `imageTags`, also the tags that
+    /// describe a stored JPEG/HEIF image (ColorSpace, pixel dimensions, FlashpixVersion,
+    /// ComponentsConfiguration); DNG's EXIF leaves those to its own IFDs.
+    static func exifDirectory(for exif: ExifMetadata, imageTags: Bool) -> TIFFDirectory {
+        var ifd = TIFFDirectory()
+        if let t = exif.exposureTime, t > 0 {
+            ifd.rational(0x829A, t)
+            ifd.srational(0x9201, -log2(t))                  // ShutterSpeedValue (APEX)
+        }
+        if let n = exif.fNumber, n > 0 {
+            ifd.rational(0x829D, n)
+            ifd.rational(0x9202, 2 * log2(n))                // ApertureValue (APEX)
+        }
+        ifd.short(0x8822, exif.exposureProgram)
+        if let iso = exif.iso {
+            ifd.short(0x8827, UInt16(clamping: iso))
+            ifd.short(0x8830, 3)                             // SensitivityType: ISO speed
+        }
+        ifd.bytes(0x9000, type: .undefined, Array("0232".utf8))
+        if let date = exif.dateTimeOriginal {
+            let stamp = ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds)
+            ifd.ascii(0x9003, stamp.dateTime)
+            ifd.ascii(0x9004, stamp.dateTime)
+            ifd.ascii(0x9010, stamp.offset)
+            ifd.ascii(0x9011, stamp.offset)
+            ifd.ascii(0x9012, stamp.offset)
+            ifd.ascii(0x9290, stamp.subSec)
+            ifd.ascii(0x9291, stamp.subSec)
+            ifd.ascii(0x9292, stamp.subSec)
+        }
+        if imageTags { ifd.bytes(0x9101, type: .undefined, [1, 2, 3, 0]) }  // Y Cb Cr -
+        ifd.srational(0x9203, exif.brightnessValue)
+        ifd.srational(0x9204, exif.exposureBiasValue)
+        ifd.short(0x9207, exif.meteringMode)
+        ifd.short(0x9209, exif.flash)
+        ifd.rational(0x920A, exif.focalLength)
+        if let comment = exif.userComment {
+            ifd.bytes(0x9286, type: .undefined, userCommentBytes(comment))
+        }
+        if imageTags {
+            ifd.bytes(0xA000, type: .undefined, Array("0100".utf8))
+            ifd.short(0xA001, exif.colorSpace)
+            ifd.long(0xA002, exif.pixelXDimension.map { UInt32(clamping: $0) })
+            ifd.long(0xA003, exif.pixelYDimension.map { UInt32(clamping: $0) })
+        }
+        ifd.short(0xA217, exif.sensingMethod)
+        ifd.short(0xA402, exif.exposureMode)
+        ifd.short(0xA403, exif.whiteBalance)
+        ifd.short(0xA405, exif.focalLengthIn35mmFilm.map { UInt16(clamping: $0) })
+        ifd.short(0xA406, exif.sceneCaptureType)
+        ifd.ascii(0xA433, exif.lensMake)
+        ifd.ascii(0xA434, exif.lensModel)
+        return ifd
     }
 
     /// "Exif\0\0" + tiffData — the APP1 payload.
