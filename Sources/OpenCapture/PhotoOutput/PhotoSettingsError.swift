@@ -1,3 +1,5 @@
+import CaptureCore
+
 /// Why `AVCapturePhotoOutput` refused a photo request (OpenCapture addition). Apple raises an
 /// Objective-C exception for each of these; OpenCapture throws from
 /// `AVCapturePhotoOutput.validate(_:)` and delivers the error to
@@ -118,9 +120,8 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-/// Prints an OSType as its four characters when printable.
+/// An OSType as 'abcd' when printable (FourCC's own text), else its number.
 func FourCCText(_ code: OSType) -> String {
-    let bytes = (0..<4).map { UInt8(truncatingIfNeeded: code >> (24 - 8 * UInt32($0))) }
-    guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return String(code) }
-    return "'" + String(decoding: bytes, as: UTF8.self) + "'"
+    let text = FourCC(rawValue: code).description
+    return text == String(code) ? text : "'" + text + "'"
 }
