@@ -144,7 +144,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         return self.default(.builtInWideAngleCamera, for: .video, position: .back)
     }
 
-    /// A device with the given ID, or nil.
+    /// A device with the given ID, or nil. Difference: Swift initialisers cannot return the shared
+    /// instance, so this is a new device of the same kind with its own state (as `makeSimulatedDevice`).
     public convenience init?(uniqueID deviceUniqueID: String) {
         guard let device = AVCaptureDevice.allDevices.first(where: { $0.uniqueID == deviceUniqueID }) else { return nil }
         self.init(deviceType: device.deviceType, position: device.position, module: device.module,

@@ -95,6 +95,24 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         device.camera.meter(size: size, bias: Double(device.exposureTargetBias))
     }
 
+    /// Whether the flash fires for these settings in a scene metered as `ambient` (`.auto`: only in the dark).
+    static func firesFlash(_ settings: AVCapturePhotoSettings, device: AVCaptureDevice, ambient: ExposureMetering) -> Bool {
+        switch settings.flashMode {
+        case .off: return false
+        case .on: return device.hasFlash
+        case .auto: return device.hasFlash && ambient.flashRecommended
+        }
+    }
+
+    /// Whether automatic still-image stabilisation fuses several exposures: in low light, without
+    /// flash or manual exposure, unless the request prioritises speed.
+    static func usesStabilization(_ settings: AVCapturePhotoSettings, device: AVCaptureDevice, ambient: ExposureMetering,
+                                  flash: Bool) -> Bool {
+        let manual = device.exposureMode == .custom || device.exposureMode == .locked
+        return settings.isAutoStillImageStabilizationEnabled && !flash && !manual && ambient.isLowLight
+            && settings.photoQualityPrioritization != .speed
+    }
+
     /// Decides flash, exposure and the number of frames from the scene, as a phone does.
     static func makePlan(_ request: PhotoRequest) -> CapturePlan {
         let settings = request.settings, device = request.context.device
@@ -103,15 +121,8 @@ final class PhotoCaptureEngine: @unchecked Sendable {
         let bias = Double(device.exposureTargetBias)
         let ambient = camera.meter(size: readout, bias: bias)
 
-        let flash: Bool
-        switch settings.flashMode {
-        case .off: flash = false
-        case .on: flash = device.hasFlash
-        case .auto: flash = device.hasFlash && ambient.flashRecommended
-        }
-
-        let mode = device.exposureMode
-        let manual = mode == .custom || mode == .locked
+        let flash = firesFlash(settings, device: device, ambient: ambient)
+        let manual = device.exposureMode == .custom || device.exposureMode == .locked
         var duration = ambient.duration, iso = ambient.iso, metering = ambient
         if manual {
             (duration, iso) = device.currentExposure()
@@ -151,8 +162,7 @@ final class PhotoCaptureEngine: @unchecked Sendable {
                                metering: ambient)
         }
 
-        let stabilization = settings.isAutoStillImageStabilizationEnabled && !flash && !manual
-            && ambient.isLowLight && settings.photoQualityPrioritization != .speed
+        let stabilization = usesStabilization(settings, device: device, ambient: ambient, flash: flash)
         let frameCount = stabilization ? (settings.photoQualityPrioritization == .quality ? 6 : 4) : 1
         let frames = (0..<frameCount).map { _ in exposure(duration: duration, iso: iso, bias: manual ? 0 : bias, stabilized: ois) }
         return CapturePlan(camera: camera, readoutSize: readout,

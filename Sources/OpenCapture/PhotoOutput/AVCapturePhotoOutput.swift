@@ -168,21 +168,18 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// Whether the flash would fire now: false unless `photoSettingsForSceneMonitoring` has flash `.auto` or `.on`.
     public var isFlashScene: Bool {
-        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice, device.hasFlash else { return false }
-        switch settings.flashMode {
-        case .off: return false
-        case .on: return true
-        case .auto: return PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize).flashRecommended
-        }
+        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice else { return false }
+        let ambient = PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize)
+        return PhotoCaptureEngine.firesFlash(settings, device: device, ambient: ambient)
     }
 
-    /// Whether still-image stabilisation would be used now (deprecated in iOS 13).
+    /// Whether still-image stabilisation would be used now (deprecated in iOS 13): the same decision
+    /// a capture with `photoSettingsForSceneMonitoring` makes.
     public var isStillImageStabilizationScene: Bool {
-        guard let settings = photoSettingsForSceneMonitoring, settings.isAutoStillImageStabilizationEnabled,
-              let device = currentDevice else { return false }
-        let metering = PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize)
-        let flash = device.hasFlash && (settings.flashMode == .on || (settings.flashMode == .auto && metering.flashRecommended))
-        return !flash && metering.isLowLight
+        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice else { return false }
+        let ambient = PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize)
+        let flash = PhotoCaptureEngine.firesFlash(settings, device: device, ambient: ambient)
+        return PhotoCaptureEngine.usesStabilization(settings, device: device, ambient: ambient, flash: flash)
     }
 
     /// Multi-frame still-image stabilisation (deprecated in iOS 13): supported on every simulated camera.
@@ -324,7 +321,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         let photoSize = resolvedPhotoSize(settings, format: format)
         let preview = try validatePreview(settings, photoSize: photoSize)
-        let thumbnail = try validateThumbnail(settings, photoSize: photoSize)
+        let thumbnail = try validateThumbnail(settings, output: output, photoSize: photoSize)
         return CaptureContext(device: device, session: session, format: format, photoSize: photoSize, output: output,
                               raw: raw.map { RawRequest(pixelFormat: $0.pixelFormat, thumbnail: $0.thumbnail.map(photoSize.fitted)) },
                               preview: preview, thumbnail: thumbnail, orientation: connection.exifOrientation,
@@ -503,7 +500,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return PreviewRequest(pixelFormat: code, size: photoSize.fitted(within: box))
     }
 
-    private func validateThumbnail(_ settings: AVCapturePhotoSettings, photoSize: Size) throws -> ThumbnailRequest? {
+    private func validateThumbnail(_ settings: AVCapturePhotoSettings, output: ProcessedOutput?,
+                                   photoSize: Size) throws -> ThumbnailRequest? {
         guard let format = settings.embeddedThumbnailPhotoFormat else { return nil }
         guard let codec = format[AVVideoCodecKey] else {
             throw PhotoSettingsError.invalidThumbnailFormat("AVVideoCodecKey is required")
@@ -512,7 +510,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         guard let type, settings.availableEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
             throw PhotoSettingsError.invalidThumbnailFormat("codec \(codec) is not available")
         }
-        switch try validateFormats(settings).0 {
+        switch output {
         case .jpeg, .hevc: break
         default: throw PhotoSettingsError.invalidThumbnailFormat("thumbnails are embedded in compressed photos only")
         }
