@@ -34,10 +34,12 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
         .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265"]),
         .target(name: "Fusion", dependencies: ["CaptureCore"]),
+        // The Swift-native capture engine: request snapshots, plans, frame sources, encoders, events.
+        .target(name: "CaptureEngine", dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats"]),
 
         // The Apple-compatible surface.
         .target(name: "OpenCapture",
-                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion"]),
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "CaptureEngine"]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
             "OpenCapture",
@@ -52,8 +54,9 @@ let package = Package(
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats"]),
+        .testTarget(name: "CaptureEngineTests", dependencies: ["CaptureEngine", "CameraSimulation", "CaptureCore"]),
         .testTarget(name: "OpenCaptureTests", dependencies: [
-            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
+            "OpenCapture", "CaptureEngine", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
         ]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
         .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture"],

@@ -1,13 +1,13 @@
 import Foundation
 
 /// EXIF date strings ("YYYY:MM:DD HH:MM:SS", "+HH:MM", milliseconds) for a moment in a zone.
-struct ExifDate {
-    struct Components { var year, month, day, hour, minute, second, millisecond: Int }
+public struct ExifDate: Sendable {
+    struct Components: Sendable { var year, month, day, hour, minute, second, millisecond: Int }
 
     let components: Components
     let offsetSeconds: Int
 
-    init(date: Date, offsetSeconds: Int) {
+    public init(date: Date, offsetSeconds: Int) {
         self.offsetSeconds = offsetSeconds
         // Whole milliseconds since the epoch in local time, then civil-from-days (no Calendar,
         // no locale, no shared formatter state).
@@ -28,14 +28,16 @@ struct ExifDate {
                                 second: Int(msOfDay / 1000 % 60), millisecond: Int(msOfDay % 1000))
     }
 
-    var dateTime: String {
+    /// "YYYY:MM:DD HH:MM:SS" in the local time of the offset.
+    public var dateTime: String {
         let c = components
         return "\(pad(c.year, 4)):\(pad(c.month, 2)):\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
     }
 
     var subSec: String { pad(components.millisecond, 3) }
 
-    var offset: String {
+    /// "+HH:MM".
+    public var offset: String {
         let a = abs(offsetSeconds) / 60
         return "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2)):\(pad(a % 60, 2))"
     }

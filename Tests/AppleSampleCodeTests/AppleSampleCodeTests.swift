@@ -1,7 +1,7 @@
 // Drives Apple's sample code (AVCam's PhotoCaptureProcessor and capturePhoto(), the "Tracking
 // Photo Capture Progress" pattern, and app-style invalid settings) end to end against OpenCapture,
-// checking the behaviour Apple documents. Engine stubs make pixels and JPEG bytes fake, so only
-// API behaviour, order, counts, IDs and errors are checked.
+// checking the behaviour Apple documents: callback order, counts, IDs, errors, and that the
+// delivered files are real JPEG/HEIC/DNG data from the simulated camera.
 
 #if canImport(AVFoundation)
 import AVFoundation

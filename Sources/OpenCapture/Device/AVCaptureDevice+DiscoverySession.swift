@@ -1,6 +1,8 @@
 extension AVCaptureDevice {
     /// Finds devices by type, media type and position (Apple's `AVCaptureDevice.DiscoverySession`).
     /// Devices come in the order of `deviceTypes`.
+    ///
+    /// `@unchecked Sendable`: every stored property is an immutable `let`.
     public final class DiscoverySession: @unchecked Sendable {
         public let devices: [AVCaptureDevice]
 

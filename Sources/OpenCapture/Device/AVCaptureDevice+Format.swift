@@ -5,7 +5,9 @@ import Foundation
 extension AVCaptureDevice {
     /// One capture format of a device: its video dimensions, still-photo sizes and exposure ranges.
     /// Mirrors Apple's `AVCaptureDevice.Format`.
-    public final class Format: NSObject, @unchecked Sendable {
+    ///
+        /// `@unchecked Sendable`: every stored property is an immutable `let`.
+        public final class Format: NSObject, @unchecked Sendable {
         public let formatDescription: CMFormatDescription
         public let mediaType: AVMediaType = .video
         /// Largest still size the format can deliver (deprecated in iOS 16 in favour of `supportedMaxPhotoDimensions`).
@@ -34,15 +36,8 @@ extension AVCaptureDevice {
             return Size(width: Int(d.width), height: Int(d.height))
         }
 
-        /// The sensor readout for a still of `size`: the 4:3 area the sensor reads out whose width is the photo's
-        /// (16:9 photos are cropped from it).
-        static func readoutSize(for size: Size, module: CameraModule) -> Size {
-            let aspect = Double(module.nativeSize.height) / Double(module.nativeSize.width)
-            let height = max(size.height, Int((Double(size.width) * aspect).rounded()) & ~1)
-            return Size(width: size.width, height: height)
-        }
-
-        var sensorReadoutSize: Size { Format.readoutSize(for: dimensions, module: module) }
+        /// The sensor area read out for this format's size.
+        var sensorReadoutSize: Size { module.readoutSize(forPhoto: dimensions) }
         /// The camera module the format belongs to.
         let module: CameraModule
 
@@ -71,9 +66,8 @@ extension AVCaptureDevice {
             maxISO = Float(module.isoRange.upperBound)
             minExposureDuration = CMTime(seconds: module.exposureDurationRange.lowerBound, preferredTimescale: 1_000_000_000)
             maxExposureDuration = CMTime(seconds: module.exposureDurationRange.upperBound, preferredTimescale: 1_000_000_000)
-            let sensorWidthMM = Double(module.nativeSize.width) * module.pixelPitch / 1000
-            videoFieldOfView = Float(2 * atan(sensorWidthMM / (2 * module.focalLength)) * 180 / .pi)
-            isVideoBinned = dimensions.width * 2 <= module.nativeSize.width
+            videoFieldOfView = Float(module.horizontalFieldOfView)
+            isVideoBinned = module.isBinned(dimensions)
             let fps = dimensions.width <= 1920 ? 60.0 : 30.0
             videoSupportedFrameRateRanges = [AVFrameRateRange(minFrameRate: 1, maxFrameRate: fps)]
             super.init()

@@ -1,4 +1,5 @@
 import CaptureCore
+import CaptureEngine
 import Foundation
 import MediaFormats
 

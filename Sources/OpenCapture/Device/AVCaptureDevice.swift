@@ -1,5 +1,6 @@
 import CameraSimulation
 import CaptureCore
+import CaptureEngine
 import Foundation
 
 /// A capture device (a camera). Mirrors Apple's `AVCaptureDevice`; every device here is backed by
@@ -9,6 +10,9 @@ import Foundation
 /// position, as on iOS; `makeSimulatedDevice(_:position:)` (OpenCapture addition) builds an
 /// independent instance for tests. The world in front of the camera is set with
 /// `simulatedLighting` and `simulationSeed` (OpenCapture additions).
+///
+/// `@unchecked Sendable`: `state` guards every mutable field (format, exposure, bias, lock count,
+/// lighting, colour space, seed and the camera cache); the rest is immutable.
 public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// Apple's device types. Only the four below are simulated; `DiscoverySession` finds no others.
     public struct DeviceType: RawRepresentable, Hashable, Sendable {
@@ -315,15 +319,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     /// The exposure the device would use now: metered (with the bias) or fixed.
     func currentExposure() -> (duration: Double, iso: Double) {
-        state.lock()
-        let mode = _exposureMode, duration = _customDuration, iso = _customISO, bias = _bias, format = _activeFormat
-        state.unlock()
-        switch mode {
-        case .custom, .locked: return (duration, iso)
-        case .autoExpose, .continuousAutoExposure:
-            let metering = camera.meter(size: format.sensorReadoutSize, bias: Double(bias))
-            return (metering.duration, metering.iso)
-        }
+        captureSnapshot().currentExposure(size: activeFormat.sensorReadoutSize)
     }
 
     // MARK: Simulation (OpenCapture additions)
@@ -342,13 +338,30 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     /// Where frames come from: recorded files for a replay device, otherwise the simulated camera
-    /// for the current lighting (cached, so the rendered scene is reused).
-    var camera: FrameSource {
-        if let replay { return replay }
+    /// for the current lighting and seed (cached, so the rendered scene is reused).
+    var camera: any FrameSource {
         state.lock(); defer { state.unlock() }
+        return cameraLocked()
+    }
+
+    private func cameraLocked() -> any FrameSource {
+        if let replay { return replay }
         if let camera = cameras[_lighting] { return camera }
         let camera = SimulatedCamera(module: module, scene: .livingRoom(lighting: _lighting.sceneLighting), seed: _seed)
         cameras[_lighting] = camera
         return camera
+    }
+
+    /// Everything a capture depends on, read at once under the device's lock: later changes to
+    /// exposure, bias, lighting or seed do not reach a request already made.
+    func captureSnapshot() -> DeviceSnapshot {
+        state.lock(); defer { state.unlock() }
+        let exposure: ExposureControl
+        switch _exposureMode {
+        case .custom, .locked: exposure = .manual(duration: _customDuration, iso: _customISO)
+        case .autoExpose, .continuousAutoExposure: exposure = .automatic
+        }
+        return DeviceSnapshot(module: module, source: cameraLocked(), name: localizedName, exposure: exposure,
+                              bias: Double(_bias), seed: _seed)
     }
 }

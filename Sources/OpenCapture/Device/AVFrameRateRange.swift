@@ -1,4 +1,6 @@
 /// A range of frame rates a format supports (Apple's `AVFrameRateRange`).
+///
+/// `@unchecked Sendable`: every stored property is an immutable `let`.
 public final class AVFrameRateRange: @unchecked Sendable {
     public let minFrameRate: Float64
     public let maxFrameRate: Float64

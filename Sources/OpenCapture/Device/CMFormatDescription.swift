@@ -1,6 +1,8 @@
 import CaptureCore
 
 /// A video format description (CoreMedia's `CMFormatDescription`, reduced to what capture code reads).
+///
+/// `@unchecked Sendable`: every stored property is an immutable `let`.
 public final class CMFormatDescription: @unchecked Sendable, Hashable {
     /// Pixel dimensions of the video format.
     public let dimensions: CMVideoDimensions

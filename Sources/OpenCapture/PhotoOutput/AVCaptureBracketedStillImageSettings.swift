@@ -2,6 +2,8 @@ import Foundation
 
 /// Abstract settings of one shot in a bracket (Apple's `AVCaptureBracketedStillImageSettings`,
 /// not constructible): use the auto- or manual-exposure subclass.
+///
+/// `@unchecked Sendable`: no stored properties; the subclasses hold immutable `let`s.
 public class AVCaptureBracketedStillImageSettings: NSObject, @unchecked Sendable {
     override init() { super.init() }
 }

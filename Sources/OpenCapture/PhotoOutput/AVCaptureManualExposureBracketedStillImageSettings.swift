@@ -2,6 +2,8 @@ import Foundation
 
 /// A bracket shot with an exact duration and ISO (Apple's
 /// `AVCaptureManualExposureBracketedStillImageSettings`).
+///
+/// `@unchecked Sendable`: every stored property is an immutable `let`.
 public class AVCaptureManualExposureBracketedStillImageSettings: AVCaptureBracketedStillImageSettings, @unchecked Sendable {
     /// The duration, or `AVCaptureExposureDurationCurrent`.
     public let exposureDuration: CMTime

@@ -3,6 +3,8 @@ import Foundation
 /// One delivered photo (Apple's `AVCapturePhoto`): the encoded file data or pixel buffer, its
 /// preview, metadata, and where it sits in the request. Apple's type cannot be constructed;
 /// OpenCapture adds a public initialiser so apps can build fakes in tests.
+///
+/// `@unchecked Sendable`: every stored property is an immutable `let` (the providers are `@Sendable` closures).
 public class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// Start of the exposure on the session clock (invalid when the photo carries an error).
     public let timestamp: CMTime

@@ -14,9 +14,12 @@ extension AVCapturePhotoOutput {
 
 /// Records callbacks and resumes the caller at the end; keeps itself alive until then,
 /// because the output holds delegates weakly.
+///
+/// `@unchecked Sendable`: `lock` guards the events, photos, first error and the self-reference.
 final class CollectingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     private let continuation: CheckedContinuation<PhotoCaptureResult, Error>
     private let start = DispatchTime.now().uptimeNanoseconds
+    private let lock = NSLock()
     private var events: [PhotoCaptureEvent] = []
     private var photos: [AVCapturePhoto] = []
     private var firstError: Error?
@@ -29,7 +32,8 @@ final class CollectingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @u
     }
 
     private func record(_ kind: PhotoCaptureEvent.Kind) {
-        events.append(PhotoCaptureEvent(kind: kind, time: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+        let event = PhotoCaptureEvent(kind: kind, time: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        lock.withLock { events.append(event) }
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
@@ -46,17 +50,20 @@ final class CollectingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @u
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
         record(.didFinishProcessingPhoto(photoCount: photo.photoCount))
-        photos.append(photo)
-        if firstError == nil { firstError = error }
+        lock.withLock {
+            photos.append(photo)
+            if firstError == nil { firstError = error }
+        }
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
         record(.didFinishCapture)
+        let (photos, events, firstError) = lock.withLock { (self.photos, self.events, self.firstError) }
         if let error = error ?? firstError {
             continuation.resume(throwing: error)
         } else {
             continuation.resume(returning: PhotoCaptureResult(resolvedSettings: resolvedSettings, photos: photos, events: events))
         }
-        keepAlive = nil
+        lock.withLock { keepAlive = nil }
     }
 }

@@ -1,5 +1,6 @@
 import CameraSimulation
 import CaptureCore
+import CaptureEngine
 import Foundation
 
 /// Captures still photos (Apple's `AVCapturePhotoOutput`). Requests may overlap: each keeps its
@@ -8,6 +9,9 @@ import Foundation
 /// Difference from Apple: invalid settings never raise. `validate(_:)` throws a
 /// `PhotoSettingsError`, and `capturePhoto(with:delegate:)` with such settings captures nothing
 /// and calls only `photoOutput(_:didFinishCaptureFor:error:)` with that error.
+///
+/// `@unchecked Sendable`: `lock` guards every mutable field (used IDs, request counter, size and
+/// quality limits, scene-monitoring settings, prepared settings and the pending preparation).
 public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var usedIDs = Set<Int64>()
@@ -24,8 +28,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
     /// Set on `delegateQueue`, so tests can check where callbacks run.
     let delegateQueueKey = DispatchSpecificKey<Bool>()
-    /// The scheduler that runs exposures and processing.
-    lazy var engine = PhotoCaptureEngine(output: self)
+    /// Runs exposures and processing; created with the output, so concurrent first captures share it.
+    private let engine = CaptureEngine(label: "OpenCapture.AVCapturePhotoOutput")
 
     public override init() {
         super.init()
@@ -34,31 +38,35 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Capture
 
-    /// Starts a capture. The settings are copied; the delegate is held weakly.
+    /// Starts a capture. The settings are copied and validated, and everything the capture depends
+    /// on (the device's exposure, bias, lighting and seed, orientation, colour space, the date) is
+    /// read now: changes made after this call belong to later requests. The delegate is held weakly.
     public func capturePhoto(with settings: AVCapturePhotoSettings, delegate: AVCapturePhotoCaptureDelegate) {
         let snapshot = settings.copy() as! AVCapturePhotoSettings
+        let device = currentDevice
+        let adapter = PhotoDeliveryAdapter(output: self, delegate: delegate, settings: snapshot,
+                                           deviceType: device?.deviceType ?? .builtInWideAngleCamera)
         lock.lock()
-        let validation = Result { try validateLocked(snapshot) }
-        if case .success = validation {
+        defer { lock.unlock() }
+        do {
+            let parsed = try PhotoSettingsRules.validate(snapshot, in: ruleContext(device: device))
+            guard let device, let session, let connection = connections.first else { throw PhotoSettingsError.noActiveVideoConnection }
             usedIDs.insert(snapshot.uniqueID)
             requestCounter += 1
-        }
-        let index = requestCounter
-        lock.unlock()
-
-        switch validation {
-        case .failure(let error):
-            engine.refuse(settings: snapshot, error: error, delegate: delegate)
-        case .success(let context):
-            engine.submit(PhotoRequest(settings: snapshot, context: context, index: index), delegate: delegate)
+            let request = makeRequest(snapshot, parsed: parsed, device: device, session: session, connection: connection)
+            // Submitted under the lock, so requests reach the sensor in call order from any thread.
+            engine.submit(request, events: adapter.handle)
+        } catch {
+            adapter.refuse(error)
         }
     }
 
     /// OpenCapture addition: checks settings against every rule `capturePhoto` applies (Apple raises
     /// NSInvalidArgumentException for these) and throws the first broken one.
     public func validate(_ settings: AVCapturePhotoSettings) throws {
+        let device = currentDevice
         lock.lock(); defer { lock.unlock() }
-        _ = try validateLocked(settings)
+        _ = try PhotoSettingsRules.validate(settings, in: ruleContext(device: device))
     }
 
     // MARK: Formats
@@ -167,19 +175,22 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// Whether the flash would fire now: false unless `photoSettingsForSceneMonitoring` has flash `.auto` or `.on`.
-    public var isFlashScene: Bool {
-        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice else { return false }
-        let ambient = PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize)
-        return PhotoCaptureEngine.firesFlash(settings, device: device, ambient: ambient)
-    }
+    public var isFlashScene: Bool { sceneDecisions()?.flash ?? false }
 
     /// Whether still-image stabilisation would be used now (deprecated in iOS 13): the same decision
     /// a capture with `photoSettingsForSceneMonitoring` makes.
-    public var isStillImageStabilizationScene: Bool {
-        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice else { return false }
-        let ambient = PhotoCaptureEngine.meterAmbient(device: device, size: device.activeFormat.sensorReadoutSize)
-        let flash = PhotoCaptureEngine.firesFlash(settings, device: device, ambient: ambient)
-        return PhotoCaptureEngine.usesStabilization(settings, device: device, ambient: ambient, flash: flash)
+    public var isStillImageStabilizationScene: Bool { sceneDecisions()?.stabilization ?? false }
+
+    /// The capture planner's flash and stabilisation decisions for `photoSettingsForSceneMonitoring` now.
+    private func sceneDecisions() -> (flash: Bool, stabilization: Bool)? {
+        guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice else { return nil }
+        let snapshot = device.captureSnapshot()
+        let ambient = snapshot.source.meter(size: device.activeFormat.sensorReadoutSize, bias: snapshot.bias)
+        let flash = SceneDecisions.firesFlash(FlashPolicy(settings.flashMode), hasFlash: device.hasFlash, ambient: ambient)
+        let stabilization = SceneDecisions.usesStabilization(
+            allowed: settings.isAutoStillImageStabilizationEnabled, quality: QualityPriority(settings.photoQualityPrioritization),
+            manualExposure: snapshot.exposure.isManual, ambient: ambient, flash: flash)
+        return (flash, stabilization)
     }
 
     /// Multi-frame still-image stabilisation (deprecated in iOS 13): supported on every simulated camera.
@@ -202,25 +213,6 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         currentDevice?.module.hasOpticalStabilization ?? false
     }
 
-    // MARK: Features not simulated yet (always unsupported)
-
-    public var isLivePhotoCaptureSupported: Bool { false }
-    /// Live Photos are not simulated yet; stays false.
-    public var isLivePhotoCaptureEnabled: Bool {
-        get { false }
-        set { if newValue { DeviceDiagnostics.report(PhotoSettingsError.featureNotEnabled("Live Photo capture")) } }
-    }
-    public var isDepthDataDeliverySupported: Bool { false }
-    public var isDepthDataDeliveryEnabled: Bool { get { false } set {} }
-    public var isPortraitEffectsMatteDeliverySupported: Bool { false }
-    public var isPortraitEffectsMatteDeliveryEnabled: Bool { get { false } set {} }
-    public var isCameraCalibrationDataDeliverySupported: Bool { false }
-    public var isVirtualDeviceFusionSupported: Bool { false }
-    public var isDualCameraFusionSupported: Bool { false }
-    public var isVirtualDeviceConstituentPhotoDeliverySupported: Bool { false }
-    public var isContentAwareDistortionCorrectionSupported: Bool { false }
-    public var isContentAwareDistortionCorrectionEnabled: Bool { get { false } set {} }
-
     // MARK: Prepared settings
 
     /// Settings prepared with `setPreparedPhotoSettingsArray(_:completionHandler:)`.
@@ -237,14 +229,11 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     public func setPreparedPhotoSettingsArray(_ preparedPhotoSettingsArray: [AVCapturePhotoSettings],
                                               completionHandler: ((Bool, Error?) -> Void)? = nil) {
         var firstError: Error?
+        let device = currentDevice
         lock.lock()
+        let context = ruleContext(device: device)
         for settings in preparedPhotoSettingsArray where firstError == nil {
-            do {
-                _ = try validateFormats(settings)
-                if let bracket = settings as? AVCapturePhotoBracketSettings, let device = currentDevice {
-                    try validateBracket(bracket, device: device)
-                }
-            } catch { firstError = error }
+            do { _ = try PhotoSettingsRules.validate(settings, in: context, preparing: true) } catch { firstError = error }
         }
         if firstError == nil { _prepared = preparedPhotoSettingsArray }
         let superseded = pendingPreparation
@@ -269,7 +258,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private func startPreparationIfRunning(generation: Int) {
         guard let device = currentDevice, session?.isRunning == true else { return }
         let sizes = Set(preparedPhotoSettingsArray.map { settings in
-            AVCaptureDevice.Format.readoutSize(for: resolvedPhotoSize(settings, format: device.activeFormat), module: device.module)
+            device.module.readoutSize(forPhoto: PhotoSettingsRules.photoSize(settings, format: device.activeFormat))
         })
         let camera = device.camera
         DispatchQueue.global().async { [self] in
@@ -298,230 +287,70 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return connection.input?.device
     }
 
-    private func validateLocked(_ settings: AVCapturePhotoSettings) throws -> CaptureContext {
-        if usedIDs.contains(settings.uniqueID) { throw PhotoSettingsError.settingsReused(uniqueID: settings.uniqueID) }
-        guard let session, session.isRunning, let connection = connections.first, connection.isActive,
-              let device = connection.input?.device else { throw PhotoSettingsError.noActiveVideoConnection }
-        let (output, raw) = try validateFormats(settings)
-        if settings.photoQualityPrioritization > _maxQuality { throw PhotoSettingsError.qualityPrioritizationAboveMaximum }
-        if !supportedFlashModes.contains(settings.flashMode) { throw PhotoSettingsError.unsupportedFlashMode(settings.flashMode) }
-        if settings.isHighResolutionPhotoEnabled && !_highResolution { throw PhotoSettingsError.highResolutionCaptureNotEnabled }
-        let format = device.activeFormat
-        let requested = settings.maxPhotoDimensions
-        if requested.width > 0 || requested.height > 0 {
-            let maximum = maxPhotoDimensions
-            if requested.width > maximum.width || requested.height > maximum.height {
-                throw PhotoSettingsError.photoDimensionsAboveMaximum(width: requested.width, height: requested.height)
-            }
-        }
-        if let bracket = settings as? AVCapturePhotoBracketSettings { try validateBracket(bracket, device: device) }
-        try validateFeatures(settings)
-        for key in settings.metadata.keys where !imageIOTopLevelKeys.contains(key) {
-            throw PhotoSettingsError.invalidMetadataKey(key)
-        }
-        let photoSize = resolvedPhotoSize(settings, format: format)
-        let preview = try validatePreview(settings, photoSize: photoSize)
-        let thumbnail = try validateThumbnail(settings, output: output, photoSize: photoSize)
-        return CaptureContext(device: device, session: session, format: format, photoSize: photoSize, output: output,
-                              raw: raw.map { RawRequest(pixelFormat: $0.pixelFormat, thumbnail: $0.thumbnail.map(photoSize.fitted)) },
-                              preview: preview, thumbnail: thumbnail, orientation: connection.exifOrientation,
-                              maxQuality: _maxQuality, colorSpace: device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB)
+    /// The state the settings rules check against; call with `lock` held.
+    private func ruleContext(device: AVCaptureDevice?) -> PhotoSettingsRules.Context {
+        let connected = session?.isRunning == true && connections.first?.isActive == true
+        let dimensions = _maxDimensions.width > 0 ? _maxDimensions
+            : device?.activeFormat.supportedMaxPhotoDimensions.first ?? CMVideoDimensions(width: 0, height: 0)
+        return PhotoSettingsRules.Context(output: self, device: device, isConnectedAndRunning: connected, usedIDs: usedIDs,
+                                          maxQuality: _maxQuality, highResolutionCaptureEnabled: _highResolution,
+                                          maxPhotoDimensions: dimensions)
     }
 
-    /// Checks the processed, RAW and file-type parts of the settings.
-    private func validateFormats(_ settings: AVCapturePhotoSettings) throws -> (ProcessedOutput?, RawRequest?) {
-        var raw: RawRequest?
-        if settings.rawPhotoPixelFormatType != 0 {
-            guard availableRawPhotoPixelFormatTypes.contains(settings.rawPhotoPixelFormatType) else {
-                throw PhotoSettingsError.unsupportedRawPixelFormat(settings.rawPhotoPixelFormatType)
-            }
-            if let rawType = settings.rawFileType, rawType != .dng { throw PhotoSettingsError.unsupportedFileType(rawType.rawValue) }
-            if AVCapturePhotoOutput.isBayerRAWPixelFormat(settings.rawPhotoPixelFormatType) {
-                if settings.photoQualityPrioritization != .speed { throw PhotoSettingsError.rawNeedsSpeedPrioritization }
-                if settings.isAutoStillImageStabilizationEnabled && !(settings is AVCapturePhotoBracketSettings) {
-                    throw PhotoSettingsError.rawWithStillImageStabilization
-                }
-            }
-            raw = RawRequest(pixelFormat: settings.rawPhotoPixelFormatType, thumbnail: try validateRawThumbnail(settings))
-        } else if let rawType = settings.rawFileType {
-            throw PhotoSettingsError.unsupportedFileType(rawType.rawValue)
+    /// The engine's request for validated settings: the device state, orientation, colour space and
+    /// date, all read now. Call with `lock` held.
+    private func makeRequest(_ settings: AVCapturePhotoSettings, parsed: PhotoSettingsRules.Parsed, device: AVCaptureDevice,
+                             session: AVCaptureSession, connection: AVCaptureConnection) -> CaptureRequest {
+        let (date, offset) = session.captureClock.read()
+        var raw = parsed.raw
+        let rawThumbnail = raw?.thumbnail.map(parsed.photoSize.fitted)
+        raw?.thumbnail = rawThumbnail
+        let bracket = (settings as? AVCapturePhotoBracketSettings).map { bracket in
+            BracketRequest(shots: bracket.bracketedSettings.map(BracketShot.init), lensStabilization: bracket.isLensStabilizationEnabled)
         }
-        guard let format = settings.format else {
-            if raw != nil { return (nil, raw) }
-            throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat
-        }
-        let codec = format[AVVideoCodecKey]
-        let pixelFormat = format[kCVPixelBufferPixelFormatTypeKey]
-        if (codec == nil) == (pixelFormat == nil) { throw PhotoSettingsError.formatNeedsExactlyOneOfCodecOrPixelFormat }
-        for key in format.keys where ![AVVideoCodecKey, kCVPixelBufferPixelFormatTypeKey, AVVideoCompressionPropertiesKey].contains(key) {
-            throw PhotoSettingsError.unsupportedFormatKey(key)
-        }
-        if let codec {
-            let type: AVVideoCodecType
-            if let value = codec as? AVVideoCodecType { type = value }
-            else if let value = codec as? String { type = AVVideoCodecType(rawValue: value) }
-            else { throw PhotoSettingsError.unsupportedCodec(String(describing: codec)) }
-            guard availablePhotoCodecTypes.contains(type) else { throw PhotoSettingsError.unsupportedCodec(type.rawValue) }
-            var quality = 0.9
-            if let properties = format[AVVideoCompressionPropertiesKey] {
-                guard let dictionary = properties as? [String: Any] else {
-                    throw PhotoSettingsError.unsupportedFormatKey(AVVideoCompressionPropertiesKey)
-                }
-                for key in dictionary.keys where key != AVVideoQualityKey { throw PhotoSettingsError.unsupportedFormatKey(key) }
-                if let value = dictionary[AVVideoQualityKey] {
-                    guard let number = PhotoCaptureEngine.double(value) else {
-                        throw PhotoSettingsError.unsupportedFormatKey(AVVideoQualityKey)
-                    }
-                    guard (0...1).contains(number) else { throw PhotoSettingsError.invalidQuality(number) }
-                    quality = number
-                }
-            }
-            if let fileType = settings.processedFileType, !supportedPhotoCodecTypes(for: fileType).contains(type) {
-                throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
-            }
-            return (type == .hevc ? .hevc(quality: quality) : .jpeg(quality: quality), raw)
-        }
-        if format[AVVideoCompressionPropertiesKey] != nil {
-            throw PhotoSettingsError.unsupportedFormatKey(AVVideoCompressionPropertiesKey)
-        }
-        guard let code = PhotoCaptureEngine.osType(pixelFormat!) else {
-            throw PhotoSettingsError.unsupportedPixelFormat(0)
-        }
-        guard availablePhotoPixelFormatTypes.contains(code) else { throw PhotoSettingsError.unsupportedPixelFormat(code) }
-        if let fileType = settings.processedFileType, fileType != .tif {
-            throw PhotoSettingsError.unsupportedFileType(fileType.rawValue)
-        }
-        return (.uncompressed(pixelFormat: code), raw)
+        return CaptureRequest(
+            id: settings.uniqueID, index: requestCounter, device: device.captureSnapshot(), photoSize: parsed.photoSize,
+            processed: parsed.processed, raw: raw, preview: parsed.preview, thumbnailSize: parsed.thumbnail,
+            orientation: connection.exifOrientation, colorSpace: device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB,
+            quality: QualityPriority(settings.photoQualityPrioritization), flash: FlashPolicy(settings.flashMode),
+            redEyeReduction: settings.isAutoRedEyeReductionEnabled,
+            allowsStillImageStabilization: settings.isAutoStillImageStabilizationEnabled, bracket: bracket,
+            metadata: PhotoMetadataDictionary.overrides(from: settings.metadata), captureDate: date,
+            timeZoneOffsetSeconds: offset, clockOrigin: session.clockOrigin)
     }
+}
 
-    /// The DNG preview size asked for with `rawEmbeddedThumbnailPhotoFormat` (JPEG codec, optional width and height).
-    private func validateRawThumbnail(_ settings: AVCapturePhotoSettings) throws -> Size? {
-        guard let format = settings.rawEmbeddedThumbnailPhotoFormat else { return nil }
-        guard let codec = format[AVVideoCodecKey] else {
-            throw PhotoSettingsError.invalidThumbnailFormat("rawEmbeddedThumbnailPhotoFormat needs AVVideoCodecKey")
+extension QualityPriority {
+    init(_ apple: AVCapturePhotoOutput.QualityPrioritization) {
+        switch apple {
+        case .speed: self = .speed
+        case .balanced: self = .balanced
+        case .quality: self = .quality
         }
-        let type = (codec as? AVVideoCodecType) ?? (codec as? String).map { AVVideoCodecType(rawValue: $0) }
-        guard let type, settings.availableRawEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
-            throw PhotoSettingsError.invalidThumbnailFormat("raw thumbnail codec \(codec) is not available")
-        }
-        let width = format[AVVideoWidthKey].flatMap(PhotoCaptureEngine.double)
-        let height = format[AVVideoHeightKey].flatMap(PhotoCaptureEngine.double)
-        if (width == nil) != (height == nil) { throw PhotoSettingsError.invalidThumbnailFormat("width and height must be given together") }
-        if let width, let height {
-            guard width >= 1, height >= 1 else { throw PhotoSettingsError.invalidThumbnailFormat("width and height must be positive") }
-            return Size(width: min(Int(width), 1024), height: min(Int(height), 1024))
-        }
-        return Size(width: 1024, height: 1024)
     }
+}
 
-    /// Apple's bracket rules (API.md §3, §4, §9.8), checked against the active format and device.
-    private func validateBracket(_ bracket: AVCapturePhotoBracketSettings, device: AVCaptureDevice) throws {
-        let entries = bracket.bracketedSettings
-        guard !entries.isEmpty else { throw PhotoSettingsError.bracketIsEmpty }
-        let autos = entries.compactMap { $0 as? AVCaptureAutoExposureBracketedStillImageSettings }
-        let manuals = entries.compactMap { $0 as? AVCaptureManualExposureBracketedStillImageSettings }
-        guard autos.count == entries.count || manuals.count == entries.count else { throw PhotoSettingsError.bracketMixesSettingsTypes }
-        let maximum = maxBracketedCapturePhotoCount
-        guard entries.count <= maximum else { throw PhotoSettingsError.bracketTooLarge(count: entries.count, maximum: maximum) }
-        for auto in autos where auto.exposureTargetBias != AVCaptureExposureTargetBiasCurrent {
-            guard (device.minExposureTargetBias...device.maxExposureTargetBias).contains(auto.exposureTargetBias) else {
-                throw PhotoSettingsError.bracketBiasOutOfRange(auto.exposureTargetBias)
-            }
+extension FlashPolicy {
+    init(_ mode: AVCaptureDevice.FlashMode) {
+        switch mode {
+        case .off: self = .off
+        case .on: self = .on
+        case .auto: self = .auto
         }
-        let format = device.activeFormat
-        for manual in manuals {
-            if manual.iso != AVCaptureISOCurrent, !(format.minISO...format.maxISO).contains(manual.iso) {
-                throw PhotoSettingsError.bracketISOOutOfRange(manual.iso)
-            }
-            if manual.exposureDuration != AVCaptureExposureDurationCurrent {
-                let seconds = manual.exposureDuration.seconds
-                guard seconds.isFinite, seconds >= format.minExposureDuration.seconds - 1e-12,
-                      seconds <= format.maxExposureDuration.seconds + 1e-12 else {
-                    throw PhotoSettingsError.bracketDurationOutOfRange(seconds)
-                }
-            }
-        }
-        if bracket.isLensStabilizationEnabled && !isLensStabilizationDuringBracketedCaptureSupported {
-            throw PhotoSettingsError.lensStabilizationNotSupported
-        }
-        if bracket.flashMode != .off { throw PhotoSettingsError.bracketUnsupportedFeature("flashMode") }
-        if bracket.isAutoStillImageStabilizationEnabled {
-            throw PhotoSettingsError.bracketUnsupportedFeature("autoStillImageStabilizationEnabled")
-        }
-        if bracket.livePhotoMovieFileURL != nil { throw PhotoSettingsError.bracketUnsupportedFeature("livePhotoMovieFileURL") }
     }
+}
 
-    private func validateFeatures(_ settings: AVCapturePhotoSettings) throws {
-        let checks: [(Bool, String)] = [
-            (settings.isDepthDataDeliveryEnabled, "Depth data delivery"),
-            (settings.isPortraitEffectsMatteDeliveryEnabled, "Portrait effects matte delivery"),
-            (settings.isCameraCalibrationDataDeliveryEnabled, "Camera calibration data delivery"),
-            (settings.livePhotoMovieFileURL != nil, "Live Photo capture"),
-            (settings.isConstantColorEnabled, "Constant color"),
-            (settings.isShutterSoundSuppressionEnabled, "Shutter sound suppression"),
-            (settings.isAutoContentAwareDistortionCorrectionEnabled, "Content-aware distortion correction"),
-        ]
-        for (requested, name) in checks where requested { throw PhotoSettingsError.featureNotEnabled(name) }
-    }
-
-    private func resolvedPhotoSize(_ settings: AVCapturePhotoSettings, format: AVCaptureDevice.Format) -> Size {
-        let requested = settings.maxPhotoDimensions
-        if requested.width > 0, requested.height > 0 {
-            let fitting = format.supportedMaxPhotoDimensions.filter { $0.width <= requested.width && $0.height <= requested.height }
-            if let best = fitting.max(by: { Int($0.width) * Int($0.height) < Int($1.width) * Int($1.height) }) {
-                return Size(width: Int(best.width), height: Int(best.height))
-            }
+extension BracketShot {
+    init(_ entry: AVCaptureBracketedStillImageSettings) {
+        if let manual = entry as? AVCaptureManualExposureBracketedStillImageSettings {
+            self = .manualExposure(
+                duration: manual.exposureDuration == AVCaptureExposureDurationCurrent ? nil : manual.exposureDuration.seconds,
+                iso: manual.iso == AVCaptureISOCurrent ? nil : Double(manual.iso))
+        } else {
+            let auto = entry as? AVCaptureAutoExposureBracketedStillImageSettings
+            self = .autoExposure(bias: auto.flatMap {
+                $0.exposureTargetBias == AVCaptureExposureTargetBiasCurrent ? nil : Double($0.exposureTargetBias)
+            })
         }
-        if settings.isHighResolutionPhotoEnabled {
-            let hr = format.highResolutionStillImageDimensions
-            return Size(width: Int(hr.width), height: Int(hr.height))
-        }
-        return format.dimensions
-    }
-
-    private func validatePreview(_ settings: AVCapturePhotoSettings, photoSize: Size) throws -> PreviewRequest? {
-        guard let format = settings.previewPhotoFormat else { return nil }
-        guard let value = format[kCVPixelBufferPixelFormatTypeKey], let code = PhotoCaptureEngine.osType(value) else {
-            throw PhotoSettingsError.invalidPreviewFormat("kCVPixelBufferPixelFormatTypeKey is required")
-        }
-        guard settings.availablePreviewPhotoPixelFormatTypes.contains(code) else {
-            throw PhotoSettingsError.invalidPreviewFormat("pixel format \(FourCCText(code)) is not available")
-        }
-        let width = format[kCVPixelBufferWidthKey].flatMap(PhotoCaptureEngine.double)
-        let height = format[kCVPixelBufferHeightKey].flatMap(PhotoCaptureEngine.double)
-        if (width == nil) != (height == nil) {
-            throw PhotoSettingsError.invalidPreviewFormat("width and height must be given together")
-        }
-        var box = Size(width: 1440, height: 1440)  // "limited to display size"
-        if let width, let height {
-            guard width >= 1, height >= 1 else { throw PhotoSettingsError.invalidPreviewFormat("width and height must be positive") }
-            box = Size(width: min(Int(width), box.width), height: min(Int(height), box.height))
-        }
-        return PreviewRequest(pixelFormat: code, size: photoSize.fitted(within: box))
-    }
-
-    private func validateThumbnail(_ settings: AVCapturePhotoSettings, output: ProcessedOutput?,
-                                   photoSize: Size) throws -> ThumbnailRequest? {
-        guard let format = settings.embeddedThumbnailPhotoFormat else { return nil }
-        guard let codec = format[AVVideoCodecKey] else {
-            throw PhotoSettingsError.invalidThumbnailFormat("AVVideoCodecKey is required")
-        }
-        let type = (codec as? AVVideoCodecType) ?? (codec as? String).map { AVVideoCodecType(rawValue: $0) }
-        guard let type, settings.availableEmbeddedThumbnailPhotoCodecTypes.contains(type) else {
-            throw PhotoSettingsError.invalidThumbnailFormat("codec \(codec) is not available")
-        }
-        switch output {
-        case .jpeg, .hevc: break
-        default: throw PhotoSettingsError.invalidThumbnailFormat("thumbnails are embedded in compressed photos only")
-        }
-        let width = format[AVVideoWidthKey].flatMap(PhotoCaptureEngine.double)
-        let height = format[AVVideoHeightKey].flatMap(PhotoCaptureEngine.double)
-        var box = Size(width: 320, height: 240)
-        if let width, let height, width >= 1, height >= 1 {
-            box = Size(width: min(Int(width), 512), height: min(Int(height), 512))
-        } else if width != nil || height != nil {
-            throw PhotoSettingsError.invalidThumbnailFormat("width and height must be given together and be positive")
-        }
-        return ThumbnailRequest(size: photoSize.fitted(within: box))
     }
 }

@@ -1,16 +1,20 @@
+import CaptureCore
 import Foundation
+import Synchronization
 
 /// Everything one photo request asks for (Apple's `AVCapturePhotoSettings`). Each instance has a
 /// process-unique `uniqueID`; a settings object may be used for one capture only, so clone it
 /// with `init(from:)` to capture again.
+///
+/// `@unchecked Sendable`: every mutable setting is `@Locked` (guarded by its own lock); the rest is immutable.
 public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
-    private static let idLock = NSLock()
-    nonisolated(unsafe) private static var lastID: Int64 = 0
+    private static let lastID = Mutex<Int64>(0)
 
     static func nextUniqueID() -> Int64 {
-        idLock.lock(); defer { idLock.unlock() }
-        lastID += 1
-        return lastID
+        lastID.withLock { id in
+            id += 1
+            return id
+        }
     }
 
     /// Unique for the process; a clone made with `init(from:)` gets a new one.
@@ -20,42 +24,42 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     public let format: [String: Any]?
     /// File type of the processed photo (e.g. `.jpg`), nil for the default.
     public let processedFileType: AVFileType?
-    /// Bayer RAW format, 0 for none (RAW arrives in a later OpenCapture release).
+    /// Bayer RAW format (one of `availableRawPhotoPixelFormatTypes`), 0 for none.
     public let rawPhotoPixelFormatType: OSType
     public let rawFileType: AVFileType?
 
     /// Flash for this photo (default `.off`; the device's own flash mode is ignored).
-    public var flashMode: AVCaptureDevice.FlashMode = .off
+    @Locked public var flashMode: AVCaptureDevice.FlashMode = .off
     /// Red-eye reduction when the flash fires (default true).
-    public var isAutoRedEyeReductionEnabled = true
+    @Locked public var isAutoRedEyeReductionEnabled = true
     /// Speed versus quality (default `.balanced`); may not exceed the output's maximum.
-    public var photoQualityPrioritization: AVCapturePhotoOutput.QualityPrioritization = .balanced
+    @Locked public var photoQualityPrioritization: AVCapturePhotoOutput.QualityPrioritization = .balanced
     /// Deprecated in iOS 13: allow multi-frame still-image stabilisation in low light (default true).
-    public var isAutoStillImageStabilizationEnabled = true
-    public var isAutoVirtualDeviceFusionEnabled = true
-    public var isAutoDualCameraFusionEnabled = true
-    public var isAutoContentAwareDistortionCorrectionEnabled = false
+    @Locked public var isAutoStillImageStabilizationEnabled = true
+    @Locked public var isAutoVirtualDeviceFusionEnabled = true
+    @Locked public var isAutoDualCameraFusionEnabled = true
+    @Locked public var isAutoContentAwareDistortionCorrectionEnabled = false
     /// Deprecated in iOS 16: deliver the format's high-resolution still size.
-    public var isHighResolutionPhotoEnabled = false
+    @Locked public var isHighResolutionPhotoEnabled = false
     /// Largest photo size for this request ({0,0} = the output's default); must not exceed the output's.
-    public var maxPhotoDimensions = CMVideoDimensions(width: 0, height: 0)
+    @Locked public var maxPhotoDimensions = CMVideoDimensions(width: 0, height: 0)
 
-    public var isDepthDataDeliveryEnabled = false
-    public var embedsDepthDataInPhoto = true
-    public var isDepthDataFiltered = true
-    public var isCameraCalibrationDataDeliveryEnabled = false
-    public var isPortraitEffectsMatteDeliveryEnabled = false
-    public var embedsPortraitEffectsMatteInPhoto = true
-    public var isShutterSoundSuppressionEnabled = false
-    public var isConstantColorEnabled = false
-    public var isConstantColorFallbackPhotoDeliveryEnabled = false
+    @Locked public var isDepthDataDeliveryEnabled = false
+    @Locked public var embedsDepthDataInPhoto = true
+    @Locked public var isDepthDataFiltered = true
+    @Locked public var isCameraCalibrationDataDeliveryEnabled = false
+    @Locked public var isPortraitEffectsMatteDeliveryEnabled = false
+    @Locked public var embedsPortraitEffectsMatteInPhoto = true
+    @Locked public var isShutterSoundSuppressionEnabled = false
+    @Locked public var isConstantColorEnabled = false
+    @Locked public var isConstantColorFallbackPhotoDeliveryEnabled = false
 
     /// Extra ImageIO metadata merged over the written file's own (top-level keys must be ImageIO property keys).
-    public var metadata: [String: Any] = [:]
+    @Locked public var metadata: [String: Any] = [:]
 
-    /// Live Photo movie destination (Live Photos arrive in a later OpenCapture release).
-    public var livePhotoMovieFileURL: URL?
-    public var livePhotoVideoCodecType: AVVideoCodecType = .h264
+    /// Live Photo movie destination. Live Photos are not simulated yet: a URL here is refused with `featureNotEnabled`.
+    @Locked public var livePhotoMovieFileURL: URL? = nil
+    @Locked public var livePhotoVideoCodecType: AVVideoCodecType = .h264
 
     /// Preview formats in order of preference (fewest conversions first).
     public var availablePreviewPhotoPixelFormatTypes: [OSType] {
@@ -67,18 +71,18 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     }
     /// `kCVPixelBufferPixelFormatTypeKey` plus optional `kCVPixelBufferWidthKey`/`HeightKey` (both or neither):
     /// a preview fitted inside that box, keeping the photo's aspect ratio.
-    public var previewPhotoFormat: [String: Any]?
+    @Locked public var previewPhotoFormat: [String: Any]? = nil
 
     /// Thumbnail codecs for `embeddedThumbnailPhotoFormat`.
     public var availableEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] { [.jpeg] }
     /// `AVVideoCodecKey` plus optional `AVVideoWidthKey`/`AVVideoHeightKey`: a thumbnail embedded in the file.
-    public var embeddedThumbnailPhotoFormat: [String: Any]?
+    @Locked public var embeddedThumbnailPhotoFormat: [String: Any]? = nil
 
     /// Codecs for `rawEmbeddedThumbnailPhotoFormat`.
     public var availableRawEmbeddedThumbnailPhotoCodecTypes: [AVVideoCodecType] { rawPhotoPixelFormatType == 0 ? [] : [.jpeg] }
     /// `AVVideoCodecKey` plus optional width and height: the preview image stored in the DNG (IFD0),
     /// up to 1024 pixels (written uncompressed, as DNG previews may be).
-    public var rawEmbeddedThumbnailPhotoFormat: [String: Any]?
+    @Locked public var rawEmbeddedThumbnailPhotoFormat: [String: Any]? = nil
 
     /// JPEG photo, balanced quality, flash off.
     public override init() {

@@ -4,6 +4,8 @@ import Foundation
 /// (Apple's `AVCaptureResolvedPhotoSettings`). Immutable; every delegate callback of a request
 /// receives the same instance. Apple's type cannot be constructed; OpenCapture adds a public
 /// initialiser so tests can build fakes.
+///
+/// `@unchecked Sendable`: every stored property is an immutable `let`.
 public final class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable {
     /// The request's `AVCapturePhotoSettings.uniqueID`.
     public let uniqueID: Int64

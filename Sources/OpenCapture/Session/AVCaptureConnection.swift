@@ -1,7 +1,11 @@
+import CaptureCore
 import Foundation
 
 /// Links an input to an output (Apple's `AVCaptureConnection`). Its rotation and mirroring are
 /// recorded in photos as the EXIF orientation, as on iOS (pixels are never rotated).
+///
+/// `@unchecked Sendable`: `lock` guards rotation, mirroring and enabled; `automaticallyAdjustsVideoMirroring`
+/// is `@Locked`; `input` is a weak reference set once at creation.
 public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var _rotation: CGFloat = 90
@@ -59,7 +63,7 @@ public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     }
 
     public var isVideoMirroringSupported: Bool { true }
-    public var automaticallyAdjustsVideoMirroring: Bool = true
+    @Locked public var automaticallyAdjustsVideoMirroring: Bool = true
 
     public var isVideoMirrored: Bool {
         get { lock.lock(); defer { lock.unlock() }; return _mirrored }

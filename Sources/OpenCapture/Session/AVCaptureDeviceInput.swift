@@ -1,6 +1,8 @@
 import Foundation
 
 /// Feeds a capture device into a session (Apple's `AVCaptureDeviceInput`).
+///
+/// `@unchecked Sendable`: its only stored property is the immutable `device`.
 public final class AVCaptureDeviceInput: AVCaptureInput, @unchecked Sendable {
     public let device: AVCaptureDevice
 

@@ -1,6 +1,8 @@
 import Foundation
 
 /// Abstract destination of a session's media (Apple's `AVCaptureOutput`).
+///
+/// `@unchecked Sendable`: `stateLock` guards the session and connections, its only mutable fields.
 public class AVCaptureOutput: NSObject, @unchecked Sendable {
     private let stateLock = NSLock()
     private weak var _session: AVCaptureSession?

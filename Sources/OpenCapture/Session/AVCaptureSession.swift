@@ -2,6 +2,9 @@ import Foundation
 
 /// Coordinates inputs and outputs (Apple's `AVCaptureSession`). Configuration changes between
 /// `beginConfiguration()` and `commitConfiguration()` apply together.
+///
+/// `@unchecked Sendable`: `lock` guards every mutable field (inputs, outputs, preset, running
+/// state, configuration depth, wide-colour flag and clock).
 public final class AVCaptureSession: NSObject, @unchecked Sendable {
     /// Quality presets; each selects the device format whose video size matches.
     public struct Preset: RawRepresentable, Hashable, Sendable {
@@ -38,7 +41,9 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
     private var _running = false
     private var configurationDepth = 0
     private var pendingApply = false
-    private let clockOrigin = DispatchTime.now().uptimeNanoseconds
+    /// Uptime (ns) at creation: photo timestamps count from it.
+    let clockOrigin = DispatchTime.now().uptimeNanoseconds
+    private var _captureClock = CaptureClock.system
 
     public override init() { super.init() }
 
@@ -147,9 +152,11 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput
     }
 
-    /// Seconds since the session was created: the clock of photo timestamps.
-    var clockSeconds: Double {
-        Double(DispatchTime.now().uptimeNanoseconds - clockOrigin) / 1e9
+    /// OpenCapture addition: the date and time zone captures record (default: the system clock).
+    /// Set a fixed clock for byte-identical files across runs.
+    public var captureClock: CaptureClock {
+        get { lock.lock(); defer { lock.unlock() }; return _captureClock }
+        set { lock.lock(); _captureClock = newValue; lock.unlock() }
     }
 
     /// Applies the preset to the device and (re)connects outputs, unless inside begin/commit.

@@ -1,3 +1,4 @@
+import CameraSimulation
 import CaptureCore
 import Foundation
 import Testing
@@ -166,7 +167,7 @@ import Testing
     @Test func preparedSettingsRenderAheadAndASecondCallCancelsTheFirst() async throws {
         let rig = CaptureRig(preset: .cif352x288)
         let bracket = autoBracket([-1, 0, 1])
-        let size = AVCaptureDevice.Format.readoutSize(for: rig.device.activeFormat.dimensions, module: rig.device.module)
+        let size = rig.device.module.readoutSize(forPhoto: rig.device.activeFormat.dimensions)
         #expect(!rig.device.camera.isPrepared(size: size))
         let outcomes = OutcomeLog()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

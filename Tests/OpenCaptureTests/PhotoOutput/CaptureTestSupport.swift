@@ -45,6 +45,8 @@ final class RecordingDelegate: NSObject, AVCapturePhotoCaptureDelegate, @uncheck
     private var continuation: CheckedContinuation<Void, Never>?
     private var finished = false
     let queueKey: DispatchSpecificKey<Bool>
+    /// Called with the request's uniqueID at willBeginCapture (set before capturing).
+    var onBegin: (@Sendable (Int64) -> Void)?
 
     init(output: AVCapturePhotoOutput) {
         queueKey = output.delegateQueueKey
@@ -60,6 +62,7 @@ final class RecordingDelegate: NSObject, AVCapturePhotoCaptureDelegate, @uncheck
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        onBegin?(resolvedSettings.uniqueID)
         record(.willBegin, resolvedSettings)
     }
     func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {

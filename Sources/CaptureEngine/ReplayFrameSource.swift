@@ -6,27 +6,29 @@ import MediaFormats
 /// Frames from recorded raw files (any camera raw or DNG LibRaw reads), delivered in order and
 /// cycled. They are replayed as recorded: exposure requests do not change them, and they have
 /// no ground truth.
-final class ReplayFrameSource: FrameSource, @unchecked Sendable {
-    let frames: [RawImage]
-    let infos: [RawFileInfo]
+///
+/// `@unchecked Sendable`: `frames` and `infos` are immutable; `lock` guards `next`, the only mutable field.
+package final class ReplayFrameSource: FrameSource, @unchecked Sendable {
+    package let frames: [RawImage]
+    package let infos: [RawFileInfo]
     private let lock = NSLock()
     private var next = 0
 
-    init(frames: [RawImage], infos: [RawFileInfo]) {
+    package init(frames: [RawImage], infos: [RawFileInfo]) {
         self.frames = frames
         self.infos = infos
     }
 
     private var current: RawImage { frames[lock.withLock { next } % frames.count] }
 
-    func meter(size: Size, bias: Double, flash: Bool) -> ExposureMetering {
+    package func meter(size: Size, bias: Double, flash: Bool) -> ExposureMetering {
         let record = current.exposure
         let ev100 = log2(max(1e-6, 100 / (max(record.duration, 1e-6) * max(record.iso, 1))))
         return ExposureMetering(duration: record.duration, iso: record.iso, sceneLuminance: 0, exposureValue100: ev100,
                                 isLowLight: false, flashRecommended: false)
     }
 
-    func capture(_ exposure: SensorExposure) -> RawImage {
+    package func capture(_ exposure: SensorExposure) -> RawImage {
         let index = lock.withLock { () -> Int in
             defer { next += 1 }
             return next % frames.count
@@ -34,14 +36,14 @@ final class ReplayFrameSource: FrameSource, @unchecked Sendable {
         return frames[index]
     }
 
-    func groundTruth(_ exposure: SensorExposure) -> Raster<Float>? { nil }
-    func depthMap(size: Size) -> Raster<Float>? { nil }
-    func prepare(size: Size) -> Bool { false }
-    func isPrepared(size: Size) -> Bool { true }
-    func purgeCaches() {}
+    package func groundTruth(_ exposure: SensorExposure) -> Raster<Float>? { nil }
+    package func depthMap(size: Size) -> Raster<Float>? { nil }
+    package func prepare(size: Size) -> Bool { false }
+    package func isPrepared(size: Size) -> Bool { true }
+    package func purgeCaches() {}
 
     /// A camera module describing the recorded sensor, so formats and EXIF are right.
-    func module(name: String) -> CameraModule {
+    package func module(name: String) -> CameraModule {
         let first = frames[0], info = infos[0]
         return CameraModule(
             name: name, position: .back, focalLength: info.focalLength > 0 ? info.focalLength : 4,

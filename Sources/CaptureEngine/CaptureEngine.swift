@@ -1,0 +1,123 @@
+import CameraSimulation
+import CaptureCore
+import Dispatch
+import Foundation
+import ImagePipeline
+import MediaFormats
+
+/// Runs accepted requests: plans, exposes, develops and encodes them, and reports each step as a
+/// `CaptureEvent`. Knows nothing of Apple's types; the photo output adapts its events.
+///
+/// Two serial queues: the sensor queue plans and exposes one request at a time (the sensor is one
+/// device) and the processing queue develops and encodes (so request N+1 exposes while N is
+/// processed). Requests reach the sensor in the order `submit` is called; each request's events
+/// are reported in order from one logical flow.
+package final class CaptureEngine: Sendable {
+    private let sensorQueue: DispatchQueue
+    private let processingQueue: DispatchQueue
+
+    package init(label: String = "OpenCapture.CaptureEngine") {
+        sensorQueue = DispatchQueue(label: label + ".sensor")
+        processingQueue = DispatchQueue(label: label + ".processing")
+    }
+
+    /// Queues a request. `events` is called on the engine's queues, in order, ending with `.finished`.
+    package func submit(_ request: CaptureRequest, events: @escaping @Sendable (CaptureEvent) -> Void) {
+        sensorQueue.async { [processingQueue] in
+            let plan = CapturePlanner.plan(request)
+            events(.resolved(CapturePlanner.resolve(request, plan: plan)))
+            events(.exposureStarted)
+            let exposed = CaptureEngine.expose(plan, request: request)
+            events(.exposureFinished)
+
+            let perShot = request.photosPerShot
+            for (index, shot) in plan.shots.enumerated() {
+                let (frames, start) = exposed[index]
+                processingQueue.async {
+                    let results = CaptureEngine.process(request, plan: plan, shot: shot, frames: frames, start: start,
+                                                        firstPhotoCount: index * perShot + 1)
+                    for (photo, error) in results { events(.photo(photo, error: error)) }
+                    if index == plan.shots.count - 1 {
+                        events(.finished(error: results.lazy.compactMap(\.1).first))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Exposes every frame of every shot back to back, paced in real time: a frame occupies the
+    /// sensor for at least its exposure plus the readout gap. Returns each shot's frames and start time.
+    private static func expose(_ plan: CapturePlan, request: CaptureRequest) -> [([RawImage], Double)] {
+        plan.shots.map { shot in
+            let shotStart = sessionSeconds(since: request.clockOrigin)
+            let frames = shot.exposures.map { exposure in
+                let frameStart = DispatchTime.now().uptimeNanoseconds
+                let frame = plan.source.capture(exposure)
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - frameStart) / 1e9
+                let interval = CapturePlanner.frameInterval(exposure.duration)
+                if interval > elapsed { Thread.sleep(forTimeInterval: interval - elapsed) }
+                return frame
+            }
+            return (frames, shotStart)
+        }
+    }
+
+    private static func sessionSeconds(since origin: UInt64) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds &- origin) / 1e9
+    }
+
+    /// Develops and encodes one shot into its photos: the RAW photo first (when asked for), then
+    /// the processed one. A failed encode gives a photo without data and the error beside it.
+    private static func process(_ request: CaptureRequest, plan: CapturePlan, shot: PlannedShot, frames: [RawImage],
+                                start: Double, firstPhotoCount: Int) -> [(CapturedPhoto, (any Error)?)] {
+        let (raw, rgb) = ShotDeveloper.develop(frames, request: request)
+        let exif = CaptureExif.make(request: request, plan: plan, record: raw.exposure)
+        let preview = request.preview.flatMap {
+            PhotoEncoder.pixelBuffer(Resampler.downscale(rgb, to: $0.size), format: $0.pixelFormat)
+        }
+        let source = plan.source, first = shot.exposures[0], height = request.photoSize.height
+        let groundTruth: @Sendable () -> GroundTruthFrame? = {
+            guard let truth = source.groundTruth(first)?.croppingRows(to: height),
+                  let depth = source.depthMap(size: first.size)?.croppingRows(to: height) else { return nil }
+            return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage)
+        }
+        func photo(_ count: Int, raw isRaw: Bool, failed: Bool = false) -> CapturedPhoto {
+            CapturedPhoto(photoCount: count, isRaw: isRaw, timestamp: failed ? nil : start, exif: exif,
+                          bracketIndex: shot.bracketIndex, lensStabilization: shot.lensStabilization, preview: preview,
+                          groundTruth: groundTruth)
+        }
+
+        var results: [(CapturedPhoto, (any Error)?)] = []
+        var count = firstPhotoCount
+        if let delivery = request.raw {
+            var rawPhoto = photo(count, raw: true)
+            let (buffer, dng) = PhotoEncoder.raw(raw, rgb: rgb, delivery: delivery, exif: exif, photoSize: request.photoSize)
+            rawPhoto.pixelBuffer = buffer
+            rawPhoto.fileDataProvider = dng
+            results.append((rawPhoto, nil))
+            count += 1
+        }
+        if let delivery = request.processed {
+            do {
+                let encoded = try PhotoEncoder.encode(rgb, as: delivery, exif: exif, request: request)
+                var processed = photo(count, raw: false)
+                processed.fileData = encoded.fileData
+                processed.fileDataProvider = encoded.fileDataProvider
+                processed.pixelBuffer = encoded.pixelBuffer
+                results.append((processed, nil))
+            } catch {
+                results.append((photo(count, raw: false, failed: true), error))
+            }
+        }
+        return results
+    }
+}
+
+extension CapturedPhoto {
+    init(photoCount: Int, isRaw: Bool, timestamp: Double?, exif: ExifMetadata, bracketIndex: Int?,
+         lensStabilization: LensStabilization, preview: PixelBuffer?, groundTruth: @escaping @Sendable () -> GroundTruthFrame?) {
+        self.init(photoCount: photoCount, isRaw: isRaw, timestamp: timestamp, fileData: nil, fileDataProvider: nil,
+                  pixelBuffer: nil, preview: preview, exif: exif, bracketIndex: bracketIndex,
+                  lensStabilization: lensStabilization, groundTruth: groundTruth)
+    }
+}

@@ -1,0 +1,77 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+import MediaFormats
+
+/// The EXIF a delivered photo records: the camera, the exposure actually made, the scene
+/// decisions, the capture date from the request's clock, and the request's overrides on top.
+package enum CaptureExif {
+    package static func make(request: CaptureRequest, plan: CapturePlan, record: ExposureRecord) -> ExifMetadata {
+        let device = request.device, module = device.module
+        var exif = ExifMetadata()
+        exif.make = "OpenCapture"
+        exif.model = "OpenCapture Simulated Camera"
+        exif.software = "OpenCapture \(OpenCaptureVersion.string)"
+        exif.lensMake = "OpenCapture"
+        exif.lensModel = "\(device.name) \(trim(module.focalLength))mm f/\(trim(module.fNumber))"
+        exif.dateTimeOriginal = request.captureDate
+        exif.timeZoneOffsetSeconds = request.timeZoneOffsetSeconds
+        // Merged frames add up their exposure; EXIF reports the per-frame exposure as phones do.
+        exif.exposureTime = record.duration
+        exif.fNumber = module.fNumber
+        exif.iso = Int(record.iso.rounded())
+        exif.focalLength = module.focalLength
+        exif.focalLengthIn35mmFilm = Int(module.focalLength35mmEquivalent.rounded())
+        exif.exposureBiasValue = record.bias
+        exif.flash = flashCode(request.flash, fired: plan.flash, hasFlash: module.hasFlash,
+                               redEye: plan.flash && request.redEyeReduction)
+        exif.orientation = request.orientation
+        exif.colorSpace = request.colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
+        exif.pixelXDimension = request.photoSize.width
+        exif.pixelYDimension = request.photoSize.height
+        // APEX brightness: Bv = log2(L / (0.3 · 0.32 · 3.125)) with L in cd/m² (K = 12.5).
+        exif.brightnessValue = log2(max(plan.metering.sceneLuminance, 1e-6) / 0.3 / 0.32 / 3.125)
+        exif.exposureProgram = device.exposure.isManual ? 1 : 2
+        exif.exposureMode = device.exposure.isManual ? 1 : 0
+        exif.meteringMode = 5
+        exif.whiteBalance = 0
+        exif.sceneCaptureType = 0
+        exif.sensingMethod = 2
+        apply(request.metadata, to: &exif)
+        return exif
+    }
+
+    /// EXIF Flash bits: fired (0x01), mode (0x08 on, 0x10 off, 0x18 auto), no flash (0x20), red-eye (0x40).
+    package static func flashCode(_ policy: FlashPolicy, fired: Bool, hasFlash: Bool, redEye: Bool) -> UInt16 {
+        guard hasFlash else { return 0x20 }
+        var code: UInt16
+        switch policy {
+        case .off: code = 0x10
+        case .on: code = 0x08
+        case .auto: code = 0x18
+        }
+        if fired { code |= 0x01 }
+        if fired && redEye { code |= 0x40 }
+        return code
+    }
+
+    private static func apply(_ overrides: MetadataOverrides, to exif: inout ExifMetadata) {
+        if let v = overrides.make { exif.make = v }
+        if let v = overrides.model { exif.model = v }
+        if let v = overrides.software { exif.software = v }
+        if let v = overrides.artist { exif.artist = v }
+        if let v = overrides.copyright { exif.copyright = v }
+        if let v = overrides.imageDescription { exif.imageDescription = v }
+        if let v = overrides.userComment { exif.userComment = v }
+        if let v = overrides.lensMake { exif.lensMake = v }
+        if let v = overrides.lensModel { exif.lensModel = v }
+        if let v = overrides.orientation, (1...8).contains(v) { exif.orientation = v }
+    }
+
+    private static func trim(_ value: Double) -> String {
+        if value == value.rounded() { return String(Int(value)) }
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

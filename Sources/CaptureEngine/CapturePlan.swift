@@ -1,0 +1,30 @@
+import CameraSimulation
+import CaptureCore
+
+/// What the engine will do for one request: the shots to take, each with its sensor exposures,
+/// and the scene decisions (flash, stabilisation) they were planned with.
+package struct CapturePlan: Sendable {
+    package var source: any FrameSource
+    package var readoutSize: Size
+    /// One entry per delivered shot, in capture order.
+    package var shots: [PlannedShot]
+    package var flash: Bool
+    package var stabilization: Bool
+    /// The metering the exposure came from (with the flash when it fires).
+    package var metering: ExposureMetering
+
+    /// Every sensor exposure of the request, in order.
+    package var exposures: [SensorExposure] { shots.flatMap(\.exposures) }
+}
+
+/// One delivered shot: its sensor frames (several when still-image stabilisation fuses them)
+/// and where it sits in a bracket.
+package struct PlannedShot: Sendable {
+    package var exposures: [SensorExposure]
+    /// 0-based index into the request's bracket; nil outside a bracket.
+    package var bracketIndex: Int?
+    package var lensStabilization: LensStabilization
+
+    /// 1-based position in the bracket, 0 outside one (Apple's `sequenceCount`).
+    package var sequenceCount: Int { bracketIndex.map { $0 + 1 } ?? 0 }
+}

@@ -1,0 +1,41 @@
+import CameraSimulation
+import CaptureCore
+
+/// Everything a capture needs from a device, read once at the call under the device's lock.
+/// Nothing is read from the device after this: later changes to exposure, lighting or seed
+/// belong to later requests.
+package struct DeviceSnapshot: Sendable {
+    /// The camera hardware.
+    package var module: CameraModule
+    /// Where frames come from: the simulated camera for the lighting and seed at the call, or replayed files.
+    package var source: any FrameSource
+    /// The device's name as the user sees it (recorded in the EXIF lens model).
+    package var name: String
+    /// Exposure control at the call.
+    package var exposure: ExposureControl
+    /// Exposure target bias in EV at the call (also the bracket's "current bias").
+    package var bias: Double
+    /// Seed of the simulated sensor and hand shake.
+    package var seed: UInt64
+
+    package init(module: CameraModule, source: any FrameSource, name: String, exposure: ExposureControl, bias: Double,
+                 seed: UInt64) {
+        self.module = module
+        self.source = source
+        self.name = name
+        self.exposure = exposure
+        self.bias = bias
+        self.seed = seed
+    }
+
+    /// The exposure the device uses for a readout size: metered with the bias, or the manual values.
+    package func currentExposure(size: Size) -> (duration: Double, iso: Double) {
+        switch exposure {
+        case .automatic:
+            let metering = source.meter(size: size, bias: bias)
+            return (metering.duration, metering.iso)
+        case .manual(let duration, let iso):
+            return (duration, iso)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import CameraSimulation
+import CaptureCore
+
+/// Where a device's frames come from: the simulated camera or recorded raw files. A new kind of
+/// device (the dual camera's pair, a TrueDepth projector, a running stream) is a new frame source.
+///
+/// Conformers must be safe to call from any queue: the engine meters on the caller's queue and
+/// exposes on its sensor queue.
+package protocol FrameSource: AnyObject, Sendable {
+    /// Auto exposure for a readout size and bias (EV), with or without the flash.
+    func meter(size: Size, bias: Double, flash: Bool) -> ExposureMetering
+    /// One raw frame.
+    func capture(_ exposure: SensorExposure) -> RawImage
+    /// The noise-free frame, when the source knows it.
+    func groundTruth(_ exposure: SensorExposure) -> Raster<Float>?
+    /// Metres per pixel, when the source knows it.
+    func depthMap(size: Size) -> Raster<Float>?
+    /// Renders what a readout size needs ahead of the first capture; returns whether it rendered.
+    @discardableResult func prepare(size: Size) -> Bool
+    func isPrepared(size: Size) -> Bool
+    func purgeCaches()
+}
+
+extension FrameSource {
+    package func meter(size: Size, bias: Double) -> ExposureMetering { meter(size: size, bias: bias, flash: false) }
+}
+
+extension SimulatedCamera: FrameSource {
+    package func groundTruth(_ exposure: SensorExposure) -> Raster<Float>? { groundTruth(exposure) as Raster<Float> }
+    package func depthMap(size: Size) -> Raster<Float>? { depthMap(size: size) as Raster<Float> }
+}

@@ -1,0 +1,69 @@
+import CaptureCore
+import Foundation
+import ImagePipeline
+import MediaFormats
+
+/// Encodes developed pixels into what a request delivers: JPEG or HEIC files, pixel buffers with
+/// a TIFF on demand, and RAW Bayer buffers with a DNG on demand.
+package enum PhotoEncoder {
+    /// The processed photo's file or buffer.
+    package struct Processed: Sendable {
+        package var fileData: Data?
+        package var fileDataProvider: (@Sendable () -> Data?)?
+        package var pixelBuffer: PixelBuffer?
+
+        init(fileData: Data? = nil, pixelBuffer: PixelBuffer? = nil, fileDataProvider: (@Sendable () -> Data?)? = nil) {
+            self.fileData = fileData
+            self.fileDataProvider = fileDataProvider
+            self.pixelBuffer = pixelBuffer
+        }
+    }
+
+    package static func encode(_ rgb: Raster<UInt8>, as delivery: ProcessedDelivery, exif: ExifMetadata,
+                               request: CaptureRequest) throws -> Processed {
+        switch delivery {
+        case .jpeg(let quality):
+            let thumbnail = try request.thumbnailSize.map {
+                try JPEGEncoder.encode(Resampler.downscale(rgb, to: $0), quality: 80)
+            }
+            let data = try JPEGEncoder.encode(rgb, quality: max(1, min(100, Int((quality * 100).rounded()))), exif: exif,
+                                              thumbnailJPEG: thumbnail, iccProfile: ICCProfile.data(for: request.colorSpace))
+            return Processed(fileData: data)
+        case .hevc(let quality):
+            var options = HEIFEncodingOptions()
+            options.quality = quality
+            options.colorSpace = request.colorSpace
+            options.exif = exif
+            options.orientation = exif.orientation
+            options.thumbnailMaxDimension = request.thumbnailSize.map { max($0.width, $0.height) } ?? 320
+            return Processed(fileData: try HEIFEncoder.encode(rgb, options: options))
+        case .uncompressed(let format):
+            let orientation = exif.orientation
+            return Processed(pixelBuffer: pixelBuffer(rgb, format: format),
+                             fileDataProvider: { try? TIFFCodec.encode(rgb, orientation: orientation) })
+        }
+    }
+
+    /// The RAW photo: the Bayer mosaic as a buffer (with its black and white levels attached) and a DNG on demand.
+    package static func raw(_ raw: RawImage, rgb: Raster<UInt8>, delivery: RawDelivery, exif: ExifMetadata,
+                            photoSize: Size) -> (buffer: PixelBuffer?, dng: @Sendable () -> Data?) {
+        let bayer = PixelBuffer.uint16(from: raw.bayer, pixelFormat: delivery.pixelFormat)
+        bayer?.attachments["BlackLevel"] = raw.blackLevel.map { String(Int($0)) }.joined(separator: " ")
+        bayer?.attachments["WhiteLevel"] = String(raw.whiteLevel)
+        let previewSize = delivery.thumbnail ?? photoSize.fitted(within: Size(width: 256, height: 256))
+        let preview = Resampler.downscale(rgb, to: previewSize)
+        let metadata = DNGMetadata.derived(from: raw, make: exif.make ?? "OpenCapture", model: exif.model ?? "Simulated Camera",
+                                           exif: exif)
+        return (bayer, { try? DNGWriter.write(raw, metadata: metadata, preview: preview) })
+    }
+
+    /// A buffer of a supported uncompressed format (BGRA, 4:2:0 full or video range), or nil.
+    package static func pixelBuffer(_ rgb: Raster<UInt8>, format: FourCC) -> PixelBuffer? {
+        switch format {
+        case "BGRA": return PixelBuffer.bgra(from: rgb)
+        case "420f": return PixelBuffer.yCbCr420(from: rgb, fullRange: true)
+        case "420v": return PixelBuffer.yCbCr420(from: rgb, fullRange: false)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import CaptureCore
+
+/// What a request resolved to against the scene, before capture starts (the native form of
+/// Apple's `AVCaptureResolvedPhotoSettings`).
+package struct ResolvedCapture: Sendable, Equatable {
+    package var id: Int64
+    package var photoSize: Size?
+    package var rawPhotoSize: Size?
+    package var previewSize: Size?
+    package var thumbnailSize: Size?
+    package var rawThumbnailSize: Size?
+    package var flash: Bool
+    package var redEyeReduction: Bool
+    package var stillImageStabilization: Bool
+    package var expectedPhotoCount: Int
+    /// Expected processing time in seconds.
+    package var processingTime: ClosedRange<Double>
+}

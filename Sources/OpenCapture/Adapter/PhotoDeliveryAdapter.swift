@@ -1,0 +1,107 @@
+import CaptureCore
+import CaptureEngine
+import Foundation
+import Synchronization
+
+/// Turns one request's engine events into Apple's delegate callbacks, on the output's serial
+/// queue, in Apple's order: willBeginCapture → willCapturePhoto → didCapturePhoto →
+/// didFinishProcessingPhoto × expectedPhotoCount → didFinishCapture. Builds the
+/// `AVCaptureResolvedPhotoSettings` once, so every callback gets the same instance, and wraps each
+/// native photo as an `AVCapturePhoto`.
+final class PhotoDeliveryAdapter: Sendable {
+    private let output: AVCapturePhotoOutput
+    private let delegate: WeakDelegate
+    private let settings: AVCapturePhotoSettings
+    private let deviceType: AVCaptureDevice.DeviceType
+    /// Set by the `.resolved` event, read by every later one.
+    private let resolved = Mutex<AVCaptureResolvedPhotoSettings?>(nil)
+
+    init(output: AVCapturePhotoOutput, delegate: AVCapturePhotoCaptureDelegate, settings: AVCapturePhotoSettings,
+         deviceType: AVCaptureDevice.DeviceType) {
+        self.output = output
+        self.delegate = WeakDelegate(delegate)
+        self.settings = settings
+        self.deviceType = deviceType
+    }
+
+    /// A refused request: no capture, only `didFinishCapture` with the error.
+    func refuse(_ error: Error) {
+        let resolved = AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID, expectedPhotoCount: 0)
+        post { $0.photoOutput($1, didFinishCaptureFor: resolved, error: error) }
+    }
+
+    /// Handles one engine event (called on the engine's queues, in order).
+    func handle(_ event: CaptureEvent) {
+        switch event {
+        case .resolved(let native):
+            let resolved = Self.resolvedSettings(native)
+            self.resolved.withLock { $0 = resolved }
+            post { $0.photoOutput($1, willBeginCaptureFor: resolved) }
+        case .exposureStarted:
+            let resolved = current
+            post { $0.photoOutput($1, willCapturePhotoFor: resolved) }
+        case .exposureFinished:
+            let resolved = current
+            post { $0.photoOutput($1, didCapturePhotoFor: resolved) }
+        case .photo(let native, let error):
+            let photo = makePhoto(native)
+            post { $0.photoOutput($1, didFinishProcessingPhoto: photo, error: error) }
+        case .finished(let error):
+            let resolved = current
+            post { $0.photoOutput($1, didFinishCaptureFor: resolved, error: error) }
+        }
+    }
+
+    private var current: AVCaptureResolvedPhotoSettings {
+        resolved.withLock { $0 } ?? AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID)
+    }
+
+    private func post(_ callback: @escaping @Sendable (AVCapturePhotoCaptureDelegate, AVCapturePhotoOutput) -> Void) {
+        let output = output, delegate = delegate
+        output.delegateQueue.async {
+            if let target = delegate.value { callback(target, output) }
+        }
+    }
+
+    private func makePhoto(_ native: CapturedPhoto) -> AVCapturePhoto {
+        let bracket = (settings as? AVCapturePhotoBracketSettings)?.bracketedSettings
+        let thumbnailFormat = native.isRaw ? settings.rawEmbeddedThumbnailPhotoFormat
+            : (current.embeddedThumbnailDimensions.width == 0 ? nil : settings.embeddedThumbnailPhotoFormat)
+        let truth = native.groundTruth
+        return AVCapturePhoto(
+            timestamp: native.timestamp.map { CMTime(seconds: $0, preferredTimescale: 1_000_000_000) } ?? .invalid,
+            resolvedSettings: current, photoCount: native.photoCount, isRawPhoto: native.isRaw,
+            fileData: native.fileData, fileDataProvider: native.fileDataProvider, pixelBuffer: native.pixelBuffer,
+            previewPixelBuffer: native.preview, embeddedThumbnailPhotoFormat: thumbnailFormat,
+            metadata: PhotoMetadataDictionary.make(native.exif, overrides: settings.metadata), sourceDeviceType: deviceType,
+            bracketSettings: native.bracketIndex.flatMap { index in bracket.map { $0[index] } },
+            sequenceCount: native.bracketIndex.map { $0 + 1 } ?? 0,
+            lensStabilizationStatus: Self.status(native.lensStabilization),
+            groundTruth: {
+                truth().map { SimulationGroundTruth(width: $0.width, height: $0.height, linearSRGB: $0.linearSRGB, depth: $0.depth) }
+            })
+    }
+
+    static func resolvedSettings(_ r: ResolvedCapture) -> AVCaptureResolvedPhotoSettings {
+        func dimensions(_ size: Size?) -> CMVideoDimensions {
+            CMVideoDimensions(width: Int32(size?.width ?? 0), height: Int32(size?.height ?? 0))
+        }
+        let fastest = r.processingTime.lowerBound, slowest = r.processingTime.upperBound
+        return AVCaptureResolvedPhotoSettings(
+            uniqueID: r.id, photoDimensions: dimensions(r.photoSize), rawPhotoDimensions: dimensions(r.rawPhotoSize),
+            previewDimensions: dimensions(r.previewSize), embeddedThumbnailDimensions: dimensions(r.thumbnailSize),
+            rawEmbeddedThumbnailDimensions: dimensions(r.rawThumbnailSize), isFlashEnabled: r.flash,
+            isRedEyeReductionEnabled: r.redEyeReduction, isStillImageStabilizationEnabled: r.stillImageStabilization,
+            expectedPhotoCount: r.expectedPhotoCount,
+            photoProcessingTimeRange: CMTimeRange(start: CMTime(seconds: fastest, preferredTimescale: 1_000_000),
+                                                  duration: CMTime(seconds: slowest - fastest, preferredTimescale: 1_000_000)))
+    }
+
+    static func status(_ lens: LensStabilization) -> AVCaptureDevice.LensStabilizationStatus {
+        switch lens {
+        case .unsupported: return .unsupported
+        case .off: return .off
+        case .active: return .active
+        }
+    }
+}
