@@ -202,7 +202,11 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     public var activeFormat: Format {
         get { state.lock(); defer { state.unlock() }; return _activeFormat }
         set {
-            guard requireLock("activeFormat"), formats.contains(where: { $0 === newValue }) else { return }
+            guard requireLock("activeFormat") else { return }
+            guard formats.contains(where: { $0 === newValue }) else {
+                DeviceDiagnostics.report(ConfigurationError.unsupported("activeFormat \(newValue) of another device"))
+                return
+            }
             setActiveFormat(newValue)
         }
     }
