@@ -49,17 +49,22 @@ let package = Package(
             "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion",
         ]),
 
-        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore"]),
-        .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation"]),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
-        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats"]),
+        // What every test target shares: the external-tool runner (exiftool, dcraw_emu, heif-info …,
+        // for `.enabled(if:)`) and the one helper that finds ../shared. Depends on Foundation only.
+        .target(name: "OpenCaptureTestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore", "OpenCaptureTestSupport"]),
+        .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation", "OpenCaptureTestSupport"]),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "OpenCaptureTestSupport"]),
+        .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "OpenCaptureTestSupport"]),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "CaptureEngineTests", dependencies: ["CaptureEngine", "CameraSimulation", "CaptureCore"]),
         .testTarget(name: "OpenCaptureTests", dependencies: [
             "OpenCapture", "CaptureEngine", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
+            "OpenCaptureTestSupport",
         ]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
-        .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture"],
+        .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture", "OpenCaptureTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -7,7 +7,7 @@ public struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConverti
     /// Builds a code from exactly four ASCII characters; other strings give nil.
     public init?(_ string: String) {
         let bytes = Array(string.utf8)
-        guard bytes.count == 4 else { return nil }
+        guard bytes.count == 4, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         rawValue = bytes.reduce(0) { ($0 << 8) | UInt32($1) }
     }
 

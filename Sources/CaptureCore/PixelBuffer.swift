@@ -3,6 +3,11 @@ import Foundation
 /// Planar or interleaved pixel memory with CoreVideo's shape: a pixel format code, planes with
 /// their own width, height and 64-byte-aligned row stride, and a lock count.
 /// OpenCapture exposes it as `CVPixelBuffer`.
+///
+/// `@unchecked Sendable`: every stored property is immutable except `storedAttachments`, guarded
+/// by `attachmentsLock`, and `lockCount`, guarded by `lockCountLock`. The pixel bytes behind
+/// `memory` are the caller's to coordinate, as with CoreVideo: lock the base address around access
+/// from several threads.
 public final class PixelBuffer: @unchecked Sendable {
     /// One plane of a buffer.
     public struct Plane: Sendable {
@@ -17,12 +22,25 @@ public final class PixelBuffer: @unchecked Sendable {
     public let height: Int
     public let pixelFormat: FourCC
     public let planes: [Plane]
-    /// Key–value attachments (CVBuffer attachments), e.g. colour space names.
-    public var attachments: [String: String] = [:]
+    /// Key–value attachments (CVBuffer attachments), e.g. colour space names. Safe to read and
+    /// change from any thread; `attachments[key] = value` is one atomic update.
+    public var attachments: [String: String] {
+        get { attachmentsLock.withLock { storedAttachments } }
+        set { attachmentsLock.withLock { storedAttachments = newValue } }
+        _modify {
+            attachmentsLock.lock()
+            defer { attachmentsLock.unlock() }
+            yield &storedAttachments
+        }
+    }
 
     private let memory: UnsafeMutableRawPointer
     private let byteCount: Int
-    private let lock = NSLock()
+    /// Guards `storedAttachments`.
+    private let attachmentsLock = NSLock()
+    private var storedAttachments: [String: String] = [:]
+    /// Guards `lockCount`.
+    private let lockCountLock = NSLock()
     private var lockCount = 0
 
     /// Allocates a zeroed buffer; returns nil for unknown formats or non-positive sizes.
@@ -76,22 +94,24 @@ public final class PixelBuffer: @unchecked Sendable {
         return memory + planes[index].offset
     }
 
+    /// Counts one lock of the base address (CVPixelBufferLockBaseAddress).
     public func lockBaseAddress() {
-        lock.lock(); lockCount += 1; lock.unlock()
+        lockCountLock.withLock { lockCount += 1 }
     }
 
-    /// Returns false when the buffer was not locked.
+    /// Undoes one `lockBaseAddress`; returns false when the buffer was not locked.
     @discardableResult
     public func unlockBaseAddress() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        guard lockCount > 0 else { return false }
-        lockCount -= 1
-        return true
+        lockCountLock.withLock {
+            guard lockCount > 0 else { return false }
+            lockCount -= 1
+            return true
+        }
     }
 
+    /// Whether at least one `lockBaseAddress` is outstanding.
     public var isLocked: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return lockCount > 0
+        lockCountLock.withLock { lockCount > 0 }
     }
 
     /// Copies an interleaved 8-bit raster (3 = RGB or 4 = RGBA channels) into a BGRA buffer.

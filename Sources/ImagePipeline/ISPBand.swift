@@ -50,15 +50,11 @@ struct ISPBand {
     /// Runs `body` for consecutive bands of `bandHeight` output rows covering the image, on all
     /// cores; each worker reuses one workspace for a run of bands.
     static func forEachBand(width: Int, height: Int, bandHeight: Int, context: Int, _ body: (ISPBand) -> Void) {
-        let bandCount = (height + bandHeight - 1) / bandHeight
-        guard bandCount > 0 else { return }
-        let runs = min(bandCount, Parallel.coreCount * 4)
-        let bandsPerRun = (bandCount + runs - 1) / runs
-        Parallel.forEachBand(height: bandCount, bandHeight: bandsPerRun) { bands in
-            withWorkspace(width: width, height: height, bandHeight: bandHeight, context: context) { layout in
-                for b in bands {
-                    body(layout((b * bandHeight)..<min(height, (b + 1) * bandHeight)))
-                }
+        let bands = RowBands(height: height, bandHeight: bandHeight)
+        let runs = RowBands(height: bands.count, maxCount: Parallel.coreCount * 4)
+        Parallel.forEachBand(height: runs.height, bandHeight: runs.bandHeight) { run in
+            withWorkspace(width: width, height: height, bandHeight: bands.bandHeight, context: context) { layout in
+                for b in run { body(layout(bands[b])) }
             }
         }
     }
