@@ -1,5 +1,6 @@
 import Foundation
 import MediaFormats
+import OpenCaptureTestSupport
 import Testing
 @testable import OpenCapture
 
@@ -43,10 +44,8 @@ import Testing
         }
     }
 
-    @Test func exiftoolReadsTheFieldsWithoutWarnings() async throws {
-        guard let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first(where: FileManager.default.isExecutableFile) else {
-            return  // exiftool not installed: scripts/install-deps.sh installs it for CI
-        }
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "needs exiftool (libimage-exiftool-perl)"))
+    func exiftoolReadsTheFieldsWithoutWarnings() async throws {
         let rig = CaptureRig(preset: .vga640x480, lighting: .dark)
         let settings = AVCapturePhotoSettings()
         settings.flashMode = .auto
@@ -55,16 +54,9 @@ import Testing
         try data.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: exiftool)
-        process.arguments = ["-j", "-a", "-validate", "-warning", "-Make", "-Model", "-DateTimeOriginal", "-ExposureTime",
-                             "-FNumber", "-ISO", "-FocalLength", "-ExposureCompensation", "-Flash", "-Orientation",
-                             "-ColorSpace", "-ProfileDescription", url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try ExternalTool.exiftool.run(["-j", "-a", "-validate", "-warning", "-Make", "-Model", "-DateTimeOriginal",
+                                                    "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-ExposureCompensation",
+                                                    "-Flash", "-Orientation", "-ColorSpace", "-ProfileDescription", url.path]).standardOutput
         let json = try #require((try JSONSerialization.jsonObject(with: output) as? [[String: Any]])?.first)
         #expect(json["Make"] as? String == "OpenCapture")
         #expect(json["Model"] != nil && json["DateTimeOriginal"] != nil && json["ExposureTime"] != nil)

@@ -1,6 +1,7 @@
 import CaptureCore
 import Foundation
 import MediaFormats
+import OpenCaptureTestSupport
 import Testing
 @testable import OpenCapture
 
@@ -88,8 +89,8 @@ import Testing
         }
     }
 
-    @Test func libRawDevelopsOurDNG() async throws {
-        guard let dcraw = ["/usr/bin/dcraw_emu", "/usr/lib/libraw/dcraw_emu"].first(where: FileManager.default.isExecutableFile) else { return }
+    @Test(.enabled(if: ExternalTool.dcrawEmu.isInstalled, "needs dcraw_emu (libraw-bin)"))
+    func libRawDevelopsOurDNG() async throws {
         let rig = CaptureRig(preset: .cif352x288, lighting: .daylight)
         let result = try await rig.capture(AVCapturePhotoSettings(rawPixelFormatType: bayer, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg]))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-dng-\(UUID().uuidString)")
@@ -97,12 +98,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let dngURL = folder.appendingPathComponent("photo.dng")
         try #require(result.photos[0].fileDataRepresentation()).write(to: dngURL)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: dcraw)
-        process.arguments = ["-w", "-T", dngURL.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try ExternalTool.dcrawEmu.run(["-w", "-T", dngURL.path]).status == 0)
         let developed = try TIFFCodec.decode(Data(contentsOf: folder.appendingPathComponent("photo.dng.tiff")))
         // dcraw applies the DNG's Orientation (6: portrait), so the developed image may be rotated.
         #expect(Set([developed.width, developed.height]) == [352, 288])
