@@ -35,9 +35,12 @@ let package = Package(
         .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265"]),
         .target(name: "Fusion", dependencies: ["CaptureCore"]),
 
-        // The Apple-compatible surface.
+        // Beyond Apple's API: raw developer, file inspector, bracket fusion. No Apple names.
+        .target(name: "OpenCaptureTools", dependencies: ["CaptureCore", "ImagePipeline", "MediaFormats", "Fusion"]),
+
+        // The Apple-compatible surface; re-exports OpenCaptureTools so `import OpenCapture` is enough.
         .target(name: "OpenCapture",
-                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion"]),
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "OpenCaptureTools"]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
             "OpenCapture",
@@ -52,6 +55,9 @@ let package = Package(
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats"]),
+        .testTarget(name: "OpenCaptureToolsTests", dependencies: [
+            "OpenCaptureTools", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
+        ]),
         .testTarget(name: "OpenCaptureTests", dependencies: [
             "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
         ]),

@@ -3,7 +3,7 @@ import Foundation
 import ImagePipeline
 import MediaFormats
 import Testing
-@testable import OpenCapture
+@testable import OpenCaptureTools
 
 @Suite struct RawDeveloperTests {
     @Test func dngRoundTripMatchesThePipelineOnTheSameMosaic() throws {
