@@ -81,13 +81,22 @@ public enum TIFFCodec {
         return stream.takeData()
     }
 
-    /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, and the ExifIFD
+    /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, identity tags and the ExifIFD
     /// placeholder that `DNGWriter.appendExif` fills in after libtiff closes the file.
     static func setDescriptiveFields(_ f: inout TIFFFieldWriter, exif: ExifMetadata?, iccProfile: Data?) {
         f.double(TIFFTAG_XRESOLUTION, 72)
         f.double(TIFFTAG_YRESOLUTION, 72)
         if let iccProfile, !iccProfile.isEmpty { f.counted(TIFFTAG_ICCPROFILE, [UInt8](iccProfile)) }
-        if exif != nil { f.u64(TIFFTAG_EXIFIFD, 0) }
+        if let exif {
+            // IFD0's share of the EXIF (the EXIF IFD holds the rest).
+            f.ascii(TIFFTAG_MAKE, exif.make)
+            f.ascii(TIFFTAG_MODEL, exif.model)
+            f.ascii(TIFFTAG_SOFTWARE, exif.software)
+            f.ascii(TIFFTAG_IMAGEDESCRIPTION, exif.imageDescription)
+            f.ascii(TIFFTAG_ARTIST, exif.artist)
+            f.ascii(TIFFTAG_COPYRIGHT, exif.copyright)
+            f.u64(TIFFTAG_EXIFIFD, 0)
+        }
     }
 }
 

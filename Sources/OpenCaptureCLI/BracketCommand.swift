@@ -44,10 +44,10 @@ struct BracketCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        try AtomicFile.makeFolder(directory)
         let (session, device, photoOutput) = try camera.makeSession()
         defer { session.stopRunning() }
         try Self.checkRanges(try entries(), device: device)
+        try AtomicFile.makeFolder(directory)
         let rawFormat = raw ? (photoOutput.availableRawPhotoPixelFormatTypes.first ?? 0) : 0
         let settings = AVCapturePhotoBracketSettings(rawPixelFormatType: rawFormat, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
                                                      bracketedSettings: try entries())

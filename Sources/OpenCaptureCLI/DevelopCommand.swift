@@ -42,7 +42,6 @@ struct DevelopCommand: ParsableCommand {
         developer.sharpening = sharpening
         developer.jpegQuality = quality
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        try AtomicFile.makeFolder(directory)
         var failures = 0
         for input in inputs {
             let source = URL(fileURLWithPath: input)
@@ -51,9 +50,12 @@ struct DevelopCommand: ParsableCommand {
                 let photo = try developer.develop(contentsOf: source, as: format)
                 let target = directory.appendingPathComponent(source.deletingPathExtension().lastPathComponent)
                     .appendingPathExtension(format.fileExtension)
+                try AtomicFile.makeFolder(directory)
                 try AtomicFile.write(photo.data, to: target)
                 let seconds = String(format: "%.2f s", Date().timeIntervalSince(start))
                 print("\(input) → \(target.path)  \(photo.width)×\(photo.height)  \(Self.byteCount(photo.data.count))  \(seconds)")
+            } catch let error as FileAccessError where error.operation == .createFolder {
+                throw error  // no output folder: nothing else can be written either
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("\(input): error: \(error)\n".utf8))

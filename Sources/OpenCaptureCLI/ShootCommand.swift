@@ -11,9 +11,9 @@ struct ShootCommand: AsyncParsableCommand {
     @Flag(help: "Also deliver the Bayer RAW photo as a DNG.") var raw = false
     @Option(help: "JPEG/HEIC quality, 0…1.") var quality: Double = 0.9
     @Option(help: "Flash: off, on or auto (default: auto where the camera has a flash).") var flash: FlashChoice?
-    @Option(help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
+    @Option(parsing: .unconditional, help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
     @Option(help: "Manual ISO (with --duration).") var iso: Float?
-    @Option(help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
+    @Option(parsing: .unconditional, help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
     @Option(help: "Quality prioritization: speed, balanced or quality.") var prioritization: QualityChoice = .balanced
     @Flag(help: "Deliver the format's high-resolution still size.") var highResolution = false
     @Option(help: "Number of photos to request back to back.") var count: Int = 1
@@ -32,7 +32,6 @@ struct ShootCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        try AtomicFile.makeFolder(directory)
         let (session, device, photoOutput) = try camera.makeSession()
         defer { session.stopRunning() }
         try device.lockForConfiguration()
@@ -54,6 +53,7 @@ struct ShootCommand: AsyncParsableCommand {
             device.setExposureTargetBias(bias)
         }
         device.unlockForConfiguration()
+        try AtomicFile.makeFolder(directory)
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
         for index in 1...count {

@@ -74,6 +74,14 @@ public enum AtomicFile {
             }
             return
         }
+        // A file where a parent folder should be is the usual mistake: name it.
+        var ancestor = folder.deletingLastPathComponent()
+        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FileAccessError(.createFolder, path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
+        }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
