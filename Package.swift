@@ -58,6 +58,8 @@ let package = Package(
         .testTarget(name: "OpenCaptureToolsTests", dependencies: [
             "OpenCaptureTools", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
         ]),
+        // Runs the built `opencapture` binary on hostile input (skipped when it is not built).
+        .testTarget(name: "OpenCaptureCLITests", dependencies: ["CaptureCore", "MediaFormats"]),
         .testTarget(name: "OpenCaptureTests", dependencies: [
             "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
         ]),
