@@ -37,9 +37,13 @@ let package = Package(
         // The Swift-native capture engine: request snapshots, plans, frame sources, encoders, events.
         .target(name: "CaptureEngine", dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats"]),
 
-        // The Apple-compatible surface.
+        // Beyond Apple's API: raw developer, file inspector, bracket fusion. No Apple names.
+        .target(name: "OpenCaptureTools", dependencies: ["CaptureCore", "ImagePipeline", "MediaFormats", "Fusion"]),
+
+        // The Apple-compatible surface; re-exports OpenCaptureTools so `import OpenCapture` is enough.
         .target(name: "OpenCapture",
-                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "CaptureEngine"]),
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "CaptureEngine",
+                               "OpenCaptureTools"]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
             "OpenCapture",
@@ -59,6 +63,11 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "CaptureEngineTests", dependencies: ["CaptureEngine", "CameraSimulation", "CaptureCore"]),
+        .testTarget(name: "OpenCaptureToolsTests", dependencies: [
+            "OpenCaptureTools", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "OpenCaptureTestSupport",
+        ]),
+        // Runs the built `opencapture` binary on hostile input (skipped when it is not built).
+        .testTarget(name: "OpenCaptureCLITests", dependencies: ["CaptureCore", "MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "OpenCaptureTests", dependencies: [
             "OpenCapture", "CaptureEngine", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats",
             "OpenCaptureTestSupport",

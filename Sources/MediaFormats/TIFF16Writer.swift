@@ -5,8 +5,10 @@ import Foundation
 /// Writes 16-bit-per-sample RGB TIFFs with libtiff, in memory (uncompressed, contiguous strips),
 /// for developed photos that keep more than 8 bits. `TIFFCodec.decode` reads them back (as 8-bit).
 public enum TIFF16Writer {
-    /// Encodes 3-channel 16-bit RGB; `orientation` (1…8) is recorded, not applied.
-    public static func encode(_ image: Raster<UInt16>, orientation: Int = 1) throws -> Data {
+    /// Encodes 3-channel 16-bit RGB; `orientation` (1…8) is recorded, not applied. With `exif`, an
+    /// EXIF IFD is written; with `iccProfile`, tag 34675. X/YResolution are 72 per inch.
+    public static func encode(_ image: Raster<UInt16>, orientation: Int = 1, exif: ExifMetadata? = nil,
+                              iccProfile: Data? = nil) throws -> Data {
         guard image.channels == 3, image.width > 0, image.height > 0 else {
             throw MediaFormatError.unsupported("16-bit TIFF encoding needs 3-channel RGB, got \(image.channels) channels")
         }
@@ -27,6 +29,9 @@ public enum TIFF16Writer {
             (TIFFTAG_RESOLUTIONUNIT, UInt16(RESUNIT_INCH)),
         ]
         ok = ok && shorts.allSatisfy { opencapture_tiff_set_u16(tif, ttag_t($0.0), $0.1) == 1 }
+        var fields = TIFFFieldWriter(tif)
+        TIFFCodec.setDescriptiveFields(&fields, exif: exif, iccProfile: iccProfile)
+        ok = ok && fields.refusedTag == nil
         if ok {
             image.storage.withUnsafeBytes { bytes in
                 var strip: UInt32 = 0
@@ -40,6 +45,7 @@ public enum TIFF16Writer {
         }
         TIFFClose(tif)
         guard ok else { throw MediaFormatError.encoderFailed("libtiff could not write the 16-bit image") }
+        if let exif { try DNGWriter.appendExif(exif, to: file) }
         return file.takeData()
     }
 }

@@ -42,15 +42,15 @@ public enum TIFFCodec {
     }
 
     /// Encodes 8-bit RGB (3 channels) as an uncompressed, single-strip-per-row-block TIFF with an
-    /// Orientation tag (1…8) recorded, not applied.
-    public static func encode(_ image: Raster<UInt8>, orientation: Int = 1) throws -> Data {
+    /// Orientation tag (1…8) recorded, not applied. With `exif`, an EXIF IFD is written; with
+    /// `iccProfile`, tag 34675. X/YResolution are 72 per inch.
+    public static func encode(_ image: Raster<UInt8>, orientation: Int = 1, exif: ExifMetadata? = nil,
+                              iccProfile: Data? = nil) throws -> Data {
         guard image.channels == 3, image.width > 0, image.height > 0 else {
             throw MediaFormatError.unsupported("TIFF encoding needs 8-bit RGB")
         }
-        var initial = Data()
-        initial.reserveCapacity(image.storage.count + 4096)
-        let stream = MemoryStream(data: initial)
-        guard let tif = stream.open(mode: "w") else { throw MediaFormatError.encoderFailed("libtiff could not start a file") }
+        let stream = TIFFMemoryFile(capacity: image.storage.count + 4096)
+        guard let tif = stream.openForWriting() else { throw MediaFormatError.encoderFailed("libtiff could not start a file") }
         var fields: [(UInt32, UInt32)] = [
             (UInt32(TIFFTAG_IMAGEWIDTH), UInt32(image.width)), (UInt32(TIFFTAG_IMAGELENGTH), UInt32(image.height)),
             (UInt32(TIFFTAG_ROWSPERSTRIP), UInt32(max(1, 65_536 / (image.width * 3)))),
@@ -64,6 +64,9 @@ public enum TIFFCodec {
         var ok = fields.allSatisfy { opencapture_tiff_set_u32(tif, $0.0, $0.1) == 1 }
         ok = ok && shorts.allSatisfy { opencapture_tiff_set_u16(tif, $0.0, $0.1) == 1 }
         fields.removeAll()
+        var descriptive = TIFFFieldWriter(tif)
+        setDescriptiveFields(&descriptive, exif: exif, iccProfile: iccProfile)
+        ok = ok && descriptive.refusedTag == nil
         if ok {
             image.storage.withUnsafeBufferPointer { pixels in
                 for y in 0..<image.height where ok {
@@ -74,7 +77,26 @@ public enum TIFFCodec {
         }
         TIFFClose(tif)
         guard ok else { throw MediaFormatError.encoderFailed("libtiff could not write the image") }
-        return stream.data
+        if let exif { try DNGWriter.appendExif(exif, to: stream) }
+        return stream.takeData()
+    }
+
+    /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, identity tags and the ExifIFD
+    /// placeholder that `DNGWriter.appendExif` fills in after libtiff closes the file.
+    static func setDescriptiveFields(_ f: inout TIFFFieldWriter, exif: ExifMetadata?, iccProfile: Data?) {
+        f.double(TIFFTAG_XRESOLUTION, 72)
+        f.double(TIFFTAG_YRESOLUTION, 72)
+        if let iccProfile, !iccProfile.isEmpty { f.counted(TIFFTAG_ICCPROFILE, [UInt8](iccProfile)) }
+        if let exif {
+            // IFD0's share of the EXIF (the EXIF IFD holds the rest).
+            f.ascii(TIFFTAG_MAKE, exif.make)
+            f.ascii(TIFFTAG_MODEL, exif.model)
+            f.ascii(TIFFTAG_SOFTWARE, exif.software)
+            f.ascii(TIFFTAG_IMAGEDESCRIPTION, exif.imageDescription)
+            f.ascii(TIFFTAG_ARTIST, exif.artist)
+            f.ascii(TIFFTAG_COPYRIGHT, exif.copyright)
+            f.u64(TIFFTAG_EXIFIFD, 0)
+        }
     }
 }
 

@@ -17,22 +17,25 @@ struct BracketCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
-        if (ev == nil) == (manual == nil) { throw ValidationError("give exactly one of --ev and --manual") }
+        if (ev == nil) == (manual == nil) { throw CLIError("give exactly one of --ev and --manual") }
         _ = try entries()
     }
 
     /// The bracket entries the options describe.
     func entries() throws -> [AVCaptureBracketedStillImageSettings] {
         if let ev {
-            return try ev.split(separator: ",").map { text in
-                guard let bias = Float(text.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("--ev: '\(text)' is not a number") }
+            return try ev.split(separator: ",", omittingEmptySubsequences: false).map { text in
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { throw CLIError("--ev '\(ev)' has an empty entry: give biases like -2,0,2") }
+                guard let bias = Float(trimmed), bias.isFinite else { throw CLIError("--ev: '\(trimmed)' is not a number") }
                 return AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: bias)
             }
         }
-        return try (manual ?? "").split(separator: ",").map { shot in
-            let parts = shot.split(separator: "@")
-            guard parts.count == 2, let seconds = parseSeconds(String(parts[0])), let iso = Float(parts[1]) else {
-                throw ValidationError("--manual: '\(shot)' is not DURATION@ISO (e.g. 1/60@100)")
+        return try (manual ?? "").split(separator: ",", omittingEmptySubsequences: false).map { shot in
+            let parts = shot.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, let seconds = parseSeconds(String(parts[0])),
+                  let iso = Float(parts[1].trimmingCharacters(in: .whitespaces)), iso.isFinite, iso > 0 else {
+                throw CLIError("--manual: '\(shot)' is not DURATION@ISO with positive values (e.g. 1/60@100)")
             }
             return AVCaptureManualExposureBracketedStillImageSettings.manualExposureSettings(
                 exposureDuration: CMTime(seconds: seconds, preferredTimescale: 1_000_000), iso: iso)
@@ -41,15 +44,16 @@ struct BracketCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let (session, device, photoOutput) = try camera.makeSession()
         defer { session.stopRunning() }
+        try Self.checkRanges(try entries(), device: device)
+        try AtomicFile.makeFolder(directory)
         let rawFormat = raw ? (photoOutput.availableRawPhotoPixelFormatTypes.first ?? 0) : 0
         let settings = AVCapturePhotoBracketSettings(rawPixelFormatType: rawFormat, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
                                                      bracketedSettings: try entries())
         if raw { settings.rawEmbeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg] }
         settings.isLensStabilizationEnabled = lensStabilization
-        try photoOutput.validate(settings)
+        do { try photoOutput.validate(settings) } catch { throw CLIError("\(error)") }
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, bracket of \(settings.bracketedSettings.count)"
               + " (up to \(photoOutput.maxBracketedCapturePhotoCount))")
@@ -61,12 +65,38 @@ struct BracketCommand: AsyncParsableCommand {
         }
     }
 
-    /// Fuses delivered photos and writes the results beside them.
+    /// Checks each entry's bias, ISO and duration against the device, so an impossible value is one clear error.
+    static func checkRanges(_ entries: [AVCaptureBracketedStillImageSettings], device: AVCaptureDevice) throws {
+        let format = device.activeFormat
+        for entry in entries {
+            if let auto = entry as? AVCaptureAutoExposureBracketedStillImageSettings {
+                let bias = auto.exposureTargetBias
+                guard (device.minExposureTargetBias...device.maxExposureTargetBias).contains(bias) else {
+                    throw CLIError("--ev \(bias) must be within \(device.minExposureTargetBias)…\(device.maxExposureTargetBias) EV")
+                }
+            } else if let manual = entry as? AVCaptureManualExposureBracketedStillImageSettings {
+                let seconds = manual.exposureDuration.seconds
+                guard (format.minISO...format.maxISO).contains(manual.iso),
+                      (format.minExposureDuration.seconds...format.maxExposureDuration.seconds).contains(seconds) else {
+                    throw CLIError("--manual: ISO must be \(Int(format.minISO))…\(Int(format.maxISO)) and duration "
+                        + "\(formatSeconds(format.minExposureDuration.seconds))…\(formatSeconds(format.maxExposureDuration.seconds))")
+                }
+            }
+        }
+    }
+
+    /// Fuses delivered photos and writes the results beside them, printing each step's time.
     static func fuse(_ photos: [AVCapturePhoto], into directory: URL, name: String) throws {
         print("Fusing \(photos.count) shots")
-        let start = Date()
-        let result = try PhotoFusion().fuse(photos) { print("  \($0)") }
+        let clock = ContinuousClock(), start = clock.now
+        let result = try PhotoFusion().fuse(photos)
+        let writeStart = clock.now
         try FuseCommand.write(result, base: directory.appendingPathComponent(name + "-fused"))
-        print(String(format: "  fused in %.2f s", Date().timeIntervalSince(start)))
+        let write = writeStart.duration(to: clock.now), total = start.duration(to: clock.now)
+        for timing in result.timings {
+            print("  " + timing.step.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%7.3f s", timing.seconds))
+        }
+        print("  " + "write files".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%7.3f s", seconds(write)))
+        print("  " + "fusion end to end".padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%7.3f s", seconds(total)))
     }
 }

@@ -13,7 +13,7 @@ struct CameraOptions: ParsableArguments {
     /// A running session with the chosen camera and a photo output.
     func makeSession() throws -> (AVCaptureSession, AVCaptureDevice, AVCapturePhotoOutput) {
         guard let device = AVCaptureDevice.default(device.deviceType, for: .video, position: device.position) else {
-            throw ValidationError("no \(device.rawValue) camera")
+            throw CLIError("no \(device.rawValue) camera")
         }
         device.simulatedLighting = lighting
         device.simulationSeed = seed
@@ -23,7 +23,7 @@ struct CameraOptions: ParsableArguments {
         session.sessionPreset = preset.preset
         session.automaticallyConfiguresCaptureDeviceForWideColor = color == .p3
         let input = try AVCaptureDeviceInput(device: device)
-        guard session.canAddInput(input), session.canAddOutput(output) else { throw ValidationError("cannot configure the session") }
+        guard session.canAddInput(input), session.canAddOutput(output) else { throw CLIError("cannot configure the session") }
         session.addInput(input)
         session.addOutput(output)
         output.isHighResolutionCaptureEnabled = true

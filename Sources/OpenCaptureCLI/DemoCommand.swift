@@ -12,7 +12,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try AtomicFile.makeFolder(directory)
         var rows: [(String, PrintingPhotoDelegate, Double)] = []
 
         func shoot(_ title: String, name: String, device choice: DeviceChoice = .wide, lighting: SimulatedLighting = .indoor,
@@ -32,6 +32,12 @@ struct DemoCommand: AsyncParsableCommand {
             let started = Date()
             await delegate.capture(settings, with: photoOutput)
             rows.append((name, delegate, Date().timeIntervalSince(started)))
+            if bias != 0 {
+                // The device outlives this session: put the bias back so later photos are not over- or underexposed.
+                try device.lockForConfiguration()
+                device.setExposureTargetBias(0)
+                device.unlockForConfiguration()
+            }
             session.stopRunning()
             if let failure = delegate.failure { throw CLIError("\(title) failed: \(failure)") }
         }

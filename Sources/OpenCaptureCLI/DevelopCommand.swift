@@ -17,29 +17,31 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "JPEG quality 0…1.") var quality: Double = 0.92
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one raw file") }
+        guard !inputs.isEmpty else { throw CLIError("give at least one raw file") }
         guard DevelopedFileFormat(rawValue: format.lowercased()) != nil else {
-            throw ValidationError("--format must be one of \(DevelopedFileFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw CLIError("--format must be one of \(DevelopedFileFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard RawDemosaicMethod.allCases.contains(where: { $0.rawValue.lowercased() == demosaic.lowercased() }) else {
-            throw ValidationError("--demosaic must be one of \(RawDemosaicMethod.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw CLIError("--demosaic must be one of \(RawDemosaicMethod.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard exposure.isFinite, abs(exposure) <= 10 else { throw CLIError("--exposure \(exposure) EV must be within -10…10") }
+        guard noiseReduction.isFinite, noiseReduction >= 0 else { throw CLIError("--noise-reduction \(noiseReduction) must be ≥ 0") }
+        guard sharpening.isFinite, sharpening >= 0 else { throw CLIError("--sharpening \(sharpening) must be ≥ 0") }
+        guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
     }
 
     func run() throws {
-        let format = DevelopedFileFormat(rawValue: format.lowercased())!
+        guard let format = DevelopedFileFormat(rawValue: format.lowercased()),
+              let method = RawDemosaicMethod.allCases.first(where: { $0.rawValue.lowercased() == demosaic.lowercased() }) else {
+            throw CLIError("unknown --format or --demosaic")
+        }
         var developer = RawDeveloper()
-        developer.demosaic = RawDemosaicMethod.allCases.first { $0.rawValue.lowercased() == demosaic.lowercased() }!
+        developer.demosaic = method
         developer.exposureCompensation = exposure
         developer.noiseReduction = noiseReduction
         developer.sharpening = sharpening
         developer.jpegQuality = quality
         let directory = URL(fileURLWithPath: output, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("cannot create \(output): \(error.localizedDescription)")
-        }
         var failures = 0
         for input in inputs {
             let source = URL(fileURLWithPath: input)
@@ -48,13 +50,12 @@ struct DevelopCommand: ParsableCommand {
                 let photo = try developer.develop(contentsOf: source, as: format)
                 let target = directory.appendingPathComponent(source.deletingPathExtension().lastPathComponent)
                     .appendingPathExtension(format.fileExtension)
-                do {
-                    try photo.data.write(to: target)
-                } catch {
-                    throw CLIError("cannot write \(target.path): \(error.localizedDescription)")
-                }
+                try AtomicFile.makeFolder(directory)
+                try AtomicFile.write(photo.data, to: target)
                 let seconds = String(format: "%.2f s", Date().timeIntervalSince(start))
                 print("\(input) → \(target.path)  \(photo.width)×\(photo.height)  \(Self.byteCount(photo.data.count))  \(seconds)")
+            } catch let error as FileAccessError where error.operation == .createFolder {
+                throw error  // no output folder: nothing else can be written either
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("\(input): error: \(error)\n".utf8))

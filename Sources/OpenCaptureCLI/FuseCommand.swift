@@ -2,48 +2,73 @@ import ArgumentParser
 import Foundation
 import OpenCapture
 
-/// `opencapture fuse`: fuse any bracket of JPEG, PNG, TIFF, DNG or camera-raw files.
+/// `opencapture fuse`: fuse any bracket of JPEG, PNG, TIFF, HEIC, DNG or camera-raw files.
 struct FuseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "fuse",
-        abstract: "Fuse a bracket of JPEG/PNG/TIFF/DNG files into one photo (+ HDR when exposures are known).")
+        abstract: "Fuse a bracket of JPEG/PNG/TIFF/HEIC/DNG files into one photo (+ HDR when exposures are known).")
 
     @Argument(help: "The bracket's files, any order.") var inputs: [String]
     @Option(name: .shortAndLong, help: "Output JPEG; OUT-hdr.hdr and OUT-tonemapped.jpg are written beside it.") var output: String
     @Option(help: "Relative exposures (duration × ISO), e.g. 0.25,1,4, when the files carry no EXIF.") var exposures: String?
     @Flag(help: "Do not align the frames.") var noAlign = false
 
-    func run() throws {
-        guard inputs.count >= 2 else { throw ValidationError("give at least two files") }
-        let exposureValues = try exposures.map { text in
-            try text.split(separator: ",").map { part -> Double in
-                guard let value = Double(part), value > 0 else { throw ValidationError("--exposures: '\(part)' is not a positive number") }
+    func validate() throws {
+        guard inputs.count >= 2 else { throw CLIError("give at least two files to fuse") }
+        _ = try exposureValues()
+    }
+
+    /// `--exposures` as positive numbers, one per input.
+    func exposureValues() throws -> [Double]? {
+        try exposures.map { text in
+            let values = try text.split(separator: ",", omittingEmptySubsequences: false).map { part -> Double in
+                let trimmed = part.trimmingCharacters(in: .whitespaces)
+                guard let value = Double(trimmed), value.isFinite, value > 0 else {
+                    throw CLIError("--exposures: '\(trimmed)' is not a positive number")
+                }
                 return value
             }
+            guard values.count == inputs.count else { throw CLIError("--exposures gives \(values.count) values for \(inputs.count) files") }
+            return values
         }
+    }
+
+    func run() throws {
+        let fused = URL(fileURLWithPath: output)
+        let paths = Self.outputs(fused)
+        // Cheap checks first: every destination can be written before any input is decoded.
+        for url in [paths.fused, paths.hdr, paths.toneMapped] { try AtomicFile.checkDestination(url) }
         var fusion = PhotoFusion()
         fusion.alignsImages = !noAlign
         let start = Date()
-        let result = try fusion.fuse(contentsOf: inputs.map { URL(fileURLWithPath: $0) }, exposures: exposureValues) {
+        let result = try fusion.fuse(contentsOf: inputs.map { URL(fileURLWithPath: $0) }, exposures: try exposureValues()) {
             print(String(format: "%7.2f s  ", Date().timeIntervalSince(start)) + $0)
         }
-        var base = URL(fileURLWithPath: output)
-        if base.pathExtension.lowercased() == "jpg" || base.pathExtension.lowercased() == "jpeg" { base.deletePathExtension() }
-        try Self.write(result, base: base, fusedName: output)
+        try Self.write(result, to: paths)
         print(String(format: "%7.2f s  done: %d×%d", Date().timeIntervalSince(start), result.width, result.height))
     }
 
-    /// Writes the fused JPEG and, when present, the HDR and its tone-mapped JPEG.
-    static func write(_ result: PhotoFusionResult, base: URL, fusedName: String? = nil) throws {
-        let fused = fusedName.map { URL(fileURLWithPath: $0) } ?? base.appendingPathExtension("jpg")
-        try result.fusedJPEG.write(to: fused)
-        print("  → \(fused.path) (exposure fusion)")
+    /// The fused JPEG and, beside it, BASE-hdr.hdr and BASE-tonemapped.jpg.
+    static func outputs(_ fused: URL) -> (fused: URL, hdr: URL, toneMapped: URL) {
+        var base = fused
+        if ["jpg", "jpeg"].contains(base.pathExtension.lowercased()) { base.deletePathExtension() }
+        return (fused, URL(fileURLWithPath: base.path + "-hdr.hdr"), URL(fileURLWithPath: base.path + "-tonemapped.jpg"))
+    }
+
+    /// Writes the fused JPEG and, when present, the HDR and its tone-mapped JPEG, each atomically.
+    static func write(_ result: PhotoFusionResult, base: URL) throws {
+        try write(result, to: outputs(base.appendingPathExtension("jpg")))
+    }
+
+    private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL)) throws {
+        try AtomicFile.write(result.fusedJPEG, to: paths.fused)
+        print("  → \(paths.fused.path) (exposure fusion)")
         if !result.shifts.allSatisfy({ $0.dx == 0 && $0.dy == 0 }) {
             print("  shifts: " + result.shifts.map { "(\($0.dx), \($0.dy))" }.joined(separator: " "))
         }
         if let hdr = result.radianceHDR, let toneMapped = result.toneMappedJPEG {
-            let hdrURL = URL(fileURLWithPath: base.path + "-hdr.hdr"), toneURL = URL(fileURLWithPath: base.path + "-tonemapped.jpg")
-            try hdr.write(to: hdrURL)
-            try toneMapped.write(to: toneURL)
+            let hdrURL = paths.hdr, toneURL = paths.toneMapped
+            try AtomicFile.write(hdr, to: hdrURL)
+            try AtomicFile.write(toneMapped, to: toneURL)
             print("  → \(hdrURL.path) (scene-linear radiance)")
             print("  → \(toneURL.path) (HDR, tone-mapped)")
         } else {

@@ -10,7 +10,7 @@ struct InspectCommand: ParsableCommand {
     @Argument(help: "Image files.") var inputs: [String]
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("give at least one file") }
+        guard !inputs.isEmpty else { throw CLIError("give at least one file") }
     }
 
     func run() throws {

@@ -50,12 +50,12 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
             let numbered = photo.resolvedSettings.expectedPhotoCount > 1
             let url = directory.appendingPathComponent("\(name)\(numbered ? "-\(photo.photoCount)" : "").\(Self.fileExtension(photo, data))")
             do {
-                try data.write(to: url)
+                try AtomicFile.write(data, to: url)
                 written.append(url)
                 log("didFinishProcessingPhoto #\(photo.photoCount): \(duration), ISO \(iso) → \(url.path) (\(data.count / 1024) KB)")
             } catch {
                 failure = error
-                log("didFinishProcessingPhoto: cannot write \(url.path): \(error.localizedDescription)")
+                log("didFinishProcessingPhoto: \(error)")
             }
         } else {
             log("didFinishProcessingPhoto #\(photo.photoCount): \(duration), ISO \(iso), pixel buffer only")

@@ -11,23 +11,27 @@ struct ShootCommand: AsyncParsableCommand {
     @Flag(help: "Also deliver the Bayer RAW photo as a DNG.") var raw = false
     @Option(help: "JPEG/HEIC quality, 0…1.") var quality: Double = 0.9
     @Option(help: "Flash: off, on or auto (default: auto where the camera has a flash).") var flash: FlashChoice?
-    @Option(help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
+    @Option(parsing: .unconditional, help: "Exposure target bias in EV (auto exposure).") var bias: Float = 0
     @Option(help: "Manual ISO (with --duration).") var iso: Float?
-    @Option(help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
+    @Option(parsing: .unconditional, help: "Manual exposure duration in seconds, e.g. 0.01 or 1/100 (with --iso).") var duration: String?
     @Option(help: "Quality prioritization: speed, balanced or quality.") var prioritization: QualityChoice = .balanced
     @Flag(help: "Deliver the format's high-resolution still size.") var highResolution = false
     @Option(help: "Number of photos to request back to back.") var count: Int = 1
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
-        if (iso == nil) != (duration == nil) { throw ValidationError("--iso and --duration go together") }
-        if let duration, parseSeconds(duration) == nil { throw ValidationError("--duration must be seconds like 0.01 or 1/100") }
-        guard count >= 1 else { throw ValidationError("--count must be at least 1") }
+        if (iso == nil) != (duration == nil) { throw CLIError("--iso and --duration go together") }
+        if let duration, parseSeconds(duration) == nil {
+            throw CLIError("--duration '\(duration)' must be a positive number of seconds like 0.01 or 1/100")
+        }
+        if let iso, !(iso.isFinite && iso > 0) { throw CLIError("--iso \(iso) must be a positive number") }
+        guard bias.isFinite else { throw CLIError("--bias must be a number of EV") }
+        guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
+        guard (1...1000).contains(count) else { throw CLIError("--count must be 1…1000") }
     }
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let (session, device, photoOutput) = try camera.makeSession()
         defer { session.stopRunning() }
         try device.lockForConfiguration()
@@ -35,18 +39,21 @@ struct ShootCommand: AsyncParsableCommand {
             let format = device.activeFormat
             guard (format.minISO...format.maxISO).contains(iso),
                   (format.minExposureDuration.seconds...format.maxExposureDuration.seconds).contains(seconds) else {
-                throw ValidationError("ISO must be \(Int(format.minISO))…\(Int(format.maxISO)) and duration "
+                device.unlockForConfiguration()
+                throw CLIError("ISO must be \(Int(format.minISO))…\(Int(format.maxISO)) and duration "
                     + "\(formatSeconds(format.minExposureDuration.seconds))…\(formatSeconds(format.maxExposureDuration.seconds))")
             }
             device.setExposureModeCustom(duration: CMTime(seconds: seconds, preferredTimescale: 1_000_000), iso: iso)
         } else {
             guard (device.minExposureTargetBias...device.maxExposureTargetBias).contains(bias) else {
-                throw ValidationError("--bias must be within \(device.minExposureTargetBias)…\(device.maxExposureTargetBias)")
+                device.unlockForConfiguration()
+                throw CLIError("--bias \(bias) must be within \(device.minExposureTargetBias)…\(device.maxExposureTargetBias) EV")
             }
             device.exposureMode = .continuousAutoExposure
             device.setExposureTargetBias(bias)
         }
         device.unlockForConfiguration()
+        try AtomicFile.makeFolder(directory)
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
         for index in 1...count {
@@ -71,7 +78,7 @@ struct ShootCommand: AsyncParsableCommand {
         case "none" where raw:
             processed = nil
         default:
-            throw ValidationError("unknown --format \(format): use heic, jpeg, bgra or 420f" + (raw ? " or none" : ""))
+            throw CLIError("unknown --format \(format): use heic, jpeg, bgra or 420f" + (raw ? " or none" : ""))
         }
         let settings: AVCapturePhotoSettings
         if raw {
@@ -90,16 +97,27 @@ struct ShootCommand: AsyncParsableCommand {
     }
 }
 
-/// Parses "0.01" or "1/100".
+/// Parses "0.01" or "1/100" into a positive, finite number of seconds; nil for anything else.
 func parseSeconds(_ text: String) -> Double? {
-    let parts = text.split(separator: "/")
-    if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d > 0 { return n / d }
-    if parts.count == 1, let v = Double(text), v > 0 { return v }
-    return nil
+    let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+    let value: Double
+    if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d > 0 {
+        value = n / d
+    } else if parts.count == 1, let v = Double(parts[0]) {
+        value = v
+    } else {
+        return nil
+    }
+    return value.isFinite && value > 0 ? value : nil
 }
 
 /// A one-line error for the command line.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A duration in seconds, as a Double.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }

@@ -11,9 +11,9 @@ public enum FileInspector {
     public static func inspect(contentsOf url: URL) throws -> FileReport {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try AtomicFile.read(url)
         } catch {
-            throw FileInspectionError.unreadableFile(path: url.path, reason: RawDeveloper.reason(error))
+            throw FileInspectionError.unreadableFile(path: url.path, reason: FileAccessError.reason(for: error))
         }
         return try inspect(data)
     }
@@ -243,27 +243,50 @@ public enum FileInspector {
         var report = FileReport(kind: .heif)
         report.add("File", "Kind", brand == "avif" || brand == "avis" ? "AVIF" : "HEIF")
         report.add("HEIF", "Brand", brand)
-        // Image spatial extents ('ispe'): the largest is the primary image (or its grid), smaller ones thumbnails.
-        let b = [UInt8](data.prefix(1 << 20))
-        var sizes: [(Int, Int)] = []
-        var i = 4
-        while i + 16 <= b.count {
-            if b[i] == 0x69, b[i + 1] == 0x73, b[i + 2] == 0x70, b[i + 3] == 0x65 {
-                sizes.append((Int(be32(b, i + 8)), Int(be32(b, i + 12))))
-                i += 16
-            } else {
-                i += 1
-            }
+        try checkTopLevelBoxes(data)
+        // TODO: switch to MediaFormats' box-parsing HEIF info API (EXIF, ICC, thumbnails per item) when it lands.
+        let info: HEIFInfo
+        do {
+            info = try HEIFDecoder.info(data)
+        } catch let error as MediaFormatError {
+            throw error == .truncated ? FileInspectionError.truncated : FileInspectionError.malformed(error.description)
         }
-        if let primary = sizes.max(by: { $0.0 * $0.1 < $1.0 * $1.1 }) {
-            report.width = primary.0
-            report.height = primary.1
-            report.entries.insert(FileReportEntry(section: "File", name: "Size", value: "\(primary.0)×\(primary.1)"), at: 1)
-            if let thumb = sizes.filter({ $0.0 * $0.1 < primary.0 * primary.1 }).max(by: { $0.0 < $1.0 }) {
-                report.setThumbnail(thumb.0, thumb.1, bytes: nil)
-            }
+        report.width = info.width
+        report.height = info.height
+        report.entries.insert(FileReportEntry(section: "File", name: "Size", value: "\(info.width)×\(info.height)"), at: 1)
+        report.add("HEIF", "Primary item", info.primaryItemType)
+        report.add("HEIF", "Items", "\(info.itemCount)")
+        if info.hasExif { report.add("HEIF", "Exif", "present") }
+        if info.hasXMP { report.add("HEIF", "XMP", "present") }
+        if let thumbnail = info.thumbnailSize { report.setThumbnail(thumbnail.width, thumbnail.height, bytes: nil) }
+        if let description = info.colorProfileDescription {
+            report.iccProfileDescription = description
+            report.add("ICC", "Profile", "'\(description)'")
+        } else if let primaries = info.colorPrimaries {
+            report.add("ICC", "nclx primaries", primaries == 12 ? "Display P3 (12)" : primaries == 1 ? "sRGB / BT.709 (1)" : "\(primaries)")
         }
         return report
+    }
+
+    /// Walks the top-level ISO-BMFF boxes: each must fit in the file, so a cut file is reported as truncated.
+    private static func checkTopLevelBoxes(_ data: Data) throws {
+        let b = [UInt8](data)
+        var offset = 0
+        while offset < b.count {
+            guard offset + 8 <= b.count else { throw FileInspectionError.truncated }
+            var size = UInt64(be32(b, offset))
+            var header = 8
+            if size == 1 {
+                guard offset + 16 <= b.count else { throw FileInspectionError.truncated }
+                size = UInt64(be32(b, offset + 8)) << 32 | UInt64(be32(b, offset + 12))
+                header = 16
+            } else if size == 0 {
+                return  // the last box runs to the end of the file
+            }
+            guard size >= UInt64(header) else { throw FileInspectionError.malformed("a box of \(size) bytes") }
+            guard size <= UInt64(b.count - offset) else { throw FileInspectionError.truncated }
+            offset += Int(size)
+        }
     }
 
     // MARK: - Shared

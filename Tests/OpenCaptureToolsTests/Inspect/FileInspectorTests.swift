@@ -2,7 +2,7 @@ import CaptureCore
 import Foundation
 import MediaFormats
 import Testing
-@testable import OpenCapture
+@testable import OpenCaptureTools
 
 @Suite struct FileInspectorTests {
     @Test func reportsADNGsTags() throws {

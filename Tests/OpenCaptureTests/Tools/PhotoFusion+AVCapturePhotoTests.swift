@@ -1,10 +1,12 @@
 import CaptureCore
 import Foundation
+import ImagePipeline
 import MediaFormats
 import Testing
 @testable import OpenCapture
 
-@Suite struct PhotoFusionTests {
+/// `PhotoFusion.fuse(_: [AVCapturePhoto])`: brackets captured through the Apple surface, fused.
+@Suite struct PhotoFusionAVCapturePhotoTests {
     /// A −4/0/+2 EV bracket of the simulated room (the window is ≥ 8 EV above the interior).
     func captureBracket() async throws -> (PhotoCaptureResult, [Raster<UInt8>]) {
         let rig = CaptureRig(preset: .medium, lighting: .indoor, seed: 11, wideColor: false)
@@ -54,7 +56,7 @@ import Testing
         let truth = try #require(result.photos[1].simulationGroundTruth())
         // Same global tone curve for all: x / (1 + x) on linear values scaled so the middle shot's white is 1.
         func tone(_ x: Double) -> Double { let v = max(x, 0); return v / (1 + v) }
-        let middleLinear = ToneResponse.standardInverse
+        let middleLinear = ToneCurve.standard.inverseTable8
         var errorHDR = 0.0, errorMiddle = 0.0
         for i in 0..<(truth.width * truth.height * 3) {
             let reference = tone(Double(truth.linearSRGB[i]))
@@ -65,37 +67,4 @@ import Testing
         #expect(try #require(fusion.toneMappedJPEG).prefix(2) == Data([0xFF, 0xD8]))
     }
 
-    @Test func filesFuseAndBadInputIsAClearError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-fusion-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var urls: [URL] = []
-        for (index, scale) in [0.25, 1.0, 4.0].enumerated() {
-            var image = Raster<UInt8>(width: 96, height: 64, channels: 3)
-            for y in 0..<64 { for x in 0..<96 { for c in 0..<3 {
-                let linear = (Double(x) / 96 * 0.9 + Double(c) * 0.03 + (y / 8 % 2 == 0 ? 0.05 : 0)) * scale
-                image[x, y, c] = UInt8(SRGBTransfer.encode(Float(min(linear, 1))) * 255)
-            } } }
-            let url = folder.appendingPathComponent("shot\(index).\(index == 1 ? "tif" : "png")")
-            try (index == 1 ? TIFFCodec.encode(image) : PNGCodec.encode(image)).write(to: url)
-            urls.append(url)
-        }
-        let withoutExposures = try PhotoFusion().fuse(contentsOf: urls)
-        #expect(withoutExposures.radianceHDR == nil && withoutExposures.exposures == nil)
-        #expect(withoutExposures.shifts.count == 3)
-        let withExposures = try PhotoFusion().fuse(contentsOf: urls, exposures: [0.25, 1, 4])
-        let hdr = try RadianceHDR.decode(try #require(withExposures.radianceHDR))
-        #expect(hdr.width == 96 && hdr.height == 64)
-
-        #expect(throws: PhotoFusionError.notEnoughImages(1)) { try PhotoFusion().fuse(contentsOf: [urls[0]]) }
-        #expect(throws: PhotoFusionError.invalidExposures("2 values for 3 images")) {
-            try PhotoFusion().fuse(contentsOf: urls, exposures: [1, 2])
-        }
-        let garbage = folder.appendingPathComponent("garbage.jpg")
-        try Data("definitely not an image".utf8).write(to: garbage)
-        #expect(throws: PhotoFusionError.self) { try PhotoFusion().fuse(contentsOf: [urls[0], garbage]) }
-        let small = folder.appendingPathComponent("small.png")
-        try PNGCodec.encode(Raster<UInt8>(width: 8, height: 8, channels: 3, repeating: 100)).write(to: small)
-        #expect(throws: PhotoFusionError.sizeMismatch) { try PhotoFusion().fuse(contentsOf: [urls[0], small]) }
-    }
 }

@@ -28,9 +28,9 @@ public struct RawDeveloper: Sendable {
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
         let data: Data
         do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
+            data = try AtomicFile.read(url)
         } catch {
-            throw RawDevelopError.unreadableFile(path: url.path, reason: Self.reason(error))
+            throw RawDevelopError.unreadableFile(path: url.path, reason: FileAccessError.reason(for: error))
         }
         return try develop(data, as: format)
     }
@@ -41,19 +41,22 @@ public struct RawDeveloper: Sendable {
         let (raw, fileInfo) = try Self.read(data)
         let info = Self.info(raw: raw, file: fileInfo)
         let encoded: Data
+        // Every output carries the raw file's EXIF (orientation included) and the profile of the
+        // colour space the pipeline rendered into.
+        let exif = Self.exif(info, data: data, colorSpace: isp.settings.colorSpace)
+        let icc = ICCProfile.data(for: isp.settings.colorSpace)
         do {
             switch format {
             case .jpeg:
                 let quality = Int((jpegQuality * 100).rounded())
-                encoded = try JPEGEncoder.encode(isp.process(raw), quality: min(100, max(1, quality)),
-                                                 exif: Self.exif(info, data: data), iccProfile: ICCProfile.data(for: .sRGB))
+                encoded = try JPEGEncoder.encode(isp.process(raw), quality: min(100, max(1, quality)), exif: exif, iccProfile: icc)
             case .png:
                 encoded = try PNGCodec.encode(isp.process(raw))
             case .tiff:
-                encoded = try TIFFCodec.encode(isp.process(raw), orientation: info.orientation)
+                encoded = try TIFFCodec.encode(isp.process(raw), orientation: info.orientation, exif: exif, iccProfile: icc)
             case .tiff16:
-                encoded = try TIFF16Writer.encode(Self.render16(isp.processLinear(raw), curve: isp.settings.toneCurve),
-                                                  orientation: info.orientation)
+                encoded = try TIFF16Writer.encode(isp.settings.toneCurve.render16(isp.processLinear(raw)),
+                                                  orientation: info.orientation, exif: exif, iccProfile: icc)
             }
         } catch let error as MediaFormatError {
             throw RawDevelopError.encodingFailed(error.description)
@@ -108,7 +111,7 @@ public struct RawDeveloper: Sendable {
 
     /// EXIF for the developed JPEG: the file's own EXIF when it has one (lens, date, bias…), with
     /// LibRaw's exposure figures filling gaps, Software = OpenCapture.
-    static func exif(_ info: RawPhotoInfo, data: Data) -> ExifMetadata {
+    static func exif(_ info: RawPhotoInfo, data: Data, colorSpace: ColorSpace) -> ExifMetadata {
         var exif = (try? ExifReader.read(jpeg: data)) ?? ExifMetadata()
         exif.make = info.make.isEmpty ? exif.make : info.make
         exif.model = info.model.isEmpty ? exif.model : info.model
@@ -121,41 +124,7 @@ public struct RawDeveloper: Sendable {
         exif.software = "OpenCapture \(OpenCaptureVersion.string) raw developer"
         exif.pixelXDimension = nil
         exif.pixelYDimension = nil
-        exif.colorSpace = 1
+        exif.colorSpace = colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
         return exif
-    }
-
-    /// Linear RGB → tone curve → 16-bit codes, through an interpolated table (≤ 0.1 code from the exact curve).
-    static func render16(_ linear: Raster<Float>, curve: ToneCurve) -> Raster<UInt16> {
-        let n = 16_384
-        let table = (0...n).map { curve.apply(Float($0) / Float(n)) * 65_535 }
-        var out = Raster<UInt16>(width: linear.width, height: linear.height, channels: 3, repeating: 0)
-        let rowCount = linear.width * 3
-        table.withUnsafeBufferPointer { table in
-            linear.storage.withUnsafeBufferPointer { src in
-                out.storage.withUnsafeMutableBufferPointer { dst in
-                    nonisolated(unsafe) let dst = dst
-                    Parallel.forEachBand(height: linear.height, bandHeight: 64) { rows in
-                        for i in rows.lowerBound * rowCount ..< rows.upperBound * rowCount {
-                            let v = min(max(src[i], 0), 1) * Float(n)
-                            let k = min(Int(v), n - 1)
-                            let f = v - Float(k)
-                            dst[i] = UInt16(min(65_535, table[k] + f * (table[k + 1] - table[k]) + 0.5))
-                        }
-                    }
-                }
-            }
-        }
-        return out
-    }
-
-    static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if ns.domain == NSCocoaErrorDomain, ns.code == NSFileReadNoSuchFileError { return "no such file" }
-        if let posix = ns.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(posix.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        return ns.localizedDescription
     }
 }

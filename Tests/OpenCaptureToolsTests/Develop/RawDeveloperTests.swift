@@ -3,7 +3,7 @@ import Foundation
 import ImagePipeline
 import MediaFormats
 import Testing
-@testable import OpenCapture
+@testable import OpenCaptureTools
 
 @Suite struct RawDeveloperTests {
     @Test func dngRoundTripMatchesThePipelineOnTheSameMosaic() throws {
@@ -85,5 +85,30 @@ import Testing
         bad.jpegQuality = 2
         #expect(throws: RawDevelopError.self) { try bad.develop(dng, as: .jpeg) }
         #expect(!RawDevelopError.truncated.description.isEmpty)
+    }
+}
+
+/// Developed files carry the raw file's EXIF, its orientation, an ICC profile and, for TIFF, the resolution tags.
+@Suite struct RawDeveloperMetadataTests {
+    @Test(arguments: [DevelopedFileFormat.tiff, .tiff16])
+    func tiffOutputsCarryExifICCAndResolution(_ format: DevelopedFileFormat) throws {
+        let developed = try RawDeveloper().develop(DevelopFixtures.frame.dng, as: format)
+        let exif = try ExifReader.read(jpeg: developed.data)
+        #expect(exif.make == "OpenCapture" && exif.model == "Simulated iPhone")
+        #expect(exif.fNumber == 1.8)
+        #expect(exif.colorSpace == 1)
+        let ifd0 = try #require(try TIFFTagReader(developed.data).mainDirectories().first)
+        #expect(ifd0.integer(274) == developed.info.orientation)
+        #expect(ifd0.real(282) == 72 && ifd0.real(283) == 72 && ifd0.integer(296) == 2)
+        let icc = try #require(ifd0.bytes(34675))
+        #expect(ICCProfile.description(of: Data(icc)) == "sRGB IEC61966-2.1")
+        #expect(try TIFFCodec.decode(developed.data).width == developed.width, "libtiff still reads it")
+        #expect(try FileInspector.inspect(developed.data).iccProfileDescription == "sRGB IEC61966-2.1")
+    }
+
+    @Test func jpegOutputCarriesTheProfileOfItsPixels() throws {
+        let developed = try RawDeveloper().develop(DevelopFixtures.frame.dng, as: .jpeg)
+        #expect(FileInspector.iccProfileInJPEG([UInt8](developed.data)).flatMap(ICCProfile.description(of:)) == "sRGB IEC61966-2.1")
+        #expect(try ExifReader.read(jpeg: developed.data).orientation == developed.info.orientation)
     }
 }

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Writes files so that a failure (a full disk, a writer that throws, a crash) never leaves a
+/// partial file under the final name (OpenCapture addition): the bytes go to a hidden temporary file
+/// in the destination folder, are flushed to disk, and only then renamed into place. Every file
+/// the tools and the `opencapture` command write goes through here.
+public enum AtomicFile {
+    /// Writes `data` to `url` atomically (replacing an existing file).
+    public static func write(_ data: Data, to url: URL) throws {
+        try write(to: url) { descriptor in
+            try data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw FileAccessError(.write, path: url.path, errno: errno)
+                    }
+                    offset += n
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the file descriptor of a fresh temporary file beside `url`, then flushes it
+    /// and renames it to `url`. If `body`, the flush or the rename throws, the temporary file is
+    /// removed and nothing appears under `url`.
+    public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
+        try checkDestination(url)
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+        var closed = false
+        do {
+            try body(descriptor)
+            guard fsync(descriptor) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+            closed = true
+            guard close(descriptor) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+            guard rename(temporary.path, url.path) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+        } catch {
+            if !closed { close(descriptor) }
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// Checks, before any work, that `url` can be written: its folder exists and is a folder, and
+    /// `url` itself is not a folder. Throws a `FileAccessError` with a plain reason.
+    public static func checkDestination(_ url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw FileAccessError(.write, path: url.path, reason: "the folder \(folder.path) does not exist")
+        }
+        guard isFolder.boolValue else {
+            throw FileAccessError(.write, path: url.path, reason: "\(folder.path) is a file, not a folder")
+        }
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw FileAccessError(.write, path: url.path, reason: "it is a folder")
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            throw FileAccessError(.write, path: url.path, errno: errno)
+        }
+    }
+
+    /// Creates `folder` (and its parents) if missing; throws a plain `FileAccessError` when a file is
+    /// in the way or the folder cannot be made.
+    public static func makeFolder(_ folder: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw FileAccessError(.createFolder, path: folder.path, reason: "a file with that name is in the way")
+            }
+            return
+        }
+        // A file where a parent folder should be is the usual mistake: name it.
+        var ancestor = folder.deletingLastPathComponent()
+        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FileAccessError(.createFolder, path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw FileAccessError(.createFolder, path: folder.path, error: error)
+        }
+    }
+
+    /// Reads a whole file, mapping Foundation's errors to a plain `FileAccessError`.
+    public static func read(_ url: URL) throws -> Data {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+            throw FileAccessError(.read, path: url.path, reason: "it is a folder")
+        }
+        do {
+            return try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw FileAccessError(.read, path: url.path, error: error)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A file or folder OpenCapture's tools could not read or write, in one plain sentence
+/// (OpenCapture addition): Foundation's `NSCocoaErrorDomain` and POSIX errors are mapped to a reason
+/// such as "no such file", "the folder does not exist" or "no space left on device".
+public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was being done.
+    public enum Operation: String, Sendable {
+        case read, write
+        case createFolder = "create folder"
+    }
+
+    public let operation: Operation
+    public let path: String
+    /// Why, as a short lower-case sentence.
+    public let reason: String
+
+    public init(_ operation: Operation, path: String, reason: String) {
+        self.operation = operation
+        self.path = path
+        self.reason = reason
+    }
+
+    /// Maps a Foundation or POSIX error about `path` to a plain reason.
+    public init(_ operation: Operation, path: String, error: Error) {
+        self.init(operation, path: path, reason: Self.reason(for: error))
+    }
+
+    /// Maps a POSIX `errno` about `path` to a plain reason.
+    public init(_ operation: Operation, path: String, errno code: Int32) {
+        self.init(operation, path: path, reason: Self.reason(errno: code))
+    }
+
+    public var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
+
+    /// A plain reason for a Foundation, POSIX or other error.
+    public static func reason(for error: Error) -> String {
+        if let access = error as? FileAccessError { return access.reason }
+        if let posix = error as? POSIXError { return reason(errno: posix.code.rawValue) }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return reason(errno: Int32(ns.code)) }
+        if ns.domain == NSCocoaErrorDomain {
+            switch ns.code {
+            case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
+            case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
+            case NSFileWriteOutOfSpaceError: return "no space left on device"
+            case NSFileWriteVolumeReadOnlyError: return "the disk is read-only"
+            case NSFileWriteFileExistsError: return "a file is already there"
+            case NSFileReadTooLargeError: return "the file is too large to read"
+            default: break
+            }
+        }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return reason(errno: Int32(underlying.code))
+        }
+        if ns.domain == NSCocoaErrorDomain {
+            return ns.code >= NSFileWriteUnknownError ? "the file could not be written" : "the file could not be read"
+        }
+        return "\(error)"
+    }
+
+    /// A plain reason for a POSIX error number.
+    public static func reason(errno code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or folder"
+        case ENOTDIR: return "a file is in the way where a folder should be"
+        case EISDIR: return "it is a folder"
+        case EACCES, EPERM: return "permission denied"
+        case ENOSPC: return "no space left on device"
+        case EROFS: return "the disk is read-only"
+        case EDQUOT: return "disk quota exceeded"
+        case EFBIG: return "the file is too large"
+        case ENAMETOOLONG: return "the name is too long"
+        case EIO: return "input/output error"
+        default: return String(cString: strerror(code)).lowercased()
+        }
+    }
+}

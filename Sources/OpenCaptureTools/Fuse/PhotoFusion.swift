@@ -1,0 +1,147 @@
+import CaptureCore
+import Foundation
+import Fusion
+import ImagePipeline
+import MediaFormats
+
+/// OpenCapture addition: fuses a bracket into one photo — what Apple leaves to the app.
+/// Aligns hand-held frames (median-threshold bitmaps), blends them with Mertens exposure fusion,
+/// and, when the exposures are known, merges them to scene-linear radiance (Radiance `.hdr`) with
+/// a tone-mapped rendition. Reads JPEG, PNG, TIFF, HEIF/HEIC, DNG or camera-raw files (or, through
+/// the `OpenCapture` module, `AVCapturePhoto`s).
+///
+/// Every input's header is checked first (kind, size, equal sizes, memory), so a bad bracket fails
+/// before anything is decoded. Inputs are read in the colour space they declare, and the JPEGs
+/// written carry the reference (middle) frame's EXIF, its orientation, and the ICC profile of that
+/// colour space.
+public struct PhotoFusion: Sendable {
+    /// Align the frames before fusing (default true).
+    public var alignsImages = true
+    /// Largest shift searched, in pixels.
+    public var maxShift = 64
+    /// JPEG quality of the fused outputs, 0…1.
+    public var jpegQuality = 0.92
+
+    public init() {}
+
+    /// Fuses image files (JPEG, PNG, TIFF, HEIF, DNG or camera raw). Exposures come from EXIF or the
+    /// raw file; `exposures` (relative, e.g. duration × ISO) overrides them.
+    public func fuse(contentsOf urls: [URL], exposures: [Double]? = nil,
+                     progress: ((String) -> Void)? = nil) throws -> PhotoFusionResult {
+        try checkCount(urls.count, exposures: exposures)
+        let files = try urls.map { url -> (String, Data) in
+            do {
+                return (url.lastPathComponent, try AtomicFile.read(url))
+            } catch {
+                throw PhotoFusionError.unreadable(url.path, reason: FileAccessError.reason(for: error))
+            }
+        }
+        return try fuse(files: files, exposures: exposures, progress: progress)
+    }
+
+    /// Fuses encoded image files held in memory, named `names` in errors (default "image 1", …).
+    public func fuse(fileData: [Data], names: [String]? = nil, exposures: [Double]? = nil,
+                     progress: ((String) -> Void)? = nil) throws -> PhotoFusionResult {
+        let names = names ?? fileData.indices.map { "image \($0 + 1)" }
+        guard names.count == fileData.count else { throw PhotoFusionError.invalidExposures("\(names.count) names for \(fileData.count) images") }
+        return try fuse(files: Array(zip(names, fileData)), exposures: exposures, progress: progress)
+    }
+
+    private func checkCount(_ count: Int, exposures given: [Double]?) throws {
+        guard count >= 2 else { throw PhotoFusionError.notEnoughImages(count) }
+        if let given {
+            guard given.count == count else { throw PhotoFusionError.invalidExposures("\(given.count) values for \(count) images") }
+            guard given.allSatisfy({ $0 > 0 && $0.isFinite }) else { throw PhotoFusionError.invalidExposures("values must be positive") }
+        }
+    }
+
+    private func fuse(files: [(String, Data)], exposures given: [Double]?,
+                      progress: ((String) -> Void)?) throws -> PhotoFusionResult {
+        try checkCount(files.count, exposures: given)
+        guard (0.0...1.0).contains(jpegQuality) else { throw PhotoFusionError.invalidExposures("JPEG quality \(jpegQuality) is outside 0…1") }
+        var timings: [PhotoFusionResult.StepTime] = []
+        let clock = ContinuousClock()
+        func timed<T>(_ step: String, _ body: () throws -> T) rethrows -> T {
+            let start = clock.now
+            let value = try body()
+            let elapsed = start.duration(to: clock.now)
+            timings.append(PhotoFusionResult.StepTime(step: step, seconds: Double(elapsed.components.seconds)
+                                                        + Double(elapsed.components.attoseconds) * 1e-18))
+            return value
+        }
+
+        // Cheap checks first: every header, equal sizes, one colour space; then decode.
+        let inputs = try timed("read headers") { try files.map { try FusionInput.probe($0.1, name: $0.0) } }
+        let size = inputs[0].size
+        if let other = inputs.first(where: { $0.size != size }) {
+            throw PhotoFusionError.sizeMismatch("\(inputs[0].name) is \(size.width)×\(size.height), "
+                                                + "\(other.name) is \(other.size.width)×\(other.size.height)")
+        }
+        let colorSpace = inputs[0].colorSpace
+        if let other = inputs.first(where: { $0.colorSpace != colorSpace }) {
+            throw PhotoFusionError.mixedColorSpaces("\(inputs[0].name) is \(colorSpace.rawValue), \(other.name) is \(other.colorSpace.rawValue)")
+        }
+        let exposures = given ?? (inputs.allSatisfy { $0.exposure != nil } ? inputs.compactMap(\.exposure) : nil)
+        let reference = inputs.count / 2
+        var images = try timed("decode") {
+            try inputs.map { input in
+                progress?("decoding \(input.name)")
+                return try input.decode()
+            }
+        }
+        let exif = outputExif(inputs[reference], colorSpace: colorSpace)
+        let icc = ICCProfile.data(for: colorSpace)
+        let quality = max(1, min(100, Int((jpegQuality * 100).rounded())))
+
+        do {
+            var shifts = Array(repeating: PhotoFusionResult.Shift(dx: 0, dy: 0), count: images.count)
+            if alignsImages {
+                progress?("aligning \(images.count) frames to frame \(reference + 1)")
+                let alignment = ExposureAlignment(maxShift: maxShift)
+                try timed("align") {
+                    shifts = try alignment.estimateShifts(images, reference: reference).map { PhotoFusionResult.Shift(dx: $0.dx, dy: $0.dy) }
+                    images = try alignment.align(images, reference: reference)
+                }
+            }
+            progress?("exposure fusion (Mertens: contrast, saturation, well-exposedness)")
+            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(images) { progress?("  \($0)") } }
+            let fusedJPEG = try timed("encode fused JPEG") {
+                try JPEGEncoder.encode(fused, quality: quality, exif: exif, iccProfile: icc)
+            }
+
+            var hdrData: Data?, toneMapped: Data?
+            if let exposures {
+                progress?("HDR merge to scene-linear radiance")
+                let hdr = try timed("HDR merge") {
+                    let linear = zip(images, inputs).map { image, input in input.response.linearize(image) }
+                    return try HDRMerge().merge(linear: linear, exposures: exposures, saturation: 1)
+                }
+                hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
+                progress?("tone mapping")
+                let rendered = timed("tone map") { ToneMapper().render(hdr) }
+                toneMapped = try timed("encode tone-mapped JPEG") {
+                    try JPEGEncoder.encode(rendered, quality: quality, exif: exif, iccProfile: icc)
+                }
+            }
+            return PhotoFusionResult(width: size.width, height: size.height, shifts: shifts, fusedJPEG: fusedJPEG,
+                                     exposures: exposures, radianceHDR: hdrData, toneMappedJPEG: toneMapped,
+                                     colorSpace: colorSpace, orientation: exif.orientation, timings: timings)
+        } catch let error as FusionError {
+            throw PhotoFusionError.fusionFailed(error.description)
+        } catch let error as MediaFormatError {
+            throw PhotoFusionError.fusionFailed(error.description)
+        }
+    }
+
+    /// The reference frame's EXIF for a derived photo: its capture details and orientation, the
+    /// output's colour space, Software = OpenCapture; sizes and thumbnail are the new file's own.
+    private func outputExif(_ input: FusionInput, colorSpace: ColorSpace) -> ExifMetadata {
+        var exif = input.exif ?? ExifMetadata()
+        exif.orientation = input.orientation
+        exif.software = "OpenCapture \(OpenCaptureVersion.string) fusion"
+        exif.pixelXDimension = nil
+        exif.pixelYDimension = nil
+        exif.colorSpace = colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
+        return exif
+    }
+}

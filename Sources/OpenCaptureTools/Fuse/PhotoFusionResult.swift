@@ -1,0 +1,36 @@
+import CaptureCore
+import Foundation
+
+/// What `PhotoFusion` made of a bracket (OpenCapture addition).
+public struct PhotoFusionResult: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Translation of each input relative to the reference (middle) image, as aligned.
+    public let shifts: [Shift]
+    /// Mertens exposure fusion of the aligned inputs, as JPEG (EXIF, orientation and ICC of the reference frame).
+    public let fusedJPEG: Data
+    /// Relative exposure of each input (duration × ISO), when known.
+    public let exposures: [Double]?
+    /// Scene-linear HDR merge as a Radiance `.hdr` file, when the exposures are known.
+    public let radianceHDR: Data?
+    /// That HDR merge tone-mapped, as JPEG in `colorSpace` (same metadata as `fusedJPEG`).
+    public let toneMappedJPEG: Data?
+    /// The colour space the inputs declared, which the outputs are written in.
+    public let colorSpace: ColorSpace
+    /// The EXIF orientation recorded in the outputs (the reference frame's; pixels are not rotated).
+    public let orientation: Int
+    /// How long each step took, in order (read headers, decode, align, exposure fusion, encode, HDR merge, tone map…).
+    public let timings: [StepTime]
+
+    /// A translation in pixels.
+    public struct Shift: Sendable, Equatable {
+        public let dx: Int
+        public let dy: Int
+    }
+
+    /// One step of a fusion and its wall-clock time.
+    public struct StepTime: Sendable, Equatable {
+        public let step: String
+        public let seconds: Double
+    }
+}

@@ -1,0 +1,102 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import Testing
+
+/// The `opencapture` executable in the build folder that holds this test bundle, when it was built.
+enum OpenCaptureBinary {
+    static let url: URL? = {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [folder, folder.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("opencapture")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return nil
+    }()
+}
+
+/// Runs the built `opencapture` binary (next to the test bundle) on hostile inputs and impossible
+/// values: each gives one line on stderr, a non-zero exit, and no output file.
+@Suite(.enabled(if: OpenCaptureBinary.url != nil, "the opencapture binary is not built next to the tests"))
+struct HostileInputTests {
+    struct Outcome {
+        var status: Int32
+        var stderr: String
+        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+    }
+
+    static func run(_ arguments: [String], in folder: URL) throws -> Outcome {
+        let process = Process()
+        process.executableURL = try #require(OpenCaptureBinary.url)
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stderr: String(decoding: data, as: UTF8.self))
+    }
+
+    /// A scratch folder holding a few hostile files.
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let image = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 100)
+        let jpeg = try JPEGEncoder.encode(image)
+        try jpeg.write(to: folder.appendingPathComponent("good.jpg"))
+        try jpeg.write(to: folder.appendingPathComponent("good2.jpg"))
+        try jpeg.prefix(jpeg.count / 2).write(to: folder.appendingPathComponent("cut.jpg"))
+        try PNGCodec.encode(Raster<UInt8>(width: 32, height: 48, channels: 3, repeating: 9)).write(to: folder.appendingPathComponent("narrow.png"))
+        try Data().write(to: folder.appendingPathComponent("empty.dng"))
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("text.heic"))
+        try Data([0]).write(to: folder.appendingPathComponent("a-file"))
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) + Data("IHDR".utf8)
+        png += Data([0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20, 8, 2, 0, 0, 0, 0, 0, 0, 0]) + Data(repeating: 0, count: 105)
+        try png.write(to: folder.appendingPathComponent("huge.png"))
+        return folder
+    }
+
+    static let cases: [(String, [String])] = [
+        ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
+        ("fuse sizes differ", ["fuse", "good.jpg", "narrow.png", "-o", "out/fused.jpg"]),
+        ("fuse lying header", ["fuse", "good.jpg", "huge.png", "-o", "out/fused.jpg"]),
+        ("fuse empty", ["fuse", "good.jpg", "empty.dng", "-o", "out/fused.jpg"]),
+        ("fuse wrong extension", ["fuse", "good.jpg", "text.heic", "-o", "out/fused.jpg"]),
+        ("fuse missing folder", ["fuse", "good.jpg", "good2.jpg", "-o", "missing/fused.jpg"]),
+        ("fuse output under a file", ["fuse", "good.jpg", "good2.jpg", "-o", "a-file/fused.jpg"]),
+        ("fuse bad exposures", ["fuse", "good.jpg", "good2.jpg", "--exposures", "1,,2", "-o", "out/fused.jpg"]),
+        ("develop empty", ["develop", "empty.dng", "-o", "out"]),
+        ("develop not raw", ["develop", "good.jpg", "-o", "out"]),
+        ("develop output is a file", ["develop", "good.jpg", "-o", "a-file/sub"]),
+        ("inspect empty", ["inspect", "empty.dng"]),
+        ("inspect truncated", ["inspect", "cut.jpg"]),
+        ("inspect wrong extension", ["inspect", "text.heic"]),
+        ("inspect missing", ["inspect", "missing.jpg"]),
+        ("shoot ISO 0", ["shoot", "--iso", "0", "--duration", "1/100", "--preset", "low", "-o", "out"]),
+        ("shoot ISO 1e9", ["shoot", "--iso", "1e9", "--duration", "1/100", "--preset", "low", "-o", "out"]),
+        ("shoot zero duration", ["shoot", "--iso", "100", "--duration", "0", "--preset", "low", "-o", "out"]),
+        ("shoot negative duration", ["shoot", "--iso", "100", "--duration", "-1/100", "--preset", "low", "-o", "out"]),
+        ("shoot unparsable duration", ["shoot", "--iso", "100", "--duration", "soon", "--preset", "low", "-o", "out"]),
+        ("shoot bias 100", ["shoot", "--bias", "100", "--preset", "low", "-o", "out"]),
+        ("shoot into a file", ["shoot", "--preset", "low", "-o", "a-file"]),
+        ("bracket empty ev", ["bracket", "--ev=-2,,2", "--preset", "low", "-o", "out"]),
+        ("bracket ev 100", ["bracket", "--ev=-2,0,100", "--preset", "low", "-o", "out"]),
+        ("bracket manual ISO 0", ["bracket", "--manual", "1/60@0,1/30@100", "--preset", "low", "-o", "out"]),
+    ]
+
+    @Test(arguments: cases.map(\.0))
+    func oneLineNonZeroExitNoOutput(_ name: String) throws {
+        let arguments = try #require(Self.cases.first { $0.0 == name }?.1)
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let outcome = try Self.run(arguments, in: folder)
+        #expect(outcome.status != 0, "\(name): exit \(outcome.status)")
+        #expect(outcome.stderrLines.count == 1, "\(name): \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("NSCocoaErrorDomain") && !outcome.stderr.contains("Fatal error"), "\(name): \(outcome.stderr)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(after == before, "\(name) left \(Set(after).subtracting(before))")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import OpenCaptureTools
+
+@Suite struct AtomicFileTests {
+    /// A fresh folder under the system temporary directory, removed by the caller.
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Everything in `folder`, hidden temporary files included.
+    static func contents(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test func writesAndReplacesWholeFiles() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("photo.jpg")
+        try AtomicFile.write(Data(repeating: 7, count: 100_000), to: url)
+        #expect(try Data(contentsOf: url) == Data(repeating: 7, count: 100_000))
+        try AtomicFile.write(Data([1, 2, 3]), to: url)
+        #expect(try Data(contentsOf: url) == Data([1, 2, 3]))
+        #expect(try Self.contents(folder) == ["photo.jpg"])
+    }
+
+    @Test func aWriterThatFailsMidwayLeavesNothing() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("fused.jpg")
+        struct DiskFull: Error {}
+        #expect(throws: DiskFull.self) {
+            try AtomicFile.write(to: url) { descriptor in
+                let half = [UInt8](repeating: 0xAB, count: 4096)
+                _ = half.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                throw DiskFull()
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(try Self.contents(folder).isEmpty, "no temporary file left behind either")
+    }
+
+    @Test func aFailedWriteKeepsTheOldFile() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("photo.dng")
+        try AtomicFile.write(Data("old".utf8), to: url)
+        #expect(throws: (any Error).self) {
+            try AtomicFile.write(to: url) { descriptor in
+                // Writing to a read-only descriptor fails like a full disk would.
+                close(descriptor)
+                guard write(descriptor, "x", 1) == 1 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+            }
+        }
+        #expect(try Data(contentsOf: url) == Data("old".utf8))
+        #expect(try Self.contents(folder) == ["photo.dng"])
+    }
+
+    @Test func destinationsAreCheckedWithPlainReasons() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("a-file")
+        try AtomicFile.write(Data([0]), to: file)
+
+        let missing = folder.appendingPathComponent("missing/out.jpg")
+        #expect(throws: FileAccessError(.write, path: missing.path, reason: "the folder \(missing.deletingLastPathComponent().path) does not exist")) {
+            try AtomicFile.write(Data([1]), to: missing)
+        }
+        let underFile = file.appendingPathComponent("out.jpg")
+        #expect(throws: FileAccessError(.write, path: underFile.path, reason: "\(file.path) is a file, not a folder")) {
+            try AtomicFile.checkDestination(underFile)
+        }
+        #expect(throws: FileAccessError(.write, path: folder.path, reason: "it is a folder")) {
+            try AtomicFile.checkDestination(folder)
+        }
+        #expect(throws: FileAccessError(.createFolder, path: file.path, reason: "a file with that name is in the way")) {
+            try AtomicFile.makeFolder(file)
+        }
+        let nested = file.appendingPathComponent("x/y")
+        #expect(throws: FileAccessError(.createFolder, path: nested.path, reason: "\(file.path) is a file, not a folder")) {
+            try AtomicFile.makeFolder(nested)
+        }
+        #expect(throws: FileAccessError(.read, path: "/nonexistent-opencapture/x.jpg", reason: "no such file")) {
+            try AtomicFile.read(URL(fileURLWithPath: "/nonexistent-opencapture/x.jpg"))
+        }
+        #expect(try Self.contents(folder) == ["a-file"])
+    }
+
+    @Test func foundationErrorsBecomeSentences() {
+        let cocoa = NSError(domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError)
+        #expect(FileAccessError.reason(for: cocoa) == "no space left on device")
+        let wrapped = NSError(domain: NSCocoaErrorDomain, code: NSFileWriteUnknownError,
+                              userInfo: [NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC))])
+        #expect(FileAccessError.reason(for: wrapped) == "no space left on device")
+        #expect(FileAccessError(.write, path: "/x/y.jpg", errno: EACCES).description == "cannot write /x/y.jpg: permission denied")
+        #expect(!FileAccessError.reason(for: cocoa).contains("NSCocoaErrorDomain"))
+    }
+}

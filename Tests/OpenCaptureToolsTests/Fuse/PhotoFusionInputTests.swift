@@ -1,0 +1,136 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import Testing
+@testable import OpenCaptureTools
+
+/// What `PhotoFusion` accepts, refuses before decoding, and carries into its outputs.
+@Suite struct PhotoFusionInputTests {
+    /// A three-shot bracket of a gradient, as 8-bit codes of `scale` × the linear light.
+    static func bracket(width: Int = 64, height: Int = 48) -> [Raster<UInt8>] {
+        [0.25, 1.0, 4.0].map { scale in
+            var image = Raster<UInt8>(width: width, height: height, channels: 3)
+            for y in 0..<height { for x in 0..<width { for c in 0..<3 {
+                let linear = (Double(x) / Double(width) * 0.9 + Double(c) * 0.03 + (y / 8 % 2 == 0 ? 0.05 : 0)) * scale
+                image[x, y, c] = UInt8(SRGBTransfer.encode(Float(min(linear, 1))) * 255)
+            } } }
+            return image
+        }
+    }
+
+    /// Portrait iPhone-style EXIF: orientation 6, Display P3 (ColorSpace uncalibrated).
+    static func portraitExif(_ index: Int) -> ExifMetadata {
+        var exif = ExifMetadata()
+        exif.make = "OpenCapture"
+        exif.model = "Simulated iPhone"
+        exif.software = "OpenCapture 0.1"
+        exif.orientation = 6
+        exif.colorSpace = 0xFFFF
+        exif.iso = 100
+        exif.exposureTime = [1.0 / 240, 1.0 / 60, 1.0 / 15][index]
+        exif.fNumber = 1.8
+        return exif
+    }
+
+    static func iccDescription(_ jpeg: Data) -> String? {
+        FileInspector.iccProfileInJPEG([UInt8](jpeg)).flatMap(ICCProfile.description(of:))
+    }
+
+    @Test(arguments: [true, false])
+    func portraitDisplayP3ShotsStayPortraitAndP3(withProfile: Bool) throws {
+        let files = try Self.bracket().enumerated().map { index, image in
+            try JPEGEncoder.encode(image, exif: Self.portraitExif(index),
+                                   iccProfile: withProfile ? ICCProfile.data(for: .displayP3) : nil)
+        }
+        let result = try PhotoFusion().fuse(fileData: files)
+        #expect(result.colorSpace == .displayP3 && result.orientation == 6)
+        let toneMapped = try #require(result.toneMappedJPEG)
+        for output in [result.fusedJPEG, toneMapped] {
+            let exif = try ExifReader.read(jpeg: output)
+            #expect(exif.orientation == 6)
+            #expect(exif.colorSpace == 0xFFFF)
+            #expect(exif.make == "OpenCapture" && exif.model == "Simulated iPhone")
+            #expect(exif.exposureTime == 1.0 / 60, "the reference (middle) frame's EXIF")
+            #expect(exif.software?.hasSuffix("fusion") == true)
+            #expect(Self.iccDescription(output) == "Display P3")
+            let size = try JPEGDecoder.size(of: output)
+            #expect(size.width == 64 && size.height == 48, "pixels are stored as given, not rotated")
+        }
+        #expect(result.exposures?.count == 3)
+        #expect(result.timings.map(\.step).contains("HDR merge") && result.timings.allSatisfy { $0.seconds >= 0 })
+    }
+
+    @Test func sRGBFilesGiveSRGBOutputs() throws {
+        let files = try Self.bracket().map { try PNGCodec.encode($0) }
+        let result = try PhotoFusion().fuse(fileData: files)
+        #expect(result.colorSpace == .sRGB && result.orientation == 1)
+        #expect(Self.iccDescription(result.fusedJPEG) == "sRGB IEC61966-2.1")
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).colorSpace == 1)
+    }
+
+    @Test func heicFilesFuse() throws {
+        var options = HEIFEncodingOptions()
+        options.colorSpace = .displayP3
+        options.thumbnailMaxDimension = nil
+        let files = try Self.bracket().map { try HEIFEncoder.encode($0, options: options) }
+        let result = try PhotoFusion().fuse(fileData: files, exposures: [0.25, 1, 4])
+        #expect(result.width == 64 && result.height == 48)
+        #expect(result.colorSpace == .displayP3)
+        #expect(Self.iccDescription(result.fusedJPEG) == "Display P3")
+        #expect(result.radianceHDR != nil)
+    }
+
+    /// A PNG whose IHDR claims `width`×`height`, followed by `body` bytes that are not image data.
+    static func lyingPNG(width: UInt32, height: UInt32, body: Int) -> Data {
+        var d = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        d += Data("IHDR".utf8)
+        for v in [width, height] { d += Data([UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+        d += Data([8, 2, 0, 0, 0, 0, 0, 0, 0])
+        return d + Data(repeating: 0, count: body)
+    }
+
+    @Test func lyingHeadersAreRefusedBeforeDecoding() throws {
+        let good = try PNGCodec.encode(Self.bracket()[1])
+        // A 138-byte file claiming 20000×20000: the header alone cannot hold it.
+        #expect(throws: PhotoFusionError.unreadable("image 2", reason: "the file is truncated")) {
+            try PhotoFusion().fuse(fileData: [good, Self.lyingPNG(width: 20_000, height: 20_000, body: 105)])
+        }
+        // Enough bytes to be plausible, but beyond what a fusion can hold.
+        #expect(throws: PhotoFusionError.unreadable("image 2", reason: "20000×20000 is too large to fuse (limit 100 megapixels)")) {
+            try PhotoFusion().fuse(fileData: [good, Self.lyingPNG(width: 20_000, height: 20_000, body: 1_200_000)])
+        }
+        // A size mismatch is found from the headers: the second file's body is never decoded.
+        #expect(throws: PhotoFusionError.sizeMismatch("image 1 is 64×48, image 2 is 64×49")) {
+            try PhotoFusion().fuse(fileData: [good, Self.lyingPNG(width: 64, height: 49, body: 200)])
+        }
+        #expect(throws: PhotoFusionError.unreadable("image 2", reason: "the file is empty")) {
+            try PhotoFusion().fuse(fileData: [good, Data()])
+        }
+        let p3 = try JPEGEncoder.encode(Self.bracket()[0], exif: Self.portraitExif(0), iccProfile: ICCProfile.data(for: .displayP3))
+        #expect(throws: PhotoFusionError.mixedColorSpaces("image 1 is sRGB, image 2 is displayP3")) {
+            try PhotoFusion().fuse(fileData: [good, p3])
+        }
+    }
+
+    @Test(arguments: [0.02, 0.3, 0.7, 0.99])
+    func aTruncatedDNGIsAnErrorNotItsPreview(fraction: Double) throws {
+        let dng = DevelopFixtures.frame.dng
+        let cut = dng.prefix(Int(Double(dng.count) * fraction))
+        #expect(throws: PhotoFusionError.self) { try PhotoFusion().fuse(fileData: [dng, cut, dng]) }
+    }
+
+    @Test func aWholeDNGBracketFusesFromTheMosaic() throws {
+        let dng = DevelopFixtures.frame.dng
+        let result = try PhotoFusion().fuse(fileData: [dng, dng])
+        #expect(result.width == DevelopFixtures.frame.raw.width && result.height == DevelopFixtures.frame.raw.height)
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).make == "OpenCapture")
+    }
+
+    @Test func truncatedAndCorruptJPEGsAreErrors() throws {
+        let jpegs = try Self.bracket().map { try JPEGEncoder.encode($0) }
+        #expect(throws: PhotoFusionError.self) { try PhotoFusion().fuse(fileData: [jpegs[0], jpegs[1].prefix(jpegs[1].count / 2)]) }
+        var flipped = jpegs[1]
+        for i in stride(from: 400, to: flipped.count - 2, by: 37) { flipped[i] ^= 0x5A }
+        #expect(throws: PhotoFusionError.self) { try PhotoFusion().fuse(fileData: [jpegs[0], flipped]) }
+    }
+}
