@@ -9,6 +9,23 @@ struct CameraOptions: ParsableArguments {
     @Option(help: "Scene lighting: daylight, indoor, dim or dark.") var lighting: SimulatedLighting = .indoor
     @Option(help: "Simulation seed (same seed and settings give the same pixels).") var seed: UInt64 = 1
     @Option(help: "Colour space: p3 (what a session with a photo output picks) or srgb.") var color: ColorChoice = .p3
+    @Option(help: "Record this date instead of now (ISO 8601 with a zone, e.g. 2026-01-01T12:00:00+02:00); with the same --seed, runs write identical files.")
+    var date: String?
+
+    /// The fixed capture clock `--date` asks for, or nil for the system clock.
+    func captureClock() throws -> CaptureClock? {
+        guard let date else { return nil }
+        let formatter = ISO8601DateFormatter()
+        guard let moment = formatter.date(from: date) else {
+            throw CLIError("--date '\(date)' must be an ISO 8601 date and time with a zone, like 2026-01-01T12:00:00+02:00")
+        }
+        var offset = 0
+        if !date.hasSuffix("Z"), let sign = date.lastIndex(where: { $0 == "+" || $0 == "-" }), date.distance(from: sign, to: date.endIndex) == 6 {
+            let parts = date[date.index(after: sign)...].split(separator: ":").compactMap { Int($0) }
+            if parts.count == 2 { offset = (date[sign] == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60) }
+        }
+        return .fixed(moment, timeZone: TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!)
+    }
 
     /// A running session with the chosen camera and a photo output.
     func makeSession() throws -> (AVCaptureSession, AVCaptureDevice, AVCapturePhotoOutput) {
@@ -18,6 +35,7 @@ struct CameraOptions: ParsableArguments {
         device.simulatedLighting = lighting
         device.simulationSeed = seed
         let session = AVCaptureSession()
+        if let clock = try captureClock() { session.captureClock = clock }
         let output = AVCapturePhotoOutput()
         session.beginConfiguration()
         session.sessionPreset = preset.preset

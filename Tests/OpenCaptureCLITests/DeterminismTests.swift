@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// Two processes with the same seed, requests and `--date` write byte-identical files.
+@Suite(.enabled(if: OpenCaptureBinary.url != nil, "the opencapture binary is not built next to the tests"))
+struct DeterminismTests {
+    static func shoot(_ arguments: [String]) throws -> [String: Data] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-det-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = try #require(OpenCaptureBinary.url)
+        process.arguments = ["shoot", "--preset", "vga", "--seed", "5", "--date", "2026-03-01T09:30:00+01:00", "-o", folder.path]
+            + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+
+    @Test(arguments: [["--format", "jpeg", "--raw"], ["--format", "heic"]])
+    func twoProcessesWriteIdenticalFiles(arguments: [String]) throws {
+        let first = try Self.shoot(arguments), second = try Self.shoot(arguments)
+        #expect(!first.isEmpty)
+        #expect(first.keys.sorted() == second.keys.sorted())
+        for (name, data) in first {
+            #expect(data.count > 1000, "\(name)")
+            #expect(data == second[name], "\(name) differs between runs")
+        }
+        if arguments.contains("--raw") { #expect(first.keys.contains { $0.hasSuffix(".dng") }) }
+    }
+
+    @Test func anUnreadableDateIsOneLineAndNothingWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-det-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try HostileInputTests.run(["shoot", "--preset", "low", "--date", "yesterday", "-o", folder.path],
+                                                in: FileManager.default.temporaryDirectory)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderrLines.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+}
