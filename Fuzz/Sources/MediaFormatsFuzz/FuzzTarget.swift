@@ -70,3 +70,21 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     FuzzTarget.current.run(Data(bytes: bytes, count: count))
     return 0
 }
+
+/// libFuzzer's driver (in the fuzzer runtime that `-sanitize=fuzzer` links).
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                         _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+                         _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// The program's entry: SwiftPM links executables with `main` renamed to `<module>_main`, which
+/// keeps libFuzzer's own `main` out, so this one hands the command line to libFuzzer's driver.
+@_cdecl("MediaFormatsFuzz_main")
+public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return LLVMFuzzerRunDriver(&count, &arguments) { bytes, size in
+        guard let bytes else { return fuzzOneInput(UnsafePointer(bitPattern: 1)!, 0) }
+        return fuzzOneInput(bytes, size)
+    }
+}
