@@ -22,7 +22,7 @@ fi
 
 echo "building the fuzzer (release, -sanitize=fuzzer,address)…"
 swift build -c release --product MediaFormatsFuzz --scratch-path .build-fuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library 2>&1 | grep -Ev "Cannot export local symbol" || true
+    -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -Ev "Cannot export local symbol" || true
 binary=.build-fuzz/release/MediaFormatsFuzz
 [ -x "$binary" ] || { echo "fuzz.sh: the fuzzer did not build" >&2; exit 2; }
 

@@ -160,6 +160,13 @@ import Testing
         #expect(throws: MediaFormatError.self) { try HEIFDecoder.info(w.data) }
     }
 
+    @Test func absurdExifDatesAreNoDateNotAnOverflow() {
+        #expect(ExifDate.parse("999999999999999:01:01 00:00:00", subSec: nil, offset: nil) == nil)
+        #expect(ExifDate.parse("2024:13:01 00:00:00", subSec: nil, offset: nil) == nil)
+        #expect(ExifDate.parse("2024:01:01 00:00:00", subSec: "-5", offset: "+99999999999999:00")?.1 == 0)
+        #expect(ExifDate.parse("2024:01:01 00:00:00", subSec: nil, offset: "+02:00")?.1 == 7200)
+    }
+
     @Test func regressionInputsFromFuzzingGiveTypedErrors() throws {
         let folder = RepositoryPaths.fixtures.appendingPathComponent("Fuzz")
         let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
