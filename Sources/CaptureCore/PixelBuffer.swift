@@ -137,8 +137,8 @@ public final class PixelBuffer: @unchecked Sendable {
         return buffer
     }
 
-    /// Converts an interleaved 8-bit RGB raster to bi-planar 4:2:0 Y'CbCr (BT.601 matrix as
-    /// JPEG uses it; video range scales luma to 16–235 and chroma to 16–240).
+    /// Converts an interleaved 8-bit RGB raster to bi-planar 4:2:0 Y'CbCr with `YCbCr420`
+    /// (BT.601 matrix as JPEG uses it; video range scales luma to 16–235 and chroma to 16–240).
     public static func yCbCr420(from rgb: Raster<UInt8>, fullRange: Bool) -> PixelBuffer? {
         guard rgb.channels >= 3,
               let buffer = PixelBuffer(width: rgb.width, height: rgb.height,
@@ -146,32 +146,10 @@ public final class PixelBuffer: @unchecked Sendable {
         else { return nil }
         let yPlane = buffer.baseAddress(ofPlane: 0)!.assumingMemoryBound(to: UInt8.self)
         let cPlane = buffer.baseAddress(ofPlane: 1)!.assumingMemoryBound(to: UInt8.self)
-        let yStride = buffer.planes[0].bytesPerRow, cStride = buffer.planes[1].bytesPerRow
-        let ch = rgb.channels, w = rgb.width, h = rgb.height
-        let ys: Float = fullRange ? 1 : 219.0 / 255, yo: Float = fullRange ? 0 : 16
-        let cs: Float = fullRange ? 1 : 224.0 / 255
-        rgb.storage.withUnsafeBufferPointer { src in
-            Parallel.forEachBand(height: (h + 1) / 2, bandHeight: 32) { rows in
-                for cy in rows {
-                    for cx in 0..<(w + 1) / 2 {
-                        var cb: Float = 0, cr: Float = 0, n: Float = 0
-                        for dy in 0..<2 {
-                            let y = min(h - 1, 2 * cy + dy)
-                            for dx in 0..<2 {
-                                let x = min(w - 1, 2 * cx + dx)
-                                let i = (y * w + x) * ch
-                                let r = Float(src[i]), g = Float(src[i + 1]), b = Float(src[i + 2])
-                                let luma = 0.299 * r + 0.587 * g + 0.114 * b
-                                yPlane[y * yStride + x] = UInt8(min(255, max(0, (luma * ys + yo).rounded())))
-                                cb += (b - luma) * 0.564; cr += (r - luma) * 0.713; n += 1
-                            }
-                        }
-                        cPlane[cy * cStride + 2 * cx] = UInt8(min(255, max(0, (cb / n * cs + 128).rounded())))
-                        cPlane[cy * cStride + 2 * cx + 1] = UInt8(min(255, max(0, (cr / n * cs + 128).rounded())))
-                    }
-                }
-            }
-        }
+        let destination = YCbCr420.Destination(y: yPlane, yRowStride: buffer.planes[0].bytesPerRow, cb: cPlane, cr: cPlane + 1,
+                                               chromaRowStride: buffer.planes[1].bytesPerRow, chromaStep: 2)
+        YCbCr420.convert(rgb, width: rgb.width, height: rgb.height, range: fullRange ? .full : .video,
+                         into: destination, parallel: true)
         return buffer
     }
 

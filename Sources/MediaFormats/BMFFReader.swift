@@ -1,8 +1,8 @@
 import Foundation
 
-/// Reads ISO base media file format boxes, bounds-checked: enough of a HEIF `meta` box to list
-/// items and properties (libheif 1.15 has no API for the item table). Used by `HEIFDecoder.info`
-/// and tests.
+/// Reads ISO base media file format boxes (big-endian, bounds-checked) through `ByteReader`:
+/// the box walker under `HEIFStructure`. A box that runs past the end of the file is
+/// `.truncated`; one that runs past its parent box is `.invalidImage`.
 struct BMFFReader {
     struct Box {
         var type: String
@@ -16,31 +16,35 @@ struct BMFFReader {
         var hidden: Bool
     }
 
-    let bytes: [UInt8]
+    let reader: ByteReader
+    var bytes: [UInt8] { reader.bytes }
 
-    init(_ data: Data) { bytes = Array(data) }
+    init(_ data: Data) { reader = ByteReader(data) }
 
     /// The boxes laid end to end in `range` (the whole file by default).
     func boxes(in range: Range<Int>? = nil) throws -> [Box] {
-        let range = range ?? 0..<bytes.count
+        let range = range ?? 0..<reader.count
         var result: [Box] = []
         var i = range.lowerBound
+        let overrun: MediaFormatError = range.upperBound == reader.count ? .truncated : .invalidImage("box overruns its container")
         while i < range.upperBound {
-            guard i + 8 <= range.upperBound else { throw MediaFormatError.invalidImage("box header overruns its container") }
-            var size = Int(u32(i))
+            guard i + 8 <= range.upperBound else { throw overrun }
+            var size = try reader.u32(i)
             var header = 8
             if size == 1 {
-                guard i + 16 <= range.upperBound else { throw MediaFormatError.invalidImage("box header overruns its container") }
-                let big = UInt64(u32(i + 8)) << 32 | UInt64(u32(i + 12))
-                guard big <= UInt64(Int.max) else { throw MediaFormatError.invalidImage("box size overflows") }
-                size = Int(big)
+                guard i + 16 <= range.upperBound else { throw overrun }
+                let big = try reader.u64(i + 8)
+                guard big <= UInt64(Int32.max) else { throw MediaFormatError.unsupported("box of \(big) bytes") }
+                size = UInt32(big)
                 header = 16
             } else if size == 0 {
-                size = range.upperBound - i
+                size = UInt32(clamping: range.upperBound - i)
             }
-            guard size >= header, i + size <= range.upperBound else { throw MediaFormatError.invalidImage("box overruns its container") }
-            result.append(Box(type: fourCC(i + 4), body: (i + header)..<(i + size)))
-            i += size
+            let length = Int(size)
+            guard length >= header else { throw MediaFormatError.invalidImage("box size \(length) smaller than its header") }
+            guard length <= range.upperBound - i else { throw overrun }
+            result.append(Box(type: try reader.fourCC(i + 4), body: (i + header)..<(i + length)))
+            i += length
         }
         return result
     }
@@ -50,36 +54,23 @@ struct BMFFReader {
         try boxes(in: range).first { $0.type == type }
     }
 
+    /// The body of a full box after its version and flags, with the version.
+    func fullBody(_ box: Box) throws -> (version: UInt8, flags: UInt32, body: Range<Int>) {
+        guard box.body.count >= 4 else { throw MediaFormatError.invalidImage("'\(box.type)' box too short") }
+        let word = try reader.u32(box.body.lowerBound)
+        return (UInt8(word >> 24), word & 0xFF_FFFF, (box.body.lowerBound + 4)..<box.body.upperBound)
+    }
+
     /// The `meta` box's children (its body after version and flags).
     func metaChildren() throws -> [Box] {
-        guard let meta = try box("meta"), meta.body.count >= 4 else { throw MediaFormatError.invalidImage("no HEIF meta box") }
-        return try boxes(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)
+        guard let meta = try box("meta") else { throw MediaFormatError.invalidImage("no HEIF meta box") }
+        return try boxes(in: try fullBody(meta).body)
     }
 
     /// The primary item ID and the items of `iinf`.
     func items() throws -> (primary: UInt32, items: [Item]) {
-        let children = try metaChildren()
-        guard let pitm = children.first(where: { $0.type == "pitm" }), let iinf = children.first(where: { $0.type == "iinf" }) else {
-            throw MediaFormatError.invalidImage("HEIF meta box lacks pitm or iinf")
-        }
-        try need(pitm.body, 6)
-        let primary = bytes[pitm.body.lowerBound] == 0 ? UInt32(u16(pitm.body.lowerBound + 4)) : u32(pitm.body.lowerBound + 4)
-        try need(iinf.body, 6)
-        let countSize = bytes[iinf.body.lowerBound] == 0 ? 2 : 4
-        var items: [Item] = []
-        for infe in try boxes(in: (iinf.body.lowerBound + 4 + countSize)..<iinf.body.upperBound) where infe.type == "infe" {
-            let b = infe.body.lowerBound
-            try need(infe.body, 12)
-            let version = bytes[b], hidden = bytes[b + 3] & 1 == 1
-            switch version {
-            case 2: items.append(Item(id: UInt32(u16(b + 4)), type: fourCC(b + 8), hidden: hidden))
-            case 3:
-                try need(infe.body, 14)
-                items.append(Item(id: u32(b + 4), type: fourCC(b + 10), hidden: hidden))
-            default: continue
-            }
-        }
-        return (primary, items)
+        let s = try HEIFStructure.parse(Data(bytes))
+        return (s.primaryItemID, s.items.map { Item(id: $0.id, type: $0.type, hidden: $0.hidden) })
     }
 
     /// Box types in `ipco`, in order (property index i + 1).
@@ -89,11 +80,7 @@ struct BMFFReader {
         return try boxes(in: ipco.body).map(\.type)
     }
 
-    private func need(_ body: Range<Int>, _ count: Int) throws {
-        guard body.count >= count else { throw MediaFormatError.invalidImage("HEIF box too short") }
-    }
-
-    func u16(_ o: Int) -> UInt16 { UInt16(bytes[o]) << 8 | UInt16(bytes[o + 1]) }
-    func u32(_ o: Int) -> UInt32 { UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3]) }
-    func fourCC(_ o: Int) -> String { String(decoding: bytes[o..<(o + 4)], as: UTF8.self) }
+    func u16(_ o: Int) throws -> UInt16 { try reader.u16(o) }
+    func u32(_ o: Int) throws -> UInt32 { try reader.u32(o) }
+    func fourCC(_ o: Int) throws -> String { try reader.fourCC(o) }
 }

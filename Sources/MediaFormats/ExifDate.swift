@@ -45,7 +45,9 @@ public struct ExifDate: Sendable {
     /// Parses "YYYY:MM:DD HH:MM:SS" (+ optional sub-seconds and "+HH:MM") back into a Date.
     static func parse(_ text: String, subSec: String?, offset: String?) -> (Date, Int)? {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
-        guard parts.count == 6 else { return nil }
+        // Out-of-range fields (a hostile "99999999999:99:99 …") are no date, not an overflow.
+        guard parts.count == 6, (0...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
+              (0...24).contains(parts[3]), (0...59).contains(parts[4]), (0...60).contains(parts[5]) else { return nil }
         var (y, m) = (Int64(parts[0]), Int64(parts[1]))
         let d = Int64(parts[2])
         y -= m <= 2 ? 1 : 0
@@ -56,14 +58,14 @@ public struct ExifDate: Sendable {
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
         var seconds = Double(days * 86_400 + Int64(parts[3]) * 3600 + Int64(parts[4]) * 60 + Int64(parts[5]))
-        if let subSec, let digits = Int(subSec.trimmingCharacters(in: .whitespaces)), !subSec.isEmpty {
+        if let subSec, let digits = Int(subSec.trimmingCharacters(in: .whitespaces)), !subSec.isEmpty, digits >= 0 {
             seconds += Double(digits) / pow(10, Double(subSec.trimmingCharacters(in: .whitespaces).count))
         }
         var offsetSeconds = 0
         if let offset, offset.count >= 6 {
             let sign = offset.hasPrefix("-") ? -1 : 1
             let hm = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
-            if hm.count == 2 { offsetSeconds = sign * (hm[0] * 3600 + hm[1] * 60) }
+            if hm.count == 2, (0...23).contains(hm[0]), (0...59).contains(hm[1]) { offsetSeconds = sign * (hm[0] * 3600 + hm[1] * 60) }
         }
         return (Date(timeIntervalSince1970: seconds - Double(offsetSeconds)), offsetSeconds)
     }

@@ -5,8 +5,12 @@ import Foundation
 /// HEIF/HEIC reading through libheif (grids, `irot`/`imir` and colour conversion included).
 public enum HEIFDecoder {
     /// Decodes the primary image to 8-bit interleaved RGB, as displayed (transformations applied).
+    /// The file's box structure is parsed first: truncated files and primary images over
+    /// `ImageLimits` are refused before libheif allocates anything.
     public static func decode(_ data: Data) throws -> Raster<UInt8> {
-        try withPrimaryImage(data) { _, handle in
+        let structure = try HEIFStructure.parse(data)
+        try ImageLimits.check(width: structure.width, height: structure.height, format: "HEIF image")
+        return try withPrimaryImage(data) { _, handle in
             var image: OpaquePointer?
             try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))
             guard let image else { throw MediaFormatError.decoderFailed("libheif returned no image") }
@@ -14,7 +18,8 @@ public enum HEIFDecoder {
             let width = Int(heif_image_get_width(image, heif_channel_interleaved))
             let height = Int(heif_image_get_height(image, heif_channel_interleaved))
             var stride: Int32 = 0
-            guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+            try ImageLimits.check(width: width, height: height, format: "HEIF image")
+            guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
                   Int(stride) >= width * 3 else {
                 throw MediaFormatError.decoderFailed("libheif returned no RGB plane")
             }
@@ -28,10 +33,10 @@ public enum HEIFDecoder {
         }
     }
 
-    /// Primary size, thumbnail, metadata items and colour profile of a HEIF file.
+    /// Primary size, thumbnail, metadata items and colour profile of a HEIF file. For the
+    /// EXIF and ICC bytes themselves, use `HEIFStructure.parse`.
     public static func info(_ data: Data) throws -> HEIFInfo {
-        let table = try BMFFReader(data).items()
-        let primaryType = table.items.first { $0.id == table.primary }?.type ?? ""
+        let structure = try HEIFStructure.parse(data)
         return try withPrimaryImage(data) { _, handle in
             var thumbnail: Size?
             var thumbnailID: heif_item_id = 0
@@ -73,9 +78,9 @@ public enum HEIFDecoder {
                 heif_nclx_color_profile_free(nclx)
             }
             return HEIFInfo(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)),
-                            primaryItemType: primaryType, thumbnailSize: thumbnail, hasExif: hasExif, hasXMP: hasXMP,
+                            primaryItemType: structure.primary.type, thumbnailSize: thumbnail, hasExif: hasExif, hasXMP: hasXMP,
                             colorProfileType: profileType, colorProfileDescription: description, colorPrimaries: primaries,
-                            itemCount: table.items.count)
+                            itemCount: structure.items.count)
         }
     }
 

@@ -17,28 +17,33 @@ public enum ICCProfile {
     /// The ICC profile description ('desc') of `profile`, if it is a profile with an ASCII,
     /// mluc or v2 text description.
     public static func description(of profile: Data) -> String? {
-        let b = [UInt8](profile)
-        guard b.count >= 132, Array(b[36..<40]) == Array("acsp".utf8) else { return nil }
-        let count = Int(be32(b, 128))
-        for k in 0..<count where 132 + 12 * k + 12 <= b.count {
+        let r = ByteReader(profile)
+        guard r.count >= 132, r.matches(Array("acsp".utf8), at: 36), let count = try? r.u32(128) else { return nil }
+        for k in 0..<min(Int(count), (r.count - 132) / 12) {
             let e = 132 + 12 * k
-            guard Array(b[e..<(e + 4)]) == Array("desc".utf8) else { continue }
-            let off = Int(be32(b, e + 4)), size = Int(be32(b, e + 8))
-            guard off + size <= b.count, size >= 12 else { return nil }
-            let type = String(decoding: b[off..<(off + 4)], as: UTF8.self)
-            if type == "mluc", size >= 28 {
-                let len = Int(be32(b, off + 20)), start = off + Int(be32(b, off + 24))
-                guard start + len <= b.count else { return nil }
-                let units = stride(from: start, to: start + len - 1, by: 2).map { UInt16(b[$0]) << 8 | UInt16(b[$0 + 1]) }
-                return String(decoding: units, as: UTF16.self)
-            }
-            if type == "desc" {
-                let len = Int(be32(b, off + 8))
-                guard off + 12 + len <= b.count else { return nil }
-                return String(decoding: b[(off + 12)..<(off + 12 + len)].prefix { $0 != 0 }, as: UTF8.self)
-            }
+            guard r.matches(Array("desc".utf8), at: e) else { continue }
+            return try? text(r, entry: e)
         }
         return nil
+    }
+
+    /// The text of the 'desc' tag whose table entry is at `e`.
+    private static func text(_ r: ByteReader, entry e: Int) throws -> String? {
+        let off = Int(try r.u32(e + 4)), size = Int(try r.u32(e + 8))
+        guard size >= 12, r.contains(off, size) else { return nil }
+        switch try r.fourCC(off) {
+        case "mluc":
+            guard size >= 28 else { return nil }
+            let len = Int(try r.u32(off + 20)), start = off + Int(try r.u32(off + 24))
+            guard r.contains(start, len) else { return nil }
+            let units = try stride(from: start, to: start + len - 1, by: 2).map { try r.u16($0) }
+            return String(decoding: units, as: UTF16.self)
+        case "desc":
+            let len = Int(try r.u32(off + 8))
+            return String(decoding: try r.slice(off + 12, len).prefix { $0 != 0 }, as: UTF8.self)
+        default:
+            return nil
+        }
     }
 
     // MARK: - Construction
@@ -119,7 +124,4 @@ public enum ICCProfile {
     private static func s15(_ v: Double) -> [UInt8] { be32(UInt32(bitPattern: Int32((v * 65536).rounded()))) }
     private static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
     private static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
-    private static func be32(_ b: [UInt8], _ o: Int) -> UInt32 {
-        UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
-    }
 }

@@ -13,10 +13,13 @@ public enum JPEGDecoder {
             guard cs != JCS_CMYK, cs != JCS_YCCK else {
                 throw MediaFormatError.unsupported("CMYK/YCCK JPEG")
             }
+            // The frame header's dimensions, checked before libjpeg allocates anything for the scan.
+            try ImageLimits.check(width: Int(decoder.pointee.cinfo.image_width), height: Int(decoder.pointee.cinfo.image_height),
+                                  format: "JPEG")
             guard ocj_decoder_start_rgb(decoder) == 0 else { throw error(decoder) }
             let width = Int(decoder.pointee.cinfo.output_width)
             let height = Int(decoder.pointee.cinfo.output_height)
-            let count = width * height * 3
+            let count = try ImageLimits.check(width: width, height: height, format: "JPEG") * 3
             var status: Int32 = 0
             let storage = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                 status = ocj_decoder_read_all(decoder, buffer.baseAddress, width * 3)

@@ -28,8 +28,8 @@ public enum PNGCodec {
         image.format = hasAlpha ? ocp_png_format_rgba : ocp_png_format_rgb
         let width = Int(image.width), height = Int(image.height)
         let channels = hasAlpha ? 4 : 3
-        let (count, overflow) = (width * channels).multipliedReportingOverflow(by: height)
-        guard !overflow, count < 1 << 31 else { throw MediaFormatError.unsupported("PNG of \(width)×\(height) is too large") }
+        // IHDR's dimensions, checked before any pixel memory is allocated.
+        let count = try ImageLimits.check(width: width, height: height, format: "PNG") * channels
         var pixels = [UInt8](repeating: 0, count: count)
         let finished = data.withUnsafeBytes { _ in   // the memory source must stay alive until finish
             pixels.withUnsafeMutableBytes { buffer in

@@ -62,8 +62,7 @@ public enum RadianceHDR {
               let h = Int(fields[1]), let w = Int(fields[3]), w > 0, h > 0 else {
             throw MediaFormatError.unsupported("Radiance resolution line \(fields.joined(separator: " "))")
         }
-        let (count, overflow) = w.multipliedReportingOverflow(by: h)
-        guard !overflow, count < 1 << 28 else { throw MediaFormatError.unsupported("Radiance image of \(w)×\(h) is too large") }
+        try ImageLimits.check(width: w, height: h, format: "Radiance image")
         var out = Raster<Float>(width: w, height: h, channels: 3)
         var scanline = [UInt8](repeating: 0, count: 4 * w)
         for row in 0..<h {

@@ -32,6 +32,10 @@ public enum RawFileReader {
         // LibRaw reads from the buffer until unpack has copied the mosaic out.
         try data.withUnsafeBytes { bytes in
             try check(libraw_open_buffer(lr, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count), "open")
+            // Header-declared sizes are checked before LibRaw allocates the mosaic.
+            var header = opencapture_libraw_info()
+            opencapture_libraw_get_info(lr, &header)
+            try ImageLimits.check(width: Int(header.raw_width), height: Int(header.raw_height), format: "raw mosaic")
             try check(libraw_unpack(lr), "unpack")
         }
         guard dataErrors.pointee == 0 else { throw MediaFormatError.decoderFailed("LibRaw reported corrupt or missing raw data") }

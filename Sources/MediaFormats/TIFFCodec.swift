@@ -21,8 +21,7 @@ public enum TIFFCodec {
               opencapture_tiff_get_u32(tif, ttag_t(TIFFTAG_IMAGELENGTH), &height) == 1, width > 0, height > 0 else {
             throw MediaFormatError.invalidImage("TIFF without image dimensions")
         }
-        let (count, overflow) = Int(width).multipliedReportingOverflow(by: Int(height))
-        guard !overflow, count < 1 << 28 else { throw MediaFormatError.unsupported("TIFF of \(width)×\(height) is too large") }
+        let count = try ImageLimits.check(width: Int(width), height: Int(height), format: "TIFF")
         // Pixels come back in stored order: the Orientation tag is metadata, as in every other format here.
         var stored: UInt16 = UInt16(ORIENTATION_TOPLEFT)
         _ = opencapture_tiff_get_u16(tif, ttag_t(TIFFTAG_ORIENTATION), &stored)
@@ -150,8 +149,8 @@ private final class MemoryStream {
         case SEEK_END: base = data.count
         default: base = 0
         }
-        let target = base + Int(Int64(bitPattern: offset))
-        guard target >= 0 else { return toff_t(bitPattern: -1) }
+        let (target, overflow) = base.addingReportingOverflow(Int(Int64(bitPattern: offset)))
+        guard !overflow, target >= 0 else { return toff_t(bitPattern: -1) }
         position = target
         return toff_t(target)
     }

@@ -1,19 +1,5 @@
 import Foundation
 
-/// TIFF field types used by the EXIF writer and reader.
-enum TIFFType: UInt16 {
-    case byte = 1, ascii = 2, short = 3, long = 4, rational = 5, undefined = 7, slong = 9, srational = 10
-
-    var size: Int {
-        switch self {
-        case .byte, .ascii, .undefined: return 1
-        case .short: return 2
-        case .long, .slong: return 4
-        case .rational, .srational: return 8
-        }
-    }
-}
-
 /// One IFD entry with its value already serialised little-endian.
 struct TIFFEntry {
     var tag: UInt16

@@ -44,8 +44,9 @@ import Testing
         #expect(info.itemCount == 2 + 1 + 1 + 1)    // 2 tiles, grid, thumbnail, Exif
     }
 
-    @Test func heifInfoListsPrimaryThumbnailExifAndProfile() throws {
-        guard let tool = ExternalTool.path("heif-info") else { return }
+    @Test(.enabled(if: ExternalTool.path("heif-info") != nil, "heif-info (libheif-examples) not installed"))
+    func heifInfoListsPrimaryThumbnailExifAndProfile() throws {
+        let tool = try #require(ExternalTool.path("heif-info"))
         var options = HEIFEncodingOptions()
         options.exif = Self.exif()
         let heic = try HEIFEncoder.encode(TestImages.colourful(width: 700, height: 500), options: options)
@@ -57,8 +58,9 @@ import Testing
         #expect(output.contains("color profile: prof"), "\(output)")
     }
 
-    @Test func exiftoolReadsExifWithoutWarnings() throws {
-        guard let tool = ExternalTool.path("exiftool") else { return }
+    @Test(.enabled(if: ExternalTool.path("exiftool") != nil, "exiftool not installed"))
+    func exiftoolReadsExifWithoutWarnings() throws {
+        let tool = try #require(ExternalTool.path("exiftool"))
         var options = HEIFEncodingOptions()
         options.exif = Self.exif()
         options.colorSpace = .displayP3

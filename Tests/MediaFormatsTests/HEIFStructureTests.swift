@@ -42,20 +42,9 @@ import Testing
         #expect(try ExifReader.read(jpeg: tiff).orientation == orientation)   // also takes raw TIFF
     }
 
-    /// The TIFF bytes of the Exif item (after its 4-byte header offset).
+    /// The TIFF bytes of the Exif item (after its 4-byte header offset), found by `HEIFStructure`.
     static func exifPayload(_ heic: Data) throws -> Data? {
-        let reader = BMFFReader(heic)
-        guard let exif = try reader.items().items.first(where: { $0.type == "Exif" }) else { return nil }
-        // Items are in ID order in mdat; find the extent through libheif-independent iloc parsing.
-        guard let iloc = try reader.metaChildren().first(where: { $0.type == "iloc" }) else { return nil }
-        var o = iloc.body.lowerBound + 6
-        let count = Int(reader.u16(o)); o += 2
-        for _ in 0..<count {
-            let id = UInt32(reader.u16(o)), offset = Int(reader.u32(o + 8)), length = Int(reader.u32(o + 12))
-            o += 16
-            if id == exif.id { return Data(reader.bytes[(offset + 4)..<(offset + length)]) }
-        }
-        return nil
+        try HEIFStructure.parse(heic).exif
     }
 
     @Test func tilesAreHiddenAndShareOneConfiguration() throws {

@@ -57,11 +57,11 @@ import Testing
         #expect(throws: MediaFormatError.self) { _ = try PNGCodec.encode(Raster<UInt8>(width: 3, height: 3, channels: 2)) }
     }
 
-    static let kodak = "/work/shared/data/demosaic/kodak24/kodim01.png"
+    static let kodak = RepositoryPaths.shared("data/demosaic/kodak24/kodim01.png")
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: kodak), "Kodak data set not present"))
+    @Test(.enabled(if: kodak != nil, "Kodak data set not present in ../shared"))
     func decodesKodakImage() throws {
-        let image = try PNGCodec.decode(try Data(contentsOf: URL(fileURLWithPath: Self.kodak)))
+        let image = try PNGCodec.decode(try Data(contentsOf: try #require(Self.kodak)))
         #expect(image.channels == 3 && image.width > 0 && image.height > 0)
         #expect(Set(image.storage).count > 200)   // a real photo, not a flat fill
     }

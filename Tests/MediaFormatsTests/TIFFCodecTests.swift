@@ -26,10 +26,11 @@ import Testing
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(garbage) }
     }
 
-    @Test func mcMasterImagesDecodeWhenPresent() throws {
-        let folder = "/work/shared/data/demosaic/mcmaster18"
-        guard FileManager.default.fileExists(atPath: folder) else { return }
-        let image = try TIFFCodec.decode(Data(contentsOf: URL(fileURLWithPath: folder + "/1.tif")))
+    static let mcMaster = RepositoryPaths.shared("data/demosaic/mcmaster18/1.tif")
+
+    @Test(.enabled(if: mcMaster != nil, "McMaster data set not present in ../shared"))
+    func mcMasterImageDecodes() throws {
+        let image = try TIFFCodec.decode(Data(contentsOf: try #require(Self.mcMaster)))
         #expect(image.width == 500 && image.height == 500)
     }
 }

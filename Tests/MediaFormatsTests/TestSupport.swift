@@ -73,3 +73,20 @@ enum ExifTool {
         return out
     }
 }
+
+/// Paths the tests may read outside the test sources: the repository's own fixtures, and the
+/// data sets in `../shared` next to the repository (found from this file's `#filePath`, so no
+/// absolute path is written anywhere). Tests that need `../shared` are skipped when it is absent.
+enum RepositoryPaths {
+    /// The repository root: this file is at Tests/MediaFormatsTests/TestSupport.swift.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Tests/Fixtures/MediaFormats: files committed for regression tests (fuzz findings among them).
+    static let fixtures = root.appendingPathComponent("Tests/Fixtures/MediaFormats", isDirectory: true)
+
+    /// `../shared/<relative>` when it exists, nil otherwise.
+    static func shared(_ relative: String) -> URL? {
+        let url = root.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent(relative)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}
