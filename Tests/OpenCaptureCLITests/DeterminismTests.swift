@@ -1,22 +1,17 @@
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 
 /// Two processes with the same seed, requests and `--date` write byte-identical files.
-@Suite(.enabled(if: OpenCaptureBinary.url != nil, "the opencapture binary is not built next to the tests"))
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
 struct DeterminismTests {
     static func shoot(_ arguments: [String]) throws -> [String: Data] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-det-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = try #require(OpenCaptureBinary.url)
-        process.arguments = ["shoot", "--preset", "vga", "--seed", "5", "--date", "2026-03-01T09:30:00+01:00", "-o", folder.path]
-            + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let result = try OpenCaptureBinary.tool.run(["shoot", "--preset", "vga", "--seed", "5", "--date", "2026-03-01T09:30:00+01:00",
+                                                     "-o", folder.path] + arguments)
+        #expect(result.status == 0, "\(result.errorOutput)")
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
             files[name] = try Data(contentsOf: folder.appendingPathComponent(name))

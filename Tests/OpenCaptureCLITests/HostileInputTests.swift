@@ -1,23 +1,22 @@
 import CaptureCore
 import Foundation
 import MediaFormats
+import OpenCaptureTestSupport
 import Testing
 
 /// The `opencapture` executable in the build folder that holds this test bundle, when it was built.
 enum OpenCaptureBinary {
-    static let url: URL? = {
+    static let tool: ExternalTool = {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [folder, folder.deletingLastPathComponent()] {
-            let url = candidate.appendingPathComponent("opencapture")
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        return nil
+        let found = [folder, folder.deletingLastPathComponent()].map { $0.appendingPathComponent("opencapture") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return ExternalTool(name: "opencapture", at: found)
     }()
 }
 
 /// Runs the built `opencapture` binary (next to the test bundle) on hostile inputs and impossible
 /// values: each gives one line on stderr, a non-zero exit, and no output file.
-@Suite(.enabled(if: OpenCaptureBinary.url != nil, "the opencapture binary is not built next to the tests"))
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
 struct HostileInputTests {
     struct Outcome {
         var status: Int32
@@ -26,17 +25,8 @@ struct HostileInputTests {
     }
 
     static func run(_ arguments: [String], in folder: URL) throws -> Outcome {
-        let process = Process()
-        process.executableURL = try #require(OpenCaptureBinary.url)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stderr: String(decoding: data, as: UTF8.self))
+        let result = try OpenCaptureBinary.tool.run(arguments, in: folder)
+        return Outcome(status: result.status, stderr: result.errorOutput)
     }
 
     /// A scratch folder holding a few hostile files.

@@ -26,6 +26,12 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
         path = folders.lazy.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// A program at a known path (nil when it is not there), e.g. a binary this package builds.
+    public init(name: String, at url: URL?) {
+        self.name = name
+        path = url.map(\.path).flatMap { FileManager.default.isExecutableFile(atPath: $0) ? $0 : nil }
+    }
+
     /// Whether the program was found; use it in `.enabled(if:)`.
     public var isInstalled: Bool { path != nil }
 
@@ -52,11 +58,12 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
 
     /// Runs the program with `arguments` to completion (standard input empty) and returns its output.
     /// Throws when the program is not installed or cannot be started; a non-zero exit is returned, not thrown.
-    public func run(_ arguments: [String]) throws -> Result {
+    public func run(_ arguments: [String], in folder: URL? = nil) throws -> Result {
         guard let path else { throw Failure(description: "\(name) is not installed") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let folder { process.currentDirectoryURL = folder }
         process.standardInput = FileHandle.nullDevice
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
