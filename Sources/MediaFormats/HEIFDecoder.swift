@@ -8,8 +8,7 @@ public enum HEIFDecoder {
     /// The file's box structure is parsed first: truncated files and primary images over
     /// `ImageLimits` are refused before libheif allocates anything.
     public static func decode(_ data: Data) throws -> Raster<UInt8> {
-        let structure = try HEIFStructure.parse(data)
-        try ImageLimits.check(width: structure.width, height: structure.height, format: "HEIF image")
+        try HEIFStructure.parse(data).checkDecodable()
         return try withPrimaryImage(data) { _, handle in
             var image: OpaquePointer?
             try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))

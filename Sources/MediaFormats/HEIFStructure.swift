@@ -26,6 +26,35 @@ public struct HEIFStructure: Sendable, Equatable {
     public var iccProfile: Data?
     /// nclx colour primaries (1 BT.709/sRGB, 12 P3-D65) of the primary image's `colr nclx`.
     public var colorPrimaries: Int?
+    /// For a `grid` primary: its descriptor's rows, columns and output size, and the items it is
+    /// derived from (`dimg`), which decoders allocate for before they check `ispe`.
+    public var grid: (rows: Int, columns: Int, width: Int, height: Int)?
+    public var gridTiles: [HEIFItem]
+
+    public static func == (a: HEIFStructure, b: HEIFStructure) -> Bool {
+        a.majorBrand == b.majorBrand && a.compatibleBrands == b.compatibleBrands && a.primaryItemID == b.primaryItemID
+            && a.items == b.items && a.primary == b.primary && a.width == b.width && a.height == b.height
+            && a.thumbnail == b.thumbnail && a.exif == b.exif && a.xmp == b.xmp && a.iccProfile == b.iccProfile
+            && a.colorPrimaries == b.colorPrimaries && a.grid.map { [$0.rows, $0.columns, $0.width, $0.height] } == b.grid.map {
+                [$0.rows, $0.columns, $0.width, $0.height] } && a.gridTiles == b.gridTiles
+    }
+
+    /// Throws unless the primary image, its grid output and every tile fit `ImageLimits`:
+    /// the check to make before handing the file to a decoder.
+    public func checkDecodable() throws {
+        try ImageLimits.check(width: width, height: height, format: "HEIF image")
+        if let grid {
+            try ImageLimits.check(width: grid.width, height: grid.height, format: "HEIF grid")
+            try ImageLimits.check(width: grid.columns, height: grid.rows, format: "HEIF grid of tiles")
+        }
+        var total = 0
+        for tile in gridTiles {
+            guard let w = tile.width, let h = tile.height else { throw MediaFormatError.invalidImage("HEIF tile \(tile.id) has no ispe") }
+            let (sum, overflow) = total.addingReportingOverflow(try ImageLimits.check(width: w, height: h, format: "HEIF tile"))
+            guard !overflow, sum <= ImageLimits.maxPixels else { throw MediaFormatError.unsupported("HEIF tiles add up to more than \(ImageLimits.maxPixels) pixels") }
+            total = sum
+        }
+    }
 
     /// The thumbnail's displayed size.
     public var thumbnailSize: Size? {
@@ -135,9 +164,21 @@ public struct HEIFStructure: Sendable, Equatable {
             default: break
             }
         }
+        var grid: (rows: Int, columns: Int, width: Int, height: Int)?
+        var gridTiles: [HEIFItem] = []
+        if primary.type == "grid" {
+            guard let descriptor = try payload(primaryID) else { throw MediaFormatError.invalidImage("grid item has no data") }
+            let g = ByteReader(descriptor)
+            let wide = try g.u8(1) & 1 == 1
+            grid = (Int(try g.u8(2)) + 1, Int(try g.u8(3)) + 1,
+                    Int(try g.unsigned(4, size: wide ? 4 : 2)), Int(try g.unsigned(wide ? 8 : 6, size: wide ? 4 : 2)))
+            let ids = references.filter { $0.type == "dimg" && $0.from == primaryID }.flatMap(\.to)
+            gridTiles = ids.prefix(1 << 16).compactMap { id in items.first { $0.id == id } }
+        }
         return HEIFStructure(majorBrand: major, compatibleBrands: compatible, primaryItemID: primaryID, items: items,
                              primary: primary, width: primary.rotation % 2 == 1 ? h : w, height: primary.rotation % 2 == 1 ? w : h,
-                             thumbnail: thumbnail, exif: exif, xmp: xmp, iccProfile: icc, colorPrimaries: primaries)
+                             thumbnail: thumbnail, exif: exif, xmp: xmp, iccProfile: icc, colorPrimaries: primaries,
+                             grid: grid, gridTiles: gridTiles)
     }
 
     // MARK: - Boxes
