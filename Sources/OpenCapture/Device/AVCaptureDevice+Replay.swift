@@ -30,15 +30,18 @@ extension AVCaptureDevice {
         for name in names {
             let url = folder.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url), data.count > 16 else { continue }
-            let magic = [UInt8](data.prefix(4))
-            if magic.starts(with: [0xFF, 0xD8]) || magic == [0x89, 0x50, 0x4E, 0x47] { continue }  // JPEG/PNG: not raw
+            // Recognised by content, not by name: pictures and plain TIFFs are not frames; DNGs,
+            // camera raws and files of no kind FileKind names (LibRaw reads more) must be read.
+            switch FileKind.of(data) {
+            case .dng, .cameraRaw, nil: break
+            case .jpeg, .png, .tiff, .heif, .radianceHDR: continue
+            }
             do {
                 let (raw, info) = try RawFileReader.read(data)
                 frames.append(raw)
                 infos.append(info)
             } catch {
-                let isTIFF = magic == [0x49, 0x49, 0x2A, 0x00] || magic == [0x4D, 0x4D, 0x00, 0x2A]
-                if !isTIFF { throw ReplayError.unreadable(name, reason: "\(error)") }
+                throw ReplayError.unreadable(name, reason: "\(error)")
             }
         }
         guard let first = frames.first else { throw ReplayError.noRawFiles(folder.path) }

@@ -120,11 +120,6 @@ public struct RawDeveloper: Sendable {
         if exif.iso == nil, info.iso > 0 { exif.iso = Int(info.iso.rounded()) }
         if exif.focalLength == nil, info.focalLength > 0 { exif.focalLength = info.focalLength }
         if exif.dateTimeOriginal == nil { exif.dateTimeOriginal = info.captureDate }
-        exif.orientation = info.orientation
-        exif.software = "OpenCapture \(OpenCaptureVersion.string) raw developer"
-        exif.pixelXDimension = nil
-        exif.pixelYDimension = nil
-        exif.colorSpace = colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
-        return exif
+        return exif.derived(by: "raw developer", orientation: info.orientation, colorSpace: colorSpace)
     }
 }

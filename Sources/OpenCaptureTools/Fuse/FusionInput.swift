@@ -38,19 +38,17 @@ struct FusionInput {
     static func probe(_ data: Data, name: String) throws -> FusionInput {
         func fail(_ reason: String) -> PhotoFusionError { .unreadable(name, reason: reason) }
         guard !data.isEmpty else { throw fail("the file is empty") }
-        let head = [UInt8](data.prefix(12))
         var input: FusionInput
         do {
-            if head.starts(with: [0xFF, 0xD8]) {
-                input = try probeJPEG(data, name: name)
-            } else if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-                input = try probePNG(data, name: name)
-            } else if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-                input = try probeTIFF(data, name: name)
-            } else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8), String(decoding: head[8..<12], as: UTF8.self) != "crx " {
-                input = try probeHEIF(data, name: name)
-            } else {
-                input = try probeRaw(data, name: name)
+            switch FileKind.of(data) {
+            case .jpeg: input = try probeJPEG(data, name: name)
+            case .png: input = try probePNG(data, name: name)
+            case .tiff: input = try probeTIFF(data, name: name)
+            case .heif: input = try probeHEIF(data, name: name)
+            // DNGs and camera raws are developed from their mosaic, never from an 8-bit preview;
+            // files of no kind FileKind names may still be a raw LibRaw reads.
+            case .dng, .cameraRaw, nil: input = try probeRaw(data, name: name)
+            case .radianceHDR: throw fail("a Radiance HDR image cannot be fused; give the bracket's frames")
             }
         } catch let error as PhotoFusionError {
             throw error
@@ -92,7 +90,7 @@ struct FusionInput {
         // Even a flat JPEG spends a few bits per 8×8 block: far fewer bytes than that is a lying header.
         guard data.count >= size.width / 64 * size.height / 64 else { throw MediaFormatError.truncated }
         let exif = try? ExifReader.read(jpeg: data)
-        let icc = FileInspector.iccProfileInJPEG([UInt8](data.prefix(1 << 20)))
+        let icc = try? JPEGSegments.iccProfile(in: data)
         let ours = exif?.software?.hasPrefix("OpenCapture") ?? false
         return FusionInput(name: name, data: data, kind: .jpeg, size: size, exif: exif, orientation: exif?.orientation ?? 1,
                            colorSpace: colorSpace(icc: icc.flatMap(ICCProfile.description(of:)), exif: exif),
@@ -100,25 +98,18 @@ struct FusionInput {
     }
 
     private static func probePNG(_ data: Data, name: String) throws -> FusionInput {
-        let b = [UInt8](data.prefix(33))
-        guard b.count >= 33 else { throw MediaFormatError.truncated }
-        guard Array(b[12..<16]) == Array("IHDR".utf8) else { throw MediaFormatError.invalidImage("PNG without an IHDR chunk") }
-        let width = Int(be32(b, 16)), height = Int(be32(b, 20))
+        let header = try PNGHeader(data)
         // Deflate compresses at most about 1032:1, so the file must hold at least this many bytes.
-        let (rowBytes, o1) = width.multipliedReportingOverflow(by: 3)
-        let (raw, o2) = (rowBytes + 1).multipliedReportingOverflow(by: height)
+        let (rowBytes, o1) = header.width.multipliedReportingOverflow(by: 3)
+        let (raw, o2) = (rowBytes + 1).multipliedReportingOverflow(by: header.height)
         guard !o1, !o2, data.count >= raw / 1032 else { throw MediaFormatError.truncated }
-        return FusionInput(name: name, data: data, kind: .png, size: Size(width: width, height: height), exif: nil,
+        return FusionInput(name: name, data: data, kind: .png, size: Size(width: header.width, height: header.height), exif: nil,
                            orientation: 1, colorSpace: .sRGB, exposure: nil, response: .linear)
     }
 
     private static func probeTIFF(_ data: Data, name: String) throws -> FusionInput {
         let reader = try TIFFTagReader(data)
         guard let ifd0 = try reader.mainDirectories().first else { throw MediaFormatError.invalidImage("TIFF without an image directory") }
-        // DNGs and TIFF-based camera raws are developed from their mosaic; never from an 8-bit preview.
-        if ifd0.contains(50706) || ifd0.integers(330) != nil || ifd0.string(271) != nil && ![1, 2].contains(ifd0.integer(262) ?? 0) {
-            return try probeRaw(data, name: name)
-        }
         let size = Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
         let exif = try? ExifReader.read(jpeg: data)
         let icc = ifd0.bytes(34675).flatMap { ICCProfile.description(of: Data($0)) }
@@ -126,12 +117,14 @@ struct FusionInput {
                            colorSpace: colorSpace(icc: icc, exif: exif), exposure: exposure(exif), response: .linear)
     }
 
+    /// From the file's boxes: the primary image's size as displayed (libheif applies `irot`, so the
+    /// pixels need no orientation), its EXIF (exposure = time × ISO, as for JPEG) and its colour space.
     private static func probeHEIF(_ data: Data, name: String) throws -> FusionInput {
-        let info = try HEIFDecoder.info(data)
-        let space: ColorSpace = info.colorProfileDescription.map { $0.contains("P3") ? .displayP3 : .sRGB }
-            ?? (info.colorPrimaries == 12 ? .displayP3 : .sRGB)
-        return FusionInput(name: name, data: data, kind: .heif, size: Size(width: info.width, height: info.height), exif: nil,
-                           orientation: 1, colorSpace: space, exposure: nil, response: .standard)
+        let heif = try HEIFStructure.parse(data)
+        let exif = heif.exif.flatMap { try? ExifReader.read(jpeg: $0) }
+        let space = colorSpace(icc: heif.iccProfile.flatMap(ICCProfile.description(of:)), primaries: heif.colorPrimaries, exif: exif)
+        return FusionInput(name: name, data: data, kind: .heif, size: Size(width: heif.width, height: heif.height), exif: exif,
+                           orientation: 1, colorSpace: space, exposure: exposure(exif), response: .standard)
     }
 
     /// Camera raws are read by LibRaw here (its header reading needs the file); a cut file fails.
@@ -156,19 +149,16 @@ struct FusionInput {
 
     // MARK: - Metadata
 
-    /// An ICC description naming Display P3 wins; without a profile, EXIF ColorSpace 0xFFFF
-    /// (uncalibrated, which iPhones and OpenCapture write for Display P3) means P3.
-    private static func colorSpace(icc description: String?, exif: ExifMetadata?) -> ColorSpace {
+    /// An ICC description naming Display P3 wins; then HEIF's nclx primaries (12 = P3-D65); then
+    /// EXIF ColorSpace 0xFFFF (uncalibrated, which iPhones and OpenCapture write for Display P3) means P3.
+    private static func colorSpace(icc description: String?, primaries: Int? = nil, exif: ExifMetadata?) -> ColorSpace {
         if let description { return description.contains("P3") ? .displayP3 : .sRGB }
-        return exif?.colorSpace == 0xFFFF ? .displayP3 : .sRGB
+        if let primaries { return primaries == 12 ? .displayP3 : .sRGB }
+        return exif?.declaredColorSpace ?? .sRGB
     }
 
     private static func exposure(_ exif: ExifMetadata?) -> Double? {
         guard let t = exif?.exposureTime, let iso = exif?.iso, t > 0, t.isFinite, iso > 0 else { return nil }
         return t * Double(iso)
-    }
-
-    private static func be32(_ b: [UInt8], _ o: Int) -> UInt32 {
-        UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
     }
 }

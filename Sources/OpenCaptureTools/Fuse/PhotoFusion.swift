@@ -136,12 +136,6 @@ public struct PhotoFusion: Sendable {
     /// The reference frame's EXIF for a derived photo: its capture details and orientation, the
     /// output's colour space, Software = OpenCapture; sizes and thumbnail are the new file's own.
     private func outputExif(_ input: FusionInput, colorSpace: ColorSpace) -> ExifMetadata {
-        var exif = input.exif ?? ExifMetadata()
-        exif.orientation = input.orientation
-        exif.software = "OpenCapture \(OpenCaptureVersion.string) fusion"
-        exif.pixelXDimension = nil
-        exif.pixelYDimension = nil
-        exif.colorSpace = colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
-        return exif
+        (input.exif ?? ExifMetadata()).derived(by: "fusion", orientation: input.orientation, colorSpace: colorSpace)
     }
 }

@@ -18,110 +18,101 @@ public enum FileInspector {
         return try inspect(data)
     }
 
+    /// Reports on `data`, whose kind is recognised by its structure (`FileKind`), never by a name.
     public static func inspect(_ data: Data) throws -> FileReport {
         guard !data.isEmpty else { throw FileInspectionError.notRecognized("empty file") }
-        let head = [UInt8](data.prefix(12))
-        if head.starts(with: [0xFF, 0xD8]) { return try jpeg(data) }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try png(data) }
-        if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) {
-            let brand = String(decoding: head[8..<12], as: UTF8.self)
-            if brand == "crx " { return try cameraRaw(data, brand: "Canon CR3") }
-            return try heif(data, brand: brand)
+        switch FileKind.of(data) {
+        case .jpeg: return try jpeg(data)
+        case .png: return try png(data)
+        case .tiff: return try tiff(data, kind: .tiff)
+        case .dng: return try tiff(data, kind: .dng)
+        case .heif: return try heif(data)
+        case .cameraRaw:
+            do {
+                return try cameraRaw(data)
+            } catch FileInspectionError.notRecognized(let why) {
+                // A maker TIFF LibRaw cannot open still has readable tags.
+                guard (try? TIFFTagReader(data)) != nil else { throw FileInspectionError.notRecognized(why) }
+                return try tiff(data, kind: .tiff)
+            }
+        case .radianceHDR:
+            throw FileInspectionError.notRecognized("a Radiance HDR image; inspect reads JPEG, PNG, TIFF, DNG, HEIF and camera raw files")
+        case nil:
+            // Camera raw formats FileKind does not name (LibRaw reads many more).
+            return try cameraRaw(data)
         }
-        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return try tiff(data) }
-        if head.count < 4 { throw FileInspectionError.truncated }
-        return try cameraRaw(data, brand: nil)
+    }
+
+    /// The one mapping of a reader's error to the inspector's.
+    private static func inspectionError(_ error: MediaFormatError) -> FileInspectionError {
+        error == .truncated ? .truncated : .malformed(error.description)
     }
 
     // MARK: - JPEG
 
     private static func jpeg(_ data: Data) throws -> FileReport {
         var report = FileReport(kind: .jpeg)
+        let size: Size
         do {
-            let size = try JPEGDecoder.size(of: data)
-            report.width = size.width
-            report.height = size.height
+            size = try JPEGDecoder.size(of: data)
         } catch let error as MediaFormatError {
-            throw error == .truncated ? FileInspectionError.truncated : FileInspectionError.malformed(error.description)
+            throw inspectionError(error)
         }
+        report.width = size.width
+        report.height = size.height
         report.add("File", "Kind", "JPEG")
-        report.add("File", "Size", "\(report.width!)×\(report.height!)")
+        report.add("File", "Size", "\(size.width)×\(size.height)")
         if let exif = try? ExifReader.read(jpeg: data) { addExif(exif, to: &report) }
         if let thumbnail = try? ExifReader.thumbnail(jpeg: data), let size = try? JPEGDecoder.size(of: thumbnail) {
             report.setThumbnail(size.width, size.height, bytes: thumbnail.count)
         }
-        if let profile = iccProfileInJPEG([UInt8](data)) { report.setICC(profile) }
+        if let profile = try? JPEGSegments.iccProfile(in: data) { report.setICC(profile) }
         return report
-    }
-
-    /// The APP2 ICC_PROFILE chunks, in sequence order, joined.
-    static func iccProfileInJPEG(_ b: [UInt8]) -> Data? {
-        let signature = Array("ICC_PROFILE".utf8) + [0]
-        var chunks: [(Int, ArraySlice<UInt8>)] = []
-        var i = 2
-        while i + 4 <= b.count, b[i] == 0xFF {
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            if marker == 0xDA || marker == 0xD9 { break }
-            if (0xD0...0xD8).contains(marker) || marker == 0x01 { i += 2; continue }
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2, i + 2 + length <= b.count else { break }
-            let payload = b[(i + 4)..<(i + 2 + length)]
-            if marker == 0xE2, payload.count > 14, payload.starts(with: signature) {
-                chunks.append((Int(payload[payload.startIndex + 12]), payload.dropFirst(14)))
-            }
-            i += 2 + length
-        }
-        guard !chunks.isEmpty else { return nil }
-        return Data(chunks.sorted { $0.0 < $1.0 }.flatMap { $0.1 })
     }
 
     // MARK: - PNG
 
     private static func png(_ data: Data) throws -> FileReport {
-        let b = [UInt8](data)
-        guard b.count >= 33 else { throw FileInspectionError.truncated }
-        guard b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Array(b[12..<16]) == Array("IHDR".utf8) else {
-            throw FileInspectionError.malformed("PNG without an IHDR chunk")
+        let header: PNGHeader, chunks: [PNGHeader.Chunk]
+        do {
+            header = try PNGHeader(data)
+            chunks = try PNGHeader.chunks(in: data)
+        } catch let error as MediaFormatError {
+            throw inspectionError(error)
         }
-        var report = FileReport(kind: .png, width: Int(be32(b, 16)), height: Int(be32(b, 20)))
+        var report = FileReport(kind: .png, width: header.width, height: header.height)
         report.add("File", "Kind", "PNG")
-        report.add("File", "Size", "\(report.width!)×\(report.height!)")
+        report.add("File", "Size", "\(header.width)×\(header.height)")
         let colorTypes = [0: "grey", 2: "RGB", 3: "palette", 4: "grey + alpha", 6: "RGBA"]
-        report.add("PNG", "Bit depth", "\(b[24])")
-        report.add("PNG", "Colour type", colorTypes[Int(b[25])] ?? "\(b[25])")
-        var i = 8
-        while i + 12 <= b.count {
-            let length = Int(be32(b, i)), type = String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self)
-            guard length <= b.count - i - 12 else { break }
-            let body = Data(b[(i + 8)..<(i + 8 + length)])
-            switch type {
+        report.add("PNG", "Bit depth", "\(header.bitDepth)")
+        report.add("PNG", "Colour type", colorTypes[header.colorType] ?? "\(header.colorType)")
+        for chunk in chunks {
+            let body = data.subdata(in: (data.startIndex + chunk.body.lowerBound)..<(data.startIndex + chunk.body.upperBound))
+            switch chunk.type {
             case "iCCP": report.add("ICC", "Profile name", String(decoding: body.prefix { $0 != 0 }, as: UTF8.self))
             case "sRGB": report.add("ICC", "sRGB chunk", "rendering intent \(body.first ?? 0)")
             case "eXIf": if let exif = try? ExifReader.read(jpeg: body) { addExif(exif, to: &report) }
-            case "IEND": i = b.count
             default: break
             }
-            i += 12 + length
         }
         return report
     }
 
     // MARK: - TIFF, DNG and TIFF-based raws
 
-    private static func tiff(_ data: Data) throws -> FileReport {
+    /// A TIFF or DNG (`kind` as `FileKind` found it): DNG tags, or the picture's own.
+    private static func tiff(_ data: Data, kind: InspectedFileKind) throws -> FileReport {
         let reader: TIFFTagReader
         let main: [TIFFTagReader.Directory]
         do {
             reader = try TIFFTagReader(data)
             main = try reader.mainDirectories()
         } catch let error as MediaFormatError {
-            throw error == .truncated ? FileInspectionError.truncated : FileInspectionError.malformed(error.description)
+            throw inspectionError(error)
         }
         guard let ifd0 = main.first else { throw FileInspectionError.malformed("TIFF without an image directory") }
         let all = main + main.flatMap { reader.subDirectories(of: $0) }
-        if ifd0.contains(Tag.dngVersion) { return dng(data, ifd0: ifd0, all: all) }
-        if !isPlainImage(ifd0), let report = try? cameraRaw(data, brand: nil) { return report }
+        if kind == .dng { return dng(data, ifd0: ifd0, all: all) }
 
         var report = FileReport(kind: .tiff, width: ifd0.integer(Tag.width), height: ifd0.integer(Tag.height))
         report.add("File", "Kind", "TIFF")
@@ -131,12 +122,6 @@ public enum FileInspector {
         if main.count > 1 { report.add("File", "Directories", "\(main.count)") }
         addTIFFMetadata(data, ifd0: ifd0, to: &report)
         return report
-    }
-
-    /// A TIFF whose first image is an ordinary picture (not a CFA mosaic), i.e. no LibRaw attempt needed.
-    private static func isPlainImage(_ ifd0: TIFFTagReader.Directory) -> Bool {
-        guard let photometric = ifd0.integer(Tag.photometric), [0, 1, 2, 3, 5, 6, 8].contains(photometric) else { return false }
-        return ifd0.integers(Tag.subIFDs) == nil && ifd0.string(Tag.make) == nil
     }
 
     private static func dng(_ data: Data, ifd0: TIFFTagReader.Directory, all: [TIFFTagReader.Directory]) -> FileReport {
@@ -197,7 +182,7 @@ public enum FileInspector {
 
     // MARK: - Other camera raws (LibRaw)
 
-    private static func cameraRaw(_ data: Data, brand: String?) throws -> FileReport {
+    private static func cameraRaw(_ data: Data) throws -> FileReport {
         let raw: RawImage, file: RawFileInfo
         do {
             (raw, file) = try RawDeveloper.read(data)
@@ -210,10 +195,10 @@ public enum FileInspector {
         }
         let info = RawDeveloper.info(raw: raw, file: file)
         var report = FileReport(kind: file.dngVersion != nil ? .dng : .cameraRaw, width: raw.width, height: raw.height)
-        report.add("File", "Kind", brand ?? report.kind.rawValue)
+        report.add("File", "Kind", report.kind.rawValue)
         report.add("File", "Size", "\(raw.width)×\(raw.height)")
         report.add("File", "Stored mosaic", "\(file.rawWidth)×\(file.rawHeight)")
-        if data.starts(with: [0x49, 0x49]) || data.starts(with: [0x4D, 0x4D]), let exif = try? ExifReader.read(jpeg: data) {
+        if let exif = try? ExifReader.read(jpeg: data) {           // TIFF-based raws carry an EXIF IFD
             addExif(exif, to: &report)
         } else {
             var exif = ExifMetadata()
@@ -237,56 +222,38 @@ public enum FileInspector {
 
     // MARK: - HEIF
 
-    private static func heif(_ data: Data, brand: String) throws -> FileReport {
-        let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"]
-        guard heifBrands.contains(brand) else { throw FileInspectionError.notRecognized("ISO media file with brand '\(brand)'") }
-        var report = FileReport(kind: .heif)
-        report.add("File", "Kind", brand == "avif" || brand == "avis" ? "AVIF" : "HEIF")
-        report.add("HEIF", "Brand", brand)
-        try checkTopLevelBoxes(data)
-        // TODO: switch to MediaFormats' box-parsing HEIF info API (EXIF, ICC, thumbnails per item) when it lands.
-        let info: HEIFInfo
+    /// From the file's boxes (`HEIFStructure`): the primary image's real size, its thumbnail item,
+    /// its EXIF (read by the one EXIF reader), XMP, ICC profile and nclx primaries. Item data
+    /// past the end of the file makes the file truncated.
+    private static func heif(_ data: Data) throws -> FileReport {
+        let heif: HEIFStructure
         do {
-            info = try HEIFDecoder.info(data)
+            heif = try HEIFStructure.parse(data)
         } catch let error as MediaFormatError {
-            throw error == .truncated ? FileInspectionError.truncated : FileInspectionError.malformed(error.description)
+            throw inspectionError(error)
         }
-        report.width = info.width
-        report.height = info.height
-        report.entries.insert(FileReportEntry(section: "File", name: "Size", value: "\(info.width)×\(info.height)"), at: 1)
-        report.add("HEIF", "Primary item", info.primaryItemType)
-        report.add("HEIF", "Items", "\(info.itemCount)")
-        if info.hasExif { report.add("HEIF", "Exif", "present") }
-        if info.hasXMP { report.add("HEIF", "XMP", "present") }
-        if let thumbnail = info.thumbnailSize { report.setThumbnail(thumbnail.width, thumbnail.height, bytes: nil) }
-        if let description = info.colorProfileDescription {
-            report.iccProfileDescription = description
-            report.add("ICC", "Profile", "'\(description)'")
-        } else if let primaries = info.colorPrimaries {
+        var report = FileReport(kind: .heif, width: heif.width, height: heif.height)
+        report.add("File", "Kind", ["avif", "avis"].contains(heif.majorBrand) ? "AVIF" : "HEIF")
+        report.add("File", "Size", "\(heif.width)×\(heif.height)")
+        report.add("HEIF", "Brand", heif.majorBrand)
+        report.add("HEIF", "Compatible brands", heif.compatibleBrands.joined(separator: ", "))
+        report.add("HEIF", "Primary item", heif.primary.type)
+        report.add("HEIF", "Items", "\(heif.items.count)")
+        if let exif = heif.exif {
+            report.add("HEIF", "Exif", "\(exif.count) bytes")
+            if let fields = try? ExifReader.read(jpeg: exif) {
+                addExif(fields, to: &report)
+            } else {
+                report.add("HEIF", "Exif", "unreadable")
+            }
+        }
+        if let xmp = heif.xmp { report.add("HEIF", "XMP", "\(xmp.count) bytes") }
+        if let size = heif.thumbnailSize { report.setThumbnail(size.width, size.height, bytes: nil) }
+        if let profile = heif.iccProfile { report.setICC(profile) }
+        if let primaries = heif.colorPrimaries {
             report.add("ICC", "nclx primaries", primaries == 12 ? "Display P3 (12)" : primaries == 1 ? "sRGB / BT.709 (1)" : "\(primaries)")
         }
         return report
-    }
-
-    /// Walks the top-level ISO-BMFF boxes: each must fit in the file, so a cut file is reported as truncated.
-    private static func checkTopLevelBoxes(_ data: Data) throws {
-        let b = [UInt8](data)
-        var offset = 0
-        while offset < b.count {
-            guard offset + 8 <= b.count else { throw FileInspectionError.truncated }
-            var size = UInt64(be32(b, offset))
-            var header = 8
-            if size == 1 {
-                guard offset + 16 <= b.count else { throw FileInspectionError.truncated }
-                size = UInt64(be32(b, offset + 8)) << 32 | UInt64(be32(b, offset + 12))
-                header = 16
-            } else if size == 0 {
-                return  // the last box runs to the end of the file
-            }
-            guard size >= UInt64(header) else { throw FileInspectionError.malformed("a box of \(size) bytes") }
-            guard size <= UInt64(b.count - offset) else { throw FileInspectionError.truncated }
-            offset += Int(size)
-        }
     }
 
     // MARK: - Shared
@@ -338,13 +305,9 @@ public enum FileInspector {
         v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.4g", v)
     }
 
-    private static func be32(_ b: [UInt8], _ o: Int) -> UInt32 {
-        UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
-    }
-
     private enum Tag {
         static let newSubfileType: UInt16 = 254, width: UInt16 = 256, height: UInt16 = 257, bitsPerSample: UInt16 = 258
-        static let compression: UInt16 = 259, photometric: UInt16 = 262, make: UInt16 = 271, subIFDs: UInt16 = 330
+        static let compression: UInt16 = 259, photometric: UInt16 = 262
         static let cfaRepeatPatternDim: UInt16 = 33421, cfaPattern: UInt16 = 33422, iccProfile: UInt16 = 34675
         static let dngVersion: UInt16 = 50706, uniqueCameraModel: UInt16 = 50708, blackLevel: UInt16 = 50714
         static let whiteLevel: UInt16 = 50717, defaultCropSize: UInt16 = 50720, colorMatrix2: UInt16 = 50722

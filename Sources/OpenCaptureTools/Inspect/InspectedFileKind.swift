@@ -1,11 +1,5 @@
-/// What kind of image file `FileInspector` found (OpenCapture addition).
-public enum InspectedFileKind: String, Sendable, CaseIterable {
-    case jpeg = "JPEG"
-    case png = "PNG"
-    case tiff = "TIFF"
-    case dng = "DNG"
-    /// A camera raw format LibRaw reads (CR2, NEF, ARW, RAF, CR3, …).
-    case cameraRaw = "camera raw"
-    /// An ISO base-media HEIF/HEIC/AVIF still image.
-    case heif = "HEIF"
-}
+import MediaFormats
+
+/// What kind of image file `FileInspector` found (OpenCapture addition): MediaFormats' `FileKind`,
+/// the one list of file kinds, recognised by content. Named here so `import OpenCapture` is enough.
+public typealias InspectedFileKind = FileKind

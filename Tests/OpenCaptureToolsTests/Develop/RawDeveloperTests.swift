@@ -108,7 +108,7 @@ import Testing
 
     @Test func jpegOutputCarriesTheProfileOfItsPixels() throws {
         let developed = try RawDeveloper().develop(DevelopFixtures.frame.dng, as: .jpeg)
-        #expect(FileInspector.iccProfileInJPEG([UInt8](developed.data)).flatMap(ICCProfile.description(of:)) == "sRGB IEC61966-2.1")
+        #expect((try JPEGSegments.iccProfile(in: developed.data)).flatMap(ICCProfile.description(of:)) == "sRGB IEC61966-2.1")
         #expect(try ExifReader.read(jpeg: developed.data).orientation == developed.info.orientation)
     }
 }

@@ -33,7 +33,7 @@ import Testing
     }
 
     static func iccDescription(_ jpeg: Data) -> String? {
-        FileInspector.iccProfileInJPEG([UInt8](jpeg)).flatMap(ICCProfile.description(of:))
+        (try? JPEGSegments.iccProfile(in: jpeg)).flatMap(ICCProfile.description(of:))
     }
 
     @Test(arguments: [true, false])
@@ -78,6 +78,57 @@ import Testing
         #expect(result.colorSpace == .displayP3)
         #expect(Self.iccDescription(result.fusedJPEG) == "Display P3")
         #expect(result.radianceHDR != nil)
+    }
+
+    /// HEIC brackets get their exposures (time × ISO) from the Exif item, as JPEG brackets do,
+    /// and their colour space from the file's profile.
+    @Test(arguments: [ColorSpace.displayP3, .sRGB])
+    func heicExposuresComeFromTheirExif(colorSpace: ColorSpace) throws {
+        let files = try Self.bracket().enumerated().map { index, image in
+            var options = HEIFEncodingOptions()
+            options.colorSpace = colorSpace
+            options.thumbnailMaxDimension = nil
+            var exif = Self.portraitExif(index)
+            exif.colorSpace = 1                 // the profile, not EXIF, must decide
+            options.exif = exif
+            options.orientation = 6
+            return try HEIFEncoder.encode(image, options: options)
+        }
+        let result = try PhotoFusion().fuse(fileData: files)
+        let exposures = try #require(result.exposures)
+        #expect(exposures.count == 3)
+        for (got, want) in zip(exposures, [100.0 / 240, 100.0 / 60, 100.0 / 15]) { #expect(abs(got - want) < 1e-9) }
+        #expect(result.colorSpace == colorSpace)
+        #expect(result.width == 48 && result.height == 64, "libheif applies irot: the pixels are as displayed")
+        #expect(result.radianceHDR != nil && result.toneMappedJPEG != nil)
+        let exif = try ExifReader.read(jpeg: result.fusedJPEG)
+        #expect(exif.orientation == 1, "already upright")
+        #expect(exif.exposureTime == 1.0 / 60 && exif.iso == 100 && exif.model == "Simulated iPhone")
+        #expect(Self.iccDescription(result.fusedJPEG) == (colorSpace == .displayP3 ? "Display P3" : "sRGB IEC61966-2.1"))
+    }
+
+    @Test func bracketFilesWithTheWrongExtensionFuse() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-renamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = HEIFEncodingOptions()
+        options.thumbnailMaxDimension = nil
+        options.colorSpace = .displayP3     // as the JPEGs' EXIF ColorSpace (uncalibrated) says
+        options.exif = Self.portraitExif(1)
+        let frames = Self.bracket()
+        let files: [(String, Data)] = [
+            ("dark.heic", try JPEGEncoder.encode(frames[0], exif: Self.portraitExif(0))),
+            ("middle.jpg", try HEIFEncoder.encode(frames[1], options: options)),
+            ("bright.png", try JPEGEncoder.encode(frames[2], exif: Self.portraitExif(2))),
+        ]
+        var urls: [URL] = []
+        for (name, data) in files {
+            urls.append(folder.appendingPathComponent(name))
+            try data.write(to: urls.last!)
+        }
+        let result = try PhotoFusion().fuse(contentsOf: urls)
+        #expect(result.width == 64 && result.height == 48)
+        #expect(result.exposures?.count == 3 && result.colorSpace == .displayP3)
     }
 
     /// A PNG whose IHDR claims `width`×`height`, followed by `body` bytes that are not image data.

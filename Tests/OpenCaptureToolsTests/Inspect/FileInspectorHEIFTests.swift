@@ -5,22 +5,56 @@ import Testing
 @testable import OpenCaptureTools
 
 @Suite struct FileInspectorHEIFTests {
-    static let heic: Data = {
-        var options = HEIFEncodingOptions()
-        options.colorSpace = .displayP3
-        return try! HEIFEncoder.encode(Raster<UInt8>(width: 96, height: 64, channels: 3, repeating: 120), options: options)
-    }()
-
-    @Test func reportsTheParsedPrimaryImageAndProfile() throws {
-        let report = try FileInspector.inspect(Self.heic)
-        #expect(report.kind == .heif && report.width == 96 && report.height == 64)
-        #expect(report.iccProfileDescription == "Display P3")
+    static func exif() -> ExifMetadata {
+        var exif = ExifMetadata()
+        exif.make = "OpenCapture"
+        exif.model = "Simulated iPhone"
+        exif.exposureTime = 1.0 / 60
+        exif.iso = 200
+        exif.fNumber = 1.8
+        exif.colorSpace = 0xFFFF
+        return exif
     }
 
-    @Test(arguments: [0.3, 0.6, 0.95])
+    /// A 400×240 Display P3 HEIC with EXIF, stored as a 4×2 grid of 128×128 tiles and a 160×96 thumbnail.
+    static func heic(orientation: Int = 1) -> Data {
+        var options = HEIFEncodingOptions()
+        options.colorSpace = .displayP3
+        options.tileSize = 128
+        options.thumbnailMaxDimension = 160
+        options.exif = exif()
+        options.orientation = orientation
+        return try! HEIFEncoder.encode(Raster<UInt8>(width: 400, height: 240, channels: 3, repeating: 120), options: options)
+    }
+
+    static let upright = heic()
+
+    @Test func reportsThePrimaryImageThumbnailExifAndProfileFromTheBoxes() throws {
+        let report = try FileInspector.inspect(Self.upright)
+        #expect(report.kind == .heif)
+        #expect(report.width == 400 && report.height == 240, "the grid's size, not a tile's")
+        #expect(report.thumbnailWidth == 160 && report.thumbnailHeight == 96, "the thmb item, not a 128×128 tile")
+        #expect(report.value("Primary item", in: "HEIF") == "grid")
+        #expect(report.value("Make", in: "EXIF") == "OpenCapture")
+        #expect(report.value("Model", in: "EXIF") == "Simulated iPhone")
+        #expect(report.value("ExposureTime", in: "EXIF") == "1/60 s")
+        #expect(report.value("ISO", in: "EXIF") == "200")
+        #expect(report.value("FNumber", in: "EXIF") == "f/1.8")
+        #expect(report.iccProfileDescription == "Display P3")
+        #expect(report.value("nclx primaries", in: "ICC") == "Display P3 (12)")
+    }
+
+    @Test func aRotatedHEICReportsItsDisplayedSizes() throws {
+        let report = try FileInspector.inspect(Self.heic(orientation: 6))
+        #expect(report.width == 240 && report.height == 400)
+        #expect(report.thumbnailWidth == 96 && report.thumbnailHeight == 160)
+        #expect(report.value("Orientation", in: "EXIF") == "6")
+    }
+
+    @Test(arguments: [0.3, 0.6, 0.95, 0.999])
     func truncatedHEICIsAnError(fraction: Double) {
-        let cut = Self.heic.prefix(Int(Double(Self.heic.count) * fraction))
-        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(cut) }
+        let cut = Self.upright.prefix(Int(Double(Self.upright.count) * fraction))
+        #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(cut) }
     }
 
     @Test func hugeImageExtentsDoNotTrap() {

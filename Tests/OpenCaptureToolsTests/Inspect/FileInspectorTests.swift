@@ -55,6 +55,35 @@ import Testing
         #expect(tiff16.kind == .tiff && tiff16["Bits per sample"] == "16,16,16")
     }
 
+    @Test func filesWithTheWrongExtensionAreRecognisedByContent() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-renamed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = Raster<UInt8>(width: 40, height: 24, channels: 3, repeating: 77)
+        var options = HEIFEncodingOptions()
+        options.thumbnailMaxDimension = nil
+        let files: [(String, Data, InspectedFileKind)] = [
+            ("photo.png", try JPEGEncoder.encode(image), .jpeg),
+            ("photo.heic", try PNGCodec.encode(image), .png),
+            ("photo.jpg", try HEIFEncoder.encode(image, options: options), .heif),
+            ("photo.dng", try TIFFCodec.encode(image), .tiff),
+            ("photo.tif", DevelopFixtures.frame.dng, .dng),
+        ]
+        for (name, data, kind) in files {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            let report = try FileInspector.inspect(contentsOf: url)
+            #expect(report.kind == kind, "\(name)")
+            if kind != .dng { #expect(report.width == 40 && report.height == 24, "\(name)") }
+        }
+    }
+
+    @Test func aTruncatedPNGIsAnError() throws {
+        let png = try PNGCodec.encode(Raster<UInt8>(width: 30, height: 20, channels: 3, repeating: 7))
+        #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(png.dropLast(6)) }
+        #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(png.prefix(30)) }
+    }
+
     @Test func garbageThrowsATypedError() throws {
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data()) }
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data(repeating: 0x42, count: 1000)) }
