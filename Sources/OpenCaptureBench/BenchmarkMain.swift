@@ -8,13 +8,13 @@ import OpenCapture
 /// `opencapture-bench`: release-build figures for the capture path, printed one `name: value unit`
 /// line each, beside the anchors from shared/reference/ANCHORS.md.
 ///
-/// Usage: opencapture-bench [--data DIR] [--only NAME[,NAME…]] [--runs N] [--captures N]
+/// Usage: opencapture-bench [--data DIR] [--only NAME[,NAME…]] [--runs N] [--captures N] [--preset P]
 @main
 struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,soak,load,e2e] [--runs N] [--captures N]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,soak,load,e2e] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
             print("  soak, load and e2e run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
             return
         }

@@ -7,6 +7,9 @@ struct BenchmarkOptions {
     var repetitions = 5
     /// Captures in the soak benchmark (`--captures`), at least 10.
     var soakCaptures = 1_000
+    /// Session preset for the soak and load groups (`--preset vga|hd720|photo`); nil = their defaults
+    /// (VGA for the soak, 1280×720 for the load).
+    var capturePreset: String?
     var showHelp = false
 
     init(arguments: [String]) {
@@ -19,6 +22,7 @@ struct BenchmarkOptions {
             case "--only": only = Set((value ?? "").split(separator: ",").map(String.init)); i += 1
             case "--runs": repetitions = max(1, Int(value ?? "") ?? 5); i += 1
             case "--captures": soakCaptures = max(10, Int(value ?? "") ?? 1_000); i += 1
+            case "--preset": capturePreset = value; i += 1
             default: showHelp = true
             }
             i += 1

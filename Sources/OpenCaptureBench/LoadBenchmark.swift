@@ -10,7 +10,7 @@ enum LoadBenchmark {
     static let perThread = 8
 
     static func run(_ options: BenchmarkOptions) throws {
-        let rig = try CaptureRig(preset: .hd1280x720, seed: 7)
+        let rig = try CaptureRig(preset: CaptureRig.preset(named: options.capturePreset) ?? .hd1280x720, seed: 7)
         defer { rig.session.stopRunning() }
         let label = "load.\(threads)x\(perThread).\(rig.dimensions)"
         let recorder = CallbackRecorder()
@@ -54,6 +54,8 @@ enum LoadBenchmark {
         report("\(label).rss.peak", ResidentMemory.peak ?? 0, "MB",
                anchor: peakReset ? "VmHWM, reset before the load" : "VmHWM since process start (reset refused)")
         report("\(label).rss.end", ResidentMemory.current ?? 0, "MB", anchor: "VmRSS after all delivered")
+        report("\(label).rss.end_after_trim", ResidentMemory.currentAfterTrim ?? 0, "MB",
+               anchor: "the same after malloc_trim(0): memory still referenced")
     }
 
     /// Every way the callback log can break the contract.

@@ -8,7 +8,7 @@ enum SoakBenchmark {
     static let warmUp = 20
     static func run(_ options: BenchmarkOptions) throws {
         let captures = options.soakCaptures
-        let rig = try CaptureRig(preset: .vga640x480)
+        let rig = try CaptureRig(preset: CaptureRig.preset(named: options.capturePreset) ?? .vga640x480)
         defer { rig.session.stopRunning() }
         let label = "soak.\(rig.dimensions)"
 
@@ -75,6 +75,17 @@ struct CaptureRig {
         session.commitConfiguration()
         session.startRunning()
         (self.device, self.session, self.output) = (device, session, output)
+    }
+
+    /// `vga`, `hd720`, `hd1080` or `photo` (12 MP); nil for anything else.
+    static func preset(named name: String?) -> AVCaptureSession.Preset? {
+        switch name {
+        case "vga": return .vga640x480
+        case "hd720": return .hd1280x720
+        case "hd1080": return .hd1920x1080
+        case "photo": return .photo
+        default: return nil
+        }
     }
 
     /// The photo size the output delivers, e.g. "640x480".
