@@ -8,13 +8,14 @@ import OpenCapture
 /// `opencapture-bench`: release-build figures for the capture path, printed one `name: value unit`
 /// line each, beside the anchors from shared/reference/ANCHORS.md.
 ///
-/// Usage: opencapture-bench [--data DIR] [--only NAME[,NAME…]] [--runs N]
+/// Usage: opencapture-bench [--data DIR] [--only NAME[,NAME…]] [--runs N] [--captures N] [--preset P]
 @main
 struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif] [--runs N]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,soak,load,e2e] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
+            print("  soak, load and e2e run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
@@ -29,5 +30,8 @@ struct BenchmarkMain {
         if options.runs("fusion") { try FusionBenchmark.run(options) }
         if options.runs("develop") { try DevelopBenchmark.run(options) }
         if options.runs("heif") { try HEIFBenchmark.run(options) }
+        if options.named("soak") { try SoakBenchmark.run(options) }
+        if options.named("load") { try LoadBenchmark.run(options) }
+        if options.named("e2e") { try EndToEndBenchmark.run(options) }
     }
 }

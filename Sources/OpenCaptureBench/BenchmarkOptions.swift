@@ -5,6 +5,11 @@ struct BenchmarkOptions {
     var dataDirectory: String?
     var only: Set<String>?
     var repetitions = 5
+    /// Captures in the soak benchmark (`--captures`), at least 10.
+    var soakCaptures = 1_000
+    /// Session preset for the soak and load groups (`--preset vga|hd720|photo`); nil = their defaults
+    /// (VGA for the soak, 1280×720 for the load).
+    var capturePreset: String?
     var showHelp = false
 
     init(arguments: [String]) {
@@ -16,6 +21,8 @@ struct BenchmarkOptions {
             case "--data": dataDirectory = value; i += 1
             case "--only": only = Set((value ?? "").split(separator: ",").map(String.init)); i += 1
             case "--runs": repetitions = max(1, Int(value ?? "") ?? 5); i += 1
+            case "--captures": soakCaptures = max(10, Int(value ?? "") ?? 1_000); i += 1
+            case "--preset": capturePreset = value; i += 1
             default: showHelp = true
             }
             i += 1
@@ -23,6 +30,10 @@ struct BenchmarkOptions {
     }
 
     func runs(_ name: String) -> Bool { only?.contains(name) ?? true }
+
+    /// Whether `--only` names this group (for the long soak, load and end-to-end groups, which a
+    /// plain run leaves out).
+    func named(_ name: String) -> Bool { only?.contains(name) ?? false }
 
     /// ../shared/data beside the checkout, when present.
     static func findSharedData() -> String? {

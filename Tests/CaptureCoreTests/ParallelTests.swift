@@ -1,4 +1,4 @@
-import Synchronization
+import OpenCaptureTestSupport
 import Testing
 @testable import CaptureCore
 
@@ -43,14 +43,14 @@ import Testing
 @Suite struct ParallelTests {
     /// Runs `forEachBandIndexed` and returns how often each row was visited, checking each index's rows.
     static func visits(height: Int, bandHeight: Int) -> [Int] {
-        let counts = Mutex([Int](repeating: 0, count: max(0, height)))
-        let mismatches = Atomic<Int>(0)
+        let counts = Locked([Int](repeating: 0, count: max(0, height)))
+        let mismatches = Locked(0)
         let bands = RowBands(height: height, bandHeight: bandHeight)
         Parallel.forEachBandIndexed(height: height, bandHeight: bandHeight) { index, rows in
-            if bands[index] != rows { mismatches.add(1, ordering: .relaxed) }
+            if bands[index] != rows { mismatches.withLock { $0 += 1 } }
             counts.withLock { for y in rows { $0[y] += 1 } }
         }
-        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(mismatches.value == 0)
         return counts.withLock { $0 }
     }
 
@@ -64,22 +64,22 @@ import Testing
     }
 
     @Test func noBandsForEmptyHeights() {
-        let calls = Atomic<Int>(0)
-        Parallel.forEachBand(height: 0) { _ in calls.add(1, ordering: .relaxed) }
-        Parallel.forEachBand(height: -3) { _ in calls.add(1, ordering: .relaxed) }
-        Parallel.forEachBandIndexed(height: 0, bandHeight: 1) { _, _ in calls.add(1, ordering: .relaxed) }
-        #expect(calls.load(ordering: .relaxed) == 0)
+        let calls = Locked(0)
+        Parallel.forEachBand(height: 0) { _ in calls.withLock { $0 += 1 } }
+        Parallel.forEachBand(height: -3) { _ in calls.withLock { $0 += 1 } }
+        Parallel.forEachBandIndexed(height: 0, bandHeight: 1) { _, _ in calls.withLock { $0 += 1 } }
+        #expect(calls.value == 0)
     }
 
     @Test func forEachBandSeesTheSameBands() {
-        let seen = Mutex<[Range<Int>]>([])
+        let seen = Locked<[Range<Int>]>([])
         Parallel.forEachBand(height: 1_000, bandHeight: 48) { rows in seen.withLock { $0.append(rows) } }
         #expect(seen.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound } == Array(RowBands(height: 1_000, bandHeight: 48)))
     }
 
     @Test func mapKeepsIndexOrderAndRunsEachItemOnce() {
         for count in [0, 1, 2, 5, 64, 1_000] {
-            let runs = Mutex([Int](repeating: 0, count: count))
+            let runs = Locked([Int](repeating: 0, count: count))
             let values = Parallel.map(count: count) { i in
                 runs.withLock { $0[i] += 1 }
                 return "item \(i * i)"
@@ -92,15 +92,15 @@ import Testing
     struct ItemFailed: Error, Equatable { let index: Int }
 
     @Test func mapThrowsTheLowestIndexErrorAfterRunningEverything() {
-        let ran = Atomic<Int>(0)
+        let ran = Locked(0)
         #expect(throws: ItemFailed(index: 3)) {
             _ = try Parallel.map(count: 40) { (i: Int) throws(ItemFailed) -> Int in
-                ran.add(1, ordering: .relaxed)
+                ran.withLock { $0 += 1 }
                 if i == 3 || i == 17 || i == 39 { throw ItemFailed(index: i) }
                 return i
             }
         }
-        #expect(ran.load(ordering: .relaxed) == 40)
+        #expect(ran.value == 40)
     }
 
     @Test func coreCountIsPositive() {

@@ -1,0 +1,116 @@
+import Foundation
+import MediaFormats
+
+/// Headline figures as a user meets them: the built `opencapture` command timed from process start
+/// to file on disk, with the process's peak memory, beside the reference tools run on the same
+/// files in the same run (`cjpeg`, `heif-enc`, `enfuse`, `dcraw_emu -T`); tools that are not
+/// installed are skipped. Each figure is the median of up to three runs (`--runs`).
+enum EndToEndBenchmark {
+    static func run(_ options: BenchmarkOptions) throws {
+        guard let cli = findCLI() else {
+            print("e2e: skipped (build the command first: swift build -c release --product opencapture)")
+            return
+        }
+        let runs = max(1, min(options.repetitions, 3))
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        print("# e2e: \(cli), median of \(runs); time = process start → exit with the file written; peak = child's max RSS")
+
+        /// Runs `arguments` `runs` times, each into a fresh folder; reports time and peak; returns the last folder.
+        func timeCommand(_ name: String, program: String, _ arguments: (URL) -> [String], stdout: ((URL) -> String)? = nil,
+                         expect suffix: String, anchor: String) throws -> URL {
+            var results: [ChildProcess] = []
+            var folder = root
+            for run in 0..<runs {
+                folder = root.appendingPathComponent("\(name)-\(run)")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let result = ChildProcess.run(program, arguments(folder), standardOutput: stdout?(folder))
+                guard result.status == 0 else { throw BenchmarkError(description: "\(name): exit status \(result.status)") }
+                guard files(in: folder, suffix: suffix).first != nil else {
+                    throw BenchmarkError(description: "\(name): no *\(suffix) written")
+                }
+                results.append(result)
+            }
+            let time = median(results.map(\.seconds)), peak = median(results.map(\.peakMB))
+            report("e2e.\(name).time", time, "s", format: "%.2f", anchor: anchor)
+            report("e2e.\(name).peak_rss", peak, "MB", format: "%.0f",
+                   anchor: String(format: "CPU %.2f s (user+sys)", median(results.map(\.cpuSeconds))))
+            return folder
+        }
+
+        _ = try timeCommand("startup", program: cli, { _ in ["--help"] }, stdout: { $0.appendingPathComponent("help.txt").path },
+                            expect: ".txt", anchor: "opencapture --help: process start cost")
+
+        // shoot: the first photo after startRunning, 12 MP JPEG and HEIC.
+        let jpegFolder = try timeCommand("shoot.jpeg_12mp", program: cli, { ["shoot", "-o", $0.path] }, expect: ".jpg",
+                                         anchor: "startRunning → first 12 MP JPEG on disk")
+        let jpeg = files(in: jpegFolder, suffix: ".jpg")[0]
+        let heicFolder = try timeCommand("shoot.heic_12mp", program: cli, { ["shoot", "--format", "heic", "-o", $0.path] },
+                                         expect: ".heic", anchor: "startRunning → first 12 MP HEIC on disk")
+        _ = heicFolder
+
+        // Anchors on the same pixels: the JPEG decoded once (untimed) to PPM for cjpeg.
+        if let cjpeg = ExternalTool.find("cjpeg"), let djpeg = ExternalTool.find("djpeg") {
+            let ppm = root.appendingPathComponent("photo.ppm").path
+            _ = ChildProcess.run(djpeg, ["-ppm", jpeg.path], standardOutput: ppm)
+            _ = try timeCommand("anchor.cjpeg_q90", program: cjpeg, { _ in ["-quality", "90", ppm] },
+                                stdout: { $0.appendingPathComponent("cjpeg.jpg").path }, expect: ".jpg",
+                                anchor: "libjpeg-turbo cjpeg, same 12 MP pixels from PPM: encode only, no capture")
+        } else {
+            print("e2e.anchor.cjpeg_q90: skipped (apt-get install libjpeg-turbo-progs)")
+        }
+        if let heifEnc = ExternalTool.find("heif-enc") {
+            let q = Int((100 - 2 * HEIFEncodingOptions().constantRateFactor).rounded())
+            _ = try timeCommand("anchor.heif-enc", program: heifEnc, { ["-q", "\(q)", "-o", $0.appendingPathComponent("h.heic").path, jpeg.path] },
+                                expect: ".heic", anchor: "libheif heif-enc -q \(q) (same x265 crf) from the JPEG: decode + encode, no capture")
+        } else {
+            print("e2e.anchor.heif-enc: skipped (apt-get install libheif-examples)")
+        }
+
+        // bracket --fuse, and enfuse on the bracket's own three JPEGs.
+        let bracketFolder = try timeCommand("bracket.ev-2_0_2.fuse", program: cli,
+                                            { ["bracket", "--ev=-2,0,2", "--fuse", "-o", $0.path] }, expect: ".jpg",
+                                            anchor: "three 12 MP exposures, fused JPEG + HDR + tone-mapped on disk")
+        let shots = files(in: bracketFolder, suffix: ".jpg").filter { !$0.lastPathComponent.contains("fused") && !$0.lastPathComponent.contains("tone") }
+        if let enfuse = ExternalTool.find("enfuse"), shots.count == 3 {
+            _ = try timeCommand("anchor.enfuse", program: enfuse,
+                                { ["--compression=90", "-o", $0.appendingPathComponent("enfused.jpg").path] + shots.map(\.path) },
+                                expect: ".jpg", anchor: "enfuse on the same three JPEGs: fusion only, no capture, no alignment")
+        } else {
+            print("e2e.anchor.enfuse: skipped (\(shots.count == 3 ? "apt-get install enfuse" : "bracket wrote \(shots.count) shots"))")
+        }
+
+        // develop a DNG the command itself shot (untimed), and dcraw_emu -T on the same file.
+        let rawFolder = root.appendingPathComponent("raw")
+        try FileManager.default.createDirectory(at: rawFolder, withIntermediateDirectories: true)
+        let shot = ChildProcess.run(cli, ["shoot", "--raw", "--format", "none", "-o", rawFolder.path])
+        guard shot.status == 0, let dng = files(in: rawFolder, suffix: ".dng").first else {
+            throw BenchmarkError(description: "shoot --raw wrote no DNG (status \(shot.status))")
+        }
+        _ = try timeCommand("develop.dng_to_tiff", program: cli, { ["develop", dng.path, "--format", "tiff", "-o", $0.path] },
+                            expect: ".tif", anchor: "12 MP DNG → 8-bit TIFF on disk")
+        if let dcraw = ExternalTool.find("dcraw_emu") {
+            _ = try timeCommand("anchor.dcraw_emu_T", program: dcraw, { folder in
+                let copy = folder.appendingPathComponent(dng.lastPathComponent)
+                try? FileManager.default.copyItem(at: dng, to: copy)
+                return ["-T", copy.path]
+            }, expect: ".tiff", anchor: "LibRaw dcraw_emu -T (AHD, 8-bit TIFF) on the same DNG")
+        } else {
+            print("e2e.anchor.dcraw_emu_T: skipped (apt-get install libraw-bin)")
+        }
+    }
+
+    /// Files in `folder` whose names end in `suffix`, sorted.
+    static func files(in folder: URL, suffix: String) -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.lowercased().hasSuffix(suffix) }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// The `opencapture` executable built beside this benchmark, or on PATH.
+    static func findCLI() -> String? {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let beside = URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("opencapture").path
+        return FileManager.default.isExecutableFile(atPath: beside) ? beside : ExternalTool.find("opencapture")
+    }
+}
