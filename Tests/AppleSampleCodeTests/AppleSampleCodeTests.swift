@@ -8,6 +8,11 @@ import AVFoundation
 #else
 import OpenCapture
 #endif
+
+/// How long a capture may take before a test gives up: a safety net, not a speed check. Generous,
+/// because a 12 MP first capture renders the scene, and ThreadSanitizer (scripts/tsan.sh) makes that
+/// many times slower on a loaded 2-core machine.
+let captureTimeout: TimeInterval = 900
 import Foundation
 import XCTest
 
@@ -66,7 +71,7 @@ final class AVCamSampleTests: XCTestCase {
             // The processor is alive only because AVCam's dictionary holds it (the output holds it weakly).
             XCTAssertLessThanOrEqual(avcam.inProgressPhotoCaptureDelegates.count, 1)
         }
-        wait(for: [done], timeout: 120)
+        wait(for: [done], timeout: captureTimeout)
         lock.lock(); defer { lock.unlock() }
         XCTAssertEqual(completed.count, 1, "completionHandler runs once (didFinishCaptureFor exactly once)")
         XCTAssertEqual(dictionaryCountAtCompletion, 0, "inProgressPhotoCaptureDelegates empties on completion")
@@ -102,7 +107,7 @@ final class AVCamSampleTests: XCTestCase {
         avcam.sessionQueue.sync {
             XCTAssertLessThanOrEqual(avcam.inProgressPhotoCaptureDelegates.count, count)
         }
-        wait(for: [done], timeout: 120)
+        wait(for: [done], timeout: captureTimeout)
         lock.lock(); defer { lock.unlock() }
         XCTAssertEqual(completedIDs.count, count)
         XCTAssertEqual(Set(completedIDs).count, count, "each capture has its own uniqueID and processor")
@@ -131,7 +136,7 @@ final class AVCamSampleTests: XCTestCase {
             avcam.inProgressPhotoCaptureDelegates[processor.requestedPhotoSettings.uniqueID] = processor
             avcam.photoOutput.capturePhoto(with: photoSettings, delegate: processor)
         }
-        wait(for: [done], timeout: 60)
+        wait(for: [done], timeout: captureTimeout)
         XCTAssertNil(finished?.photoData)
         avcam.sessionQueue.sync {
             XCTAssertTrue(avcam.inProgressPhotoCaptureDelegates.isEmpty)
@@ -141,7 +146,7 @@ final class AVCamSampleTests: XCTestCase {
         let again = expectation(description: "next capture")
         avcam.onProcessorCompleted = { finished = $0; again.fulfill() }
         avcam.capturePhoto()
-        wait(for: [again], timeout: 60)
+        wait(for: [again], timeout: captureTimeout)
         XCTAssertNotNil(finished?.photoData)
     }
 }
@@ -169,7 +174,7 @@ final class TrackingPhotoCaptureProgressTests: XCTestCase {
     
     /// Starts captures on the session queue and waits until all their delegates have finished.
     private func capture(_ settings: [AVCapturePhotoSettings], on camera: MultiCaptureCamera,
-                         timeout: TimeInterval = 120) -> [PhotoCaptureProgressDelegate] {
+                         timeout: TimeInterval = captureTimeout) -> [PhotoCaptureProgressDelegate] {
         let done = expectation(description: "\(settings.count) captures")
         done.expectedFulfillmentCount = settings.count
         camera.onCaptureFinished = { _ in done.fulfill() }
@@ -347,7 +352,7 @@ final class InvalidPhotoSettingsTests: XCTestCase {
         let done = expectation(description: "capture \(settings.uniqueID)")
         camera.onCaptureFinished = { _ in done.fulfill() }
         let delegate = camera.sessionQueue.sync { camera.capture(with: settings) }
-        wait(for: [done], timeout: 120)
+        wait(for: [done], timeout: captureTimeout)
         camera.sessionQueue.sync { XCTAssertTrue(camera.inProgressPhotoCaptureDelegates.isEmpty) }
         return delegate
     }

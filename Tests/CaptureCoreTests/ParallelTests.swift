@@ -50,7 +50,7 @@ import Testing
             if bands[index] != rows { mismatches.withLock { $0 += 1 } }
             counts.withLock { for y in rows { $0[y] += 1 } }
         }
-        #expect(mismatches.value == 0)
+        #expect(mismatches.wrappedValue == 0)
         return counts.withLock { $0 }
     }
 
@@ -68,7 +68,7 @@ import Testing
         Parallel.forEachBand(height: 0) { _ in calls.withLock { $0 += 1 } }
         Parallel.forEachBand(height: -3) { _ in calls.withLock { $0 += 1 } }
         Parallel.forEachBandIndexed(height: 0, bandHeight: 1) { _, _ in calls.withLock { $0 += 1 } }
-        #expect(calls.value == 0)
+        #expect(calls.wrappedValue == 0)
     }
 
     @Test func forEachBandSeesTheSameBands() {
@@ -100,7 +100,7 @@ import Testing
                 return i
             }
         }
-        #expect(ran.value == 40)
+        #expect(ran.wrappedValue == 40)
     }
 
     @Test func coreCountIsPositive() {

@@ -39,12 +39,4 @@ import Testing
         #expect(result.status == 0)
         #expect(result.standardOutput == bytes)
     }
-
-    @Test func lockedSerialisesConcurrentUpdates() {
-        let seen = Locked([Int]())
-        DispatchQueue.concurrentPerform(iterations: 1_000) { i in seen.withLock { $0.append(i) } }
-        #expect(seen.value.sorted() == Array(0..<1_000))
-        let count = seen.withLock { values -> Int in values.removeAll(); return values.count }
-        #expect(count == 0 && seen.value.isEmpty)
-    }
 }

@@ -1,7 +1,6 @@
 import CaptureCore
 import CaptureEngine
 import Foundation
-import Synchronization
 
 /// Turns one request's engine events into Apple's delegate callbacks, on the output's serial
 /// queue, in Apple's order: willBeginCapture → willCapturePhoto → didCapturePhoto →
@@ -14,7 +13,7 @@ final class PhotoDeliveryAdapter: Sendable {
     private let settings: AVCapturePhotoSettings
     private let deviceType: AVCaptureDevice.DeviceType
     /// Set by the `.resolved` event, read by every later one.
-    private let resolved = Mutex<AVCaptureResolvedPhotoSettings?>(nil)
+    private let resolved = Locked<AVCaptureResolvedPhotoSettings?>(nil)
 
     init(output: AVCapturePhotoOutput, delegate: AVCapturePhotoCaptureDelegate, settings: AVCapturePhotoSettings,
          deviceType: AVCaptureDevice.DeviceType) {
@@ -35,7 +34,7 @@ final class PhotoDeliveryAdapter: Sendable {
         switch event {
         case .resolved(let native):
             let resolved = Self.resolvedSettings(native)
-            self.resolved.withLock { $0 = resolved }
+            self.resolved.wrappedValue = resolved
             post { $0.photoOutput($1, willBeginCaptureFor: resolved) }
         case .exposureStarted:
             let resolved = current
@@ -53,7 +52,7 @@ final class PhotoDeliveryAdapter: Sendable {
     }
 
     private var current: AVCaptureResolvedPhotoSettings {
-        resolved.withLock { $0 } ?? AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID)
+        resolved.wrappedValue ?? AVCaptureResolvedPhotoSettings(uniqueID: settings.uniqueID)
     }
 
     private func post(_ callback: @escaping @Sendable (AVCapturePhotoCaptureDelegate, AVCapturePhotoOutput) -> Void) {

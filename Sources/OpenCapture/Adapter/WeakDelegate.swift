@@ -1,16 +1,15 @@
-import Synchronization
+import CaptureCore
 
 /// Holds a photo delegate weakly, as Apple's output does.
 final class WeakDelegate: Sendable {
-    private let reference: Mutex<WeakReference>
+    private let reference: Locked<WeakReference>
 
-    init(_ value: AVCapturePhotoCaptureDelegate) { reference = Mutex(WeakReference(value: value)) }
+    init(_ value: AVCapturePhotoCaptureDelegate) { reference = Locked(WeakReference(value: value)) }
 
     /// The delegate, or nil once the app released it.
     var value: AVCapturePhotoCaptureDelegate? { reference.withLock { $0.value } }
 
-    private struct WeakReference: @unchecked Sendable {
-        // Only read and written inside `reference`'s lock.
+    private struct WeakReference {
         weak var value: AVCapturePhotoCaptureDelegate?
     }
 }

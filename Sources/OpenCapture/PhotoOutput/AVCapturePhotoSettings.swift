@@ -1,6 +1,5 @@
 import CaptureCore
 import Foundation
-import Synchronization
 
 /// Everything one photo request asks for (Apple's `AVCapturePhotoSettings`). Each instance has a
 /// process-unique `uniqueID`; a settings object may be used for one capture only, so clone it
@@ -8,7 +7,7 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: every mutable setting is `@Locked` (guarded by its own lock); the rest is immutable.
 public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
-    private static let lastID = Mutex<Int64>(0)
+    private static let lastID = Locked<Int64>(0)
 
     static func nextUniqueID() -> Int64 {
         lastID.withLock { id in

@@ -1,3 +1,4 @@
+import CaptureCore
 import Foundation
 import Testing
 @testable import OpenCapture
@@ -26,7 +27,7 @@ import Testing
 
     @Test func requestsReachTheSensorInCallOrder() async throws {
         let rig = CaptureRig(preset: .low)
-        let log = BeginLog()
+        let log = Locked<[Int64]>([])
         let callOrder = Locked<[Int64]>([])
         let delegates = Locked<[RecordingDelegate]>([])
         let gate = NSLock()
@@ -34,18 +35,18 @@ import Testing
             for _ in 0..<4 {
                 let settings = bgraSettings()
                 let delegate = RecordingDelegate(output: rig.output)
-                delegate.onBegin = { log.append($0) }
-                delegates.mutate { $0.append(delegate) }
+                delegate.onBegin = { id in log.withLock { $0.append(id) } }
+                delegates.withLock { $0.append(delegate) }
                 // The gate makes the global call order known to the test.
                 gate.lock()
-                callOrder.mutate { $0.append(settings.uniqueID) }
+                callOrder.withLock { $0.append(settings.uniqueID) }
                 rig.output.capturePhoto(with: settings, delegate: delegate)
                 gate.unlock()
             }
         }
-        for delegate in delegates.value { await delegate.waitUntilFinished() }
-        #expect(log.ids == callOrder.value)
-        #expect(Set(log.ids).count == 24)
+        for delegate in delegates.wrappedValue { await delegate.waitUntilFinished() }
+        #expect(log.wrappedValue == callOrder.wrappedValue)
+        #expect(Set(log.wrappedValue).count == 24)
     }
 
     @Test func capturingWhileOthersChangeExposureLightingAndConfiguration() async throws {
@@ -56,7 +57,7 @@ import Testing
                 switch thread % 3 {
                 case 0:
                     let delegate = RecordingDelegate(output: rig.output)
-                    delegates.mutate { $0.append(delegate) }
+                    delegates.withLock { $0.append(delegate) }
                     rig.output.capturePhoto(with: bgraSettings(), delegate: delegate)
                 case 1:
                     try? rig.device.lockForConfiguration()
@@ -73,12 +74,12 @@ import Testing
                 }
             }
         }
-        for delegate in delegates.value {
+        for delegate in delegates.wrappedValue {
             await delegate.waitUntilFinished()
             #expect(delegate.events == Self.order)
             #expect(delegate.photos.count == 1)
         }
-        #expect(delegates.value.count == 12)
+        #expect(delegates.wrappedValue.count == 12)
     }
 
     @Test func capturesInFlightWhileTheSessionStopsAndRestarts() async throws {
@@ -126,23 +127,4 @@ import Testing
         await kept.waitUntilFinished()
         #expect(kept.events == Self.order)
     }
-}
-
-/// A value guarded by a lock, for collecting results from several threads.
-final class Locked<Value>: @unchecked Sendable {
-    // `lock` guards `stored`.
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
-}
-
-/// The order in which requests began capture, across all delegates.
-final class BeginLog: @unchecked Sendable {
-    // `lock` guards `list`.
-    private let lock = NSLock()
-    private var list: [Int64] = []
-    func append(_ id: Int64) { lock.withLock { list.append(id) } }
-    var ids: [Int64] { lock.withLock { list } }
 }
