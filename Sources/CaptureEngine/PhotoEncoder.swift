@@ -38,9 +38,10 @@ package enum PhotoEncoder {
             options.thumbnailMaxDimension = request.thumbnailSize.map { max($0.width, $0.height) } ?? 320
             return Processed(fileData: try HEIFEncoder.encode(rgb, options: options))
         case .uncompressed(let format):
-            let orientation = exif.orientation
-            return Processed(pixelBuffer: pixelBuffer(rgb, format: format),
-                             fileDataProvider: { try? TIFFCodec.encode(rgb, orientation: orientation) })
+            let profile = ICCProfile.data(for: request.colorSpace)
+            return Processed(pixelBuffer: pixelBuffer(rgb, format: format), fileDataProvider: {
+                try? TIFFCodec.encode(rgb, orientation: exif.orientation, exif: exif, iccProfile: profile)
+            })
         }
     }
 

@@ -72,9 +72,11 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     /// The extension for a photo's file data: dng, tif, heic or jpg.
     static func fileExtension(_ photo: AVCapturePhoto, _ data: Data) -> String {
         if photo.isRawPhoto { return "dng" }
-        if data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return "tif" }
-        if data.count > 12, String(decoding: data[4..<8], as: UTF8.self) == "ftyp" { return "heic" }
-        return "jpg"
+        switch InspectedFileKind.of(data) {
+        case .tiff: return "tif"
+        case .heif: return "heic"
+        default: return "jpg"
+        }
     }
 
     /// Captures and waits for `didFinishCapture`.

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import Testing
 @testable import OpenCapture
 
@@ -95,6 +96,12 @@ import Testing
         #expect(CVPixelBufferGetWidth(buffer) == 192 && CVPixelBufferGetHeight(buffer) == 144)
         let tiff = try #require(photo.fileDataRepresentation())
         #expect(tiff.prefix(4) == Data([0x49, 0x49, 0x2A, 0x00]))
+        // The TIFF says what the photo is: EXIF (34665), ICC profile (34675), orientation and resolution.
+        let ifd0 = try #require(try TIFFTagReader(tiff).mainDirectories().first)
+        #expect(ifd0.contains(34665) && ifd0.contains(34675))
+        #expect(ifd0.integer(274) == 6)
+        #expect(ifd0.real(282) == 72 && ifd0.real(283) == 72 && ifd0.integer(296) == 2)
+        #expect(ifd0.string(271) == "OpenCapture")
 
         let yuv = AVCapturePhotoSettings(format: [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange])
         let planar = try #require(try await rig.capture(yuv).photos.first?.pixelBuffer)
