@@ -26,7 +26,7 @@ package enum CaptureExif {
         exif.flash = flashCode(request.flash, fired: plan.flash, hasFlash: module.hasFlash,
                                redEye: plan.flash && request.redEyeReduction)
         exif.orientation = request.orientation
-        exif.colorSpace = request.colorSpace == .sRGB ? 1 : 0xFFFF  // uncalibrated = Display P3, as iPhones write
+        exif.colorSpace = ExifMetadata.colorSpaceTag(for: request.colorSpace)
         exif.pixelXDimension = request.photoSize.width
         exif.pixelYDimension = request.photoSize.height
         // APEX brightness: Bv = log2(L / (0.3 · 0.32 · 3.125)) with L in cd/m² (K = 12.5).
