@@ -35,9 +35,13 @@ struct BenchmarkOptions {
     /// plain run leaves out).
     func named(_ name: String) -> Bool { only?.contains(name) ?? false }
 
-    /// ../shared/data beside the checkout, when present.
+    /// ../shared/data beside the checkout (found from this source file, so any working folder
+    /// works), when present; `OPENCAPTURE_SHARED_DATA` overrides it.
     static func findSharedData() -> String? {
-        let candidates = ["../shared/data", "../../shared/data", "/work/shared/data"]
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let candidates = [ProcessInfo.processInfo.environment["OPENCAPTURE_SHARED_DATA"],
+                          checkout.deletingLastPathComponent().appendingPathComponent("shared/data").path].compactMap { $0 }
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/demosaic") }
     }
 }
