@@ -1,19 +1,19 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
 @Suite struct DNGWriterTests {
-    @Test(.enabled(if: ExternalTool.path("exiftool") != nil, "exiftool not installed"))
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolValidatesAndReadsTags() throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("frame.dng")
         try DNGFixtures.dng().write(to: file)
-        let (output, status) = try ExternalTool.run(ExternalTool.path("exiftool")!,
-                                                    ["-j", "-n", "-G1", "-a", "-warning", "-validate", "-all:all", file.path])
-        #expect(status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]]
+        let result = try ExternalTool.exiftool.run(["-j", "-n", "-G1", "-a", "-warning", "-validate", "-all:all", file.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let json = try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]]
         let tags = (json?.first ?? [:]).mapValues { "\($0)" }
         #expect(tags["ExifTool:Validate"] == "0 0 0", "validate: \(tags["ExifTool:Validate"] ?? "-"), \(tags["ExifTool:Warning"] ?? "")")
         #expect(tags["ExifTool:Warning"] == nil)
@@ -36,7 +36,7 @@ import Testing
         #expect(tags["ExifIFD:FNumber"] == "1.8")
     }
 
-    @Test(.enabled(if: ExternalTool.path("raw-identify") != nil, "raw-identify (libraw-bin) not installed"))
+    @Test(.enabled(if: ExternalTool.rawIdentify.isInstalled, "raw-identify (libraw-bin) not installed"))
     func rawIdentifyReportsGeometryLevelsAndCFA() throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -44,22 +44,23 @@ import Testing
         var raw = DNGFixtures.raw()
         raw.cfa = .grbg
         try DNGFixtures.dng(raw).write(to: file)
-        let (output, status) = try ExternalTool.run(ExternalTool.path("raw-identify")!, ["-v", file.path])
-        #expect(status == 0)
+        let result = try ExternalTool.rawIdentify.run(["-v", file.path])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let output = result.output
         for expected in ["DNG Version: 1.4.0.0", "Image size:   256 x 192", "Filter pattern: GRBGGRBG",
                          "cblack[6 .. 9]: 528 528 528 528", "ISO speed: 200", "Shutter: 1/120.0", "DNG Illuminant 1: D65"] {
             #expect(output.contains(expected), "missing \"\(expected)\" in:\n\(output)")
         }
     }
 
-    @Test(.enabled(if: ExternalTool.path("dcraw_emu") != nil, "dcraw_emu (libraw-bin) not installed"))
+    @Test(.enabled(if: ExternalTool.dcrawEmu.isInstalled, "dcraw_emu (libraw-bin) not installed"))
     func dcrawEmuDevelopsPatchesWithTheRightHue() throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("frame.dng")
         try DNGFixtures.dng().write(to: file)
-        let (output, status) = try ExternalTool.run(ExternalTool.path("dcraw_emu")!, ["-w", "-T", file.path])
-        #expect(status == 0, "\(output)")
+        let developer = try ExternalTool.dcrawEmu.run(["-w", "-T", file.path])
+        #expect(developer.status == 0, "\(developer.output)\(developer.errorOutput)")
         let developed = try TIFFCodec.decode(Data(contentsOf: URL(fileURLWithPath: file.path + ".tiff")))
         #expect(developed.width == 256 && developed.height == 192)
         func mean(_ i: Int) -> SIMD3<Double> {
@@ -138,7 +139,7 @@ import Testing
 }
 
 @Suite struct LosslessJPEGDNGToolTests {
-    @Test(.enabled(if: ExternalTool.path("dcraw_emu") != nil && ExternalTool.path("exiftool") != nil, "libraw-bin or exiftool missing"))
+    @Test(.enabled(if: ExternalTool.dcrawEmu.isInstalled && ExternalTool.exiftool.isInstalled, "libraw-bin or exiftool missing"))
     func toolsAcceptLosslessJPEGDNG() throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -146,12 +147,12 @@ import Testing
         let raw = DNGFixtures.raw()
         let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "Simulated iPhone", exif: DNGFixtures.exif())
         try DNGWriter.write(raw, metadata: metadata, preview: nil, compression: .losslessJPEG).write(to: file)
-        let validate = try ExternalTool.run(ExternalTool.path("exiftool")!, ["-validate", "-warning", "-a", "-s", file.path])
-        #expect(validate.output.contains("Validate                        : OK"), "\(validate.output)")
-        let compression = try ExternalTool.run(ExternalTool.path("exiftool")!, ["-SubIFD:Compression", "-n", "-s3", file.path])
+        let validate = try ExternalTool.exiftool.run(["-validate", "-warning", "-a", "-s", file.path])
+        #expect(validate.output.contains("Validate                        : OK"), "\(validate.output)\(validate.errorOutput)")
+        let compression = try ExternalTool.exiftool.run(["-SubIFD:Compression", "-n", "-s3", file.path])
         #expect(compression.output.trimmingCharacters(in: .whitespacesAndNewlines) == "7")
-        let (output, status) = try ExternalTool.run(ExternalTool.path("dcraw_emu")!, ["-w", "-T", file.path])
-        #expect(status == 0, "\(output)")
+        let developer = try ExternalTool.dcrawEmu.run(["-w", "-T", file.path])
+        #expect(developer.status == 0, "\(developer.output)\(developer.errorOutput)")
         let developed = try TIFFCodec.decode(Data(contentsOf: URL(fileURLWithPath: file.path + ".tiff")))
         #expect(developed.width == 256 && developed.height == 192)
         let r = DNGFixtures.patchRect(0, width: 256, height: 192)

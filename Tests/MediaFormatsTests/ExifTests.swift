@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
@@ -120,7 +121,7 @@ import Testing
         #expect(throws: MediaFormatError.self) { _ = try ExifReader.read(jpeg: try JPEGEncoder.encode(TestImages.colourful(width: 8, height: 8))) }
     }
 
-    @Test(.enabled(if: ExifTool.isAvailable, "exiftool not installed"))
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolReadsAndValidates() throws {
         let jpeg = try JPEGEncoder.encode(TestImages.colourful(width: 64, height: 48), exif: Self.sample(),
                                           thumbnailJPEG: try Self.thumbnail(), iccProfile: ICCProfile.data(for: .displayP3))
@@ -170,11 +171,11 @@ import Testing
         if let lon = n["GPS:GPSLongitude"].flatMap(Double.init) { #expect(abs(lon - 2.294_48) < 1e-6) } else { Issue.record("no GPSLongitude") }
 
         // The thumbnail exiftool extracts is the JPEG we embedded.
-        let thumb = try ExifTool.run(jpeg, ["-b", "-ThumbnailImage"])
+        let thumb = try ExternalTool.exiftool.run(["-b", "-ThumbnailImage"], file: jpeg, fileExtension: "jpg").standardOutput
         #expect(try JPEGDecoder.size(of: thumb) == Size(width: 32, height: 24))
     }
 
-    @Test(.enabled(if: ExifTool.isAvailable, "exiftool not installed"))
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolValidatesMinimalExif() throws {
         var exif = ExifMetadata()
         exif.make = "OpenCapture"

@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
@@ -12,15 +13,6 @@ import Testing
         exif.fNumber = 1.8
         exif.iso = 100
         return exif
-    }
-
-    /// Writes `data` to a temporary .heic file for a command-line reader.
-    static func withFile<T>(_ data: Data, _ body: (String) throws -> T) throws -> T {
-        let dir = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let url = dir.appendingPathComponent("image.heic")
-        try data.write(to: url)
-        return try body(url.path)
     }
 
     @Test func roundTripThroughLibheif() throws {
@@ -44,30 +36,29 @@ import Testing
         #expect(info.itemCount == 2 + 1 + 1 + 1)    // 2 tiles, grid, thumbnail, Exif
     }
 
-    @Test(.enabled(if: ExternalTool.path("heif-info") != nil, "heif-info (libheif-examples) not installed"))
+    @Test(.enabled(if: ExternalTool.heifInfo.isInstalled, "heif-info (libheif-examples) not installed"))
     func heifInfoListsPrimaryThumbnailExifAndProfile() throws {
-        let tool = try #require(ExternalTool.path("heif-info"))
         var options = HEIFEncodingOptions()
         options.exif = Self.exif()
         let heic = try HEIFEncoder.encode(TestImages.colourful(width: 700, height: 500), options: options)
-        let (output, status) = try Self.withFile(heic) { try ExternalTool.run(tool, [$0]) }
-        #expect(status == 0, "\(output)")
+        let result = try ExternalTool.heifInfo.run([], file: heic, fileExtension: "heic")
+        let output = result.output
+        #expect(result.status == 0, "\(output)\(result.errorOutput)")
         #expect(output.contains("image: 700x500"), "\(output)")
         #expect(output.contains("thumbnail: 320x228"), "\(output)")
         #expect(output.contains("Exif: "), "\(output)")
         #expect(output.contains("color profile: prof"), "\(output)")
     }
 
-    @Test(.enabled(if: ExternalTool.path("exiftool") != nil, "exiftool not installed"))
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolReadsExifWithoutWarnings() throws {
-        let tool = try #require(ExternalTool.path("exiftool"))
         var options = HEIFEncodingOptions()
         options.exif = Self.exif()
         options.colorSpace = .displayP3
         options.xmp = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:CreatorTool="OpenCapture"/></rdf:RDF></x:xmpmeta>"#.utf8)
         let heic = try HEIFEncoder.encode(TestImages.colourful(width: 300, height: 200), options: options)
-        let (output, _) = try Self.withFile(heic) { try ExternalTool.run(tool, ["-j", "-G1", "-a", "-warning", "-all:all", $0]) }
-        let json = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]]
+        let output = try ExternalTool.exiftool.run(["-j", "-G1", "-a", "-warning", "-all:all"], file: heic, fileExtension: "heic").standardOutput
+        let json = try JSONSerialization.jsonObject(with: output) as? [[String: Any]]
         let tags = (json?.first ?? [:]).mapValues { "\($0)" }
         #expect(tags["IFD0:Make"] == "Apple", "\(tags)")
         #expect(tags["IFD0:Model"] == "iPhone (OpenCapture)")

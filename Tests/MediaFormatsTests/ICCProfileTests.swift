@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
@@ -23,7 +24,7 @@ import Testing
         #expect(abs(m[0, 0] - 1.0478112) < 1e-4 && abs(m[0, 1] - 0.0228866) < 1e-4 && abs(m[0, 2] + 0.0501270) < 1e-4)
     }
 
-    @Test(.enabled(if: ExifTool.isAvailable, "exiftool not installed"))
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolParsesProfiles() throws {
         for space in ColorSpace.allCases {
             let jpeg = try JPEGEncoder.encode(TestImages.colourful(width: 16, height: 16), iccProfile: ICCProfile.data(for: space))
@@ -36,41 +37,24 @@ import Testing
         }
     }
 
-    /// Confirms with Pillow's lcms binding when it is installed.
-    static let pillowAvailable: Bool = {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", "from PIL import ImageCms"]
-        p.standardError = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0
-    }()
+    /// Python, to confirm with Pillow's lcms binding when it is installed.
+    static let python3 = ExternalTool("python3")
+
+    static let pillowAvailable: Bool = (try? python3.run(["-c", "from PIL import ImageCms"]))?.status == 0
 
     @Test(.enabled(if: pillowAvailable, "python3 PIL not installed"))
     func lcmsParsesProfiles() throws {
         for space in ColorSpace.allCases {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-\(UUID().uuidString).icc")
-            try ICCProfile.data(for: space).write(to: url)
-            defer { try? FileManager.default.removeItem(at: url) }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["python3", "-c", """
+            let result = try Self.python3.run(["-c", """
                 import sys
                 from PIL import ImageCms
                 p = ImageCms.getOpenProfile(sys.argv[1])
                 s = ImageCms.createProfile('sRGB')
                 ImageCms.buildTransform(p, s, 'RGB', 'RGB')
                 print(ImageCms.getProfileDescription(p).strip())
-                """, url.path]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            try p.run()
-            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0)
-            #expect(out.trimmingCharacters(in: .whitespacesAndNewlines) == (space == .sRGB ? "sRGB IEC61966-2.1" : "Display P3"))
+                """], file: ICCProfile.data(for: space), fileExtension: "icc")
+            #expect(result.status == 0, "\(result.errorOutput)")
+            #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == (space == .sRGB ? "sRGB IEC61966-2.1" : "Display P3"))
         }
     }
 }

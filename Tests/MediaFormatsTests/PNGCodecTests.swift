@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
@@ -57,7 +58,7 @@ import Testing
         #expect(throws: MediaFormatError.self) { _ = try PNGCodec.encode(Raster<UInt8>(width: 3, height: 3, channels: 2)) }
     }
 
-    static let kodak = RepositoryPaths.shared("data/demosaic/kodak24/kodim01.png")
+    static let kodak = SharedData.file("data/demosaic/kodak24/kodim01.png")
 
     @Test(.enabled(if: kodak != nil, "Kodak data set not present in ../shared"))
     func decodesKodakImage() throws {

@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
@@ -26,7 +27,7 @@ import Testing
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(garbage) }
     }
 
-    static let mcMaster = RepositoryPaths.shared("data/demosaic/mcmaster18/1.tif")
+    static let mcMaster = SharedData.file("data/demosaic/mcmaster18/1.tif")
 
     @Test(.enabled(if: mcMaster != nil, "McMaster data set not present in ../shared"))
     func mcMasterImageDecodes() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import MediaFormats
 
@@ -52,16 +53,12 @@ import Testing
     }
 
     /// exiftool, an independent reader, agrees with ours on the same file.
-    @Test(.enabled(if: ExternalTool.path("exiftool") != nil, "exiftool not installed"))
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolReadsTheSameValues() throws {
         let data = Self.sample(littleEndian: false)
-        let dir = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("types.tif")
-        try data.write(to: file)
-        let (output, status) = try ExternalTool.run(try #require(ExternalTool.path("exiftool")),
-                                                    ["-u", "-n", "-s", "-IFD0:all", file.path])
-        #expect(status == 0, "\(output)")
+        let result = try ExternalTool.exiftool.run(["-u", "-n", "-s", "-IFD0:all"], file: data, fileExtension: "tif")
+        let output = result.output
+        #expect(result.status == 0, "\(output)\(result.errorOutput)")
         // exiftool names unknown tags Exif_0xfde9 etc.; pick them up by tag number.
         func value(_ tag: Int) -> String? {
             output.split(separator: "\n").first { $0.lowercased().hasPrefix("exif_0x\(String(tag, radix: 16))") }

@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 @testable import MediaFormats
 
 /// Deterministic, smooth-but-colourful test images.
@@ -37,56 +38,24 @@ enum TestImages {
     }
 }
 
-/// Runs exiftool when it is installed; tests that need it are skipped otherwise.
+/// `exiftool`'s tags for an encoded file, read with the shared `ExternalTool.exiftool`; tests that
+/// use it are skipped with `.enabled(if: ExternalTool.exiftool.isInstalled, …)`.
 enum ExifTool {
-    static let path: String? = {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin").split(separator: ":")
-        return dirs.map { "\($0)/exiftool" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    static var isAvailable: Bool { path != nil }
-
     /// `exiftool -j -G1 -a -warning -validate -all:all` on `data` written to a temp file (plus
     /// `-n` for numeric values); the one JSON object, with values rendered as strings.
     static func tags(of data: Data, numeric: Bool = false) throws -> [String: String] {
-        let output = try run(data, ["-j", "-G1", "-a", "-warning", "-validate", "-all:all"] + (numeric ? ["-n"] : []))
+        let arguments = ["-j", "-G1", "-a", "-warning", "-validate", "-all:all"] + (numeric ? ["-n"] : [])
+        let output = try ExternalTool.exiftool.run(arguments, file: data, fileExtension: "jpg").standardOutput
         let json = try JSONSerialization.jsonObject(with: output) as? [[String: Any]]
         var result: [String: String] = [:]
         for (k, v) in json?.first ?? [:] { result[k] = "\(v)" }
         return result
     }
-
-    static func run(_ data: Data, _ arguments: [String]) throws -> Data {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("opencapture-\(UUID().uuidString).jpg")
-        try data.write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path!)
-        process.arguments = arguments + [url.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return out
-    }
 }
 
-/// Paths the tests may read outside the test sources: the repository's own fixtures, and the
-/// data sets in `../shared` next to the repository (found from this file's `#filePath`, so no
-/// absolute path is written anywhere). Tests that need `../shared` are skipped when it is absent.
+/// The repository's own test fixtures. Files outside the repository (`../shared`) are reached only
+/// through `SharedData.file(_:)` from OpenCaptureTestSupport.
 enum RepositoryPaths {
-    /// The repository root: this file is at Tests/MediaFormatsTests/TestSupport.swift.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Tests/Fixtures/MediaFormats: files committed for regression tests (fuzz findings among them).
-    static let fixtures = root.appendingPathComponent("Tests/Fixtures/MediaFormats", isDirectory: true)
-
-    /// `../shared/<relative>` when it exists, nil otherwise.
-    static func shared(_ relative: String) -> URL? {
-        let url = root.deletingLastPathComponent().appendingPathComponent("shared").appendingPathComponent(relative)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
+    static let fixtures = SharedData.repositoryRoot.appendingPathComponent("Tests/Fixtures/MediaFormats", isDirectory: true)
 }
