@@ -2,6 +2,9 @@ import CaptureCore
 import Foundation
 
 /// A camera module looking at a scene: thread-safe; caches the rendered scene per readout size.
+///
+/// `@unchecked Sendable`: `sensorLock` guards `sensorCache` and `radianceLock` guards `radianceCache`,
+/// the only mutable fields; the rest is immutable.
 public final class SimulatedCamera: @unchecked Sendable {
     /// The hardware.
     public let module: CameraModule

@@ -2,16 +2,32 @@ import Foundation
 import OpenCapture
 
 /// Prints every delegate callback with its time as it happens and writes each photo's file.
+///
+/// `@unchecked Sendable`: `lock` guards `state`, the only mutable field.
 final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
     private let start = Date()
     private let directory: URL
     private let name: String
     private let quiet: Bool
-    private var continuation: CheckedContinuation<Void, Never>?
-    private(set) var written: [URL] = []
-    private(set) var failure: Error?
-    private(set) var resolved: AVCaptureResolvedPhotoSettings?
-    private(set) var photos: [AVCapturePhoto] = []
+    private let lock = NSLock()
+    private var state = State()
+
+    private struct State {
+        var continuation: CheckedContinuation<Void, Never>?
+        var written: [URL] = []
+        var failure: Error?
+        var resolved: AVCaptureResolvedPhotoSettings?
+        var photos: [AVCapturePhoto] = []
+    }
+
+    private func update<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
+
+    /// The files written so far.
+    var written: [URL] { update { $0.written } }
+    /// The first error of the request, if any.
+    var failure: Error? { update { $0.failure } }
+    var resolved: AVCaptureResolvedPhotoSettings? { update { $0.resolved } }
+    var photos: [AVCapturePhoto] { update { $0.photos } }
 
     init(directory: URL, name: String, quiet: Bool = false) {
         self.directory = directory
@@ -26,7 +42,7 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
-        resolved = resolvedSettings
+        update { $0.resolved = resolvedSettings }
         let d = resolvedSettings.photoDimensions
         log("willBeginCapture     #\(resolvedSettings.uniqueID): \(d.width)×\(d.height), flash \(resolvedSettings.isFlashEnabled ? "on" : "off"), "
             + "stabilization \(resolvedSettings.isStillImageStabilizationEnabled ? "on" : "off"), \(resolvedSettings.expectedPhotoCount) photo(s)")
@@ -41,8 +57,8 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
-        photos.append(photo)
-        if let error { failure = error; log("didFinishProcessingPhoto error: \(error)"); return }
+        update { $0.photos.append(photo) }
+        if let error { update { $0.failure = error }; log("didFinishProcessingPhoto error: \(error)"); return }
         let exif = photo.metadata["{Exif}"] as? [String: Any] ?? [:]
         let duration = (exif["ExposureTime"] as? Double).map(formatSeconds) ?? "?"
         let iso = (exif["ISOSpeedRatings"] as? [Int])?.first.map(String.init) ?? "?"
@@ -51,10 +67,10 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
             let url = directory.appendingPathComponent("\(name)\(numbered ? "-\(photo.photoCount)" : "").\(Self.fileExtension(photo, data))")
             do {
                 try AtomicFile.write(data, to: url)
-                written.append(url)
+                update { $0.written.append(url) }
                 log("didFinishProcessingPhoto #\(photo.photoCount): \(duration), ISO \(iso) → \(url.path) (\(data.count / 1024) KB)")
             } catch {
-                failure = error
+                update { $0.failure = error }
                 log("didFinishProcessingPhoto: \(error)")
             }
         } else {
@@ -63,10 +79,13 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
-        if let error { failure = error }
+        if let error { update { $0.failure = error } }
         log("didFinishCapture" + (error.map { "     error: \($0)" } ?? ""))
+        let continuation = update { state -> CheckedContinuation<Void, Never>? in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
         continuation?.resume()
-        continuation = nil
     }
 
     /// The extension for a photo's file data: dng, tif, heic or jpg.
@@ -82,7 +101,7 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     /// Captures and waits for `didFinishCapture`.
     func capture(_ settings: AVCapturePhotoSettings, with output: AVCapturePhotoOutput) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            self.continuation = continuation
+            update { $0.continuation = continuation }
             output.capturePhoto(with: settings, delegate: self)
         }
     }

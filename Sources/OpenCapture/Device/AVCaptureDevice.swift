@@ -115,16 +115,16 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     // MARK: Discovery
 
-    nonisolated(unsafe) private static var shared: [String: AVCaptureDevice] = [:]
-    private static let sharedLock = NSLock()
+    private static let shared = Locked<[String: AVCaptureDevice]>([:])
 
     /// The four simulated devices of an iPhone-class phone, built once per process.
     static var allDevices: [AVCaptureDevice] {
-        sharedLock.lock(); defer { sharedLock.unlock() }
-        if shared.isEmpty {
-            for device in makeDevices() { shared[device.uniqueID] = device }
+        shared.withLock { shared in
+            if shared.isEmpty {
+                for device in makeDevices() { shared[device.uniqueID] = device }
+            }
+            return shared.values.sorted { $0.uniqueID < $1.uniqueID }
         }
-        return shared.values.sorted { $0.uniqueID < $1.uniqueID }
     }
 
     private static func makeDevices() -> [AVCaptureDevice] {
