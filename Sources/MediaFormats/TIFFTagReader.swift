@@ -58,6 +58,25 @@ public struct TIFFTagReader: Sendable {
         try parser.mainDirectoryOffsets(limit: limit).map { try directory(at: $0) }
     }
 
+    /// Checks the directory tree a raw decoder will walk — the main IFD chain and, below each
+    /// directory, the SubIFD (330), Exif (34665), GPS (34853) and Interoperability (40965) pointers —
+    /// and throws when a directory lies outside the data or does not fit. LibRaw follows these
+    /// pointers without such checks (a SubIFD offset past the end crashes LibRaw 0.20).
+    public func validateDirectoryTree(maxDirectories: Int = 256) throws {
+        var pending = parser.mainDirectoryOffsets(limit: 64).map { ($0, 0) }
+        var seen: Set<Int> = []
+        while let (offset, depth) = pending.popLast() {
+            guard seen.insert(offset).inserted else { continue }
+            guard seen.count <= maxDirectories, depth <= 8 else {
+                throw MediaFormatError.invalidMetadata("too many or too deeply nested TIFF directories")
+            }
+            let directory = try self.directory(at: offset)
+            for tag: UInt16 in [330, 34665, 34853, 40965] {
+                for child in directory.integers(tag) ?? [] where child != 0 { pending.append((child, depth + 1)) }
+            }
+        }
+    }
+
     /// The SubIFDs (tag 330) of `directory` that can be read.
     public func subDirectories(of directory: Directory) -> [Directory] {
         (directory.integers(330) ?? []).prefix(64).compactMap { try? self.directory(at: $0) }
