@@ -5,7 +5,6 @@ import CaptureCore
 /// and the scene decisions (flash, stabilisation) they were planned with.
 package struct CapturePlan: Sendable {
     package var source: any FrameSource
-    package var readoutSize: Size
     /// One entry per delivered shot, in capture order.
     package var shots: [PlannedShot]
     package var flash: Bool

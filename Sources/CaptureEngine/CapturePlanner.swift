@@ -47,7 +47,7 @@ package enum CapturePlanner {
                 }
                 return PlannedShot(exposures: [frame], bracketIndex: index, lensStabilization: status)
             }
-            return CapturePlan(source: source, readoutSize: readout, shots: shots, flash: false, stabilization: false,
+            return CapturePlan(source: source, shots: shots, flash: false, stabilization: false,
                                metering: ambient)
         }
 
@@ -57,7 +57,7 @@ package enum CapturePlanner {
         let frames = (0..<count).map { _ in
             exposure(duration: duration, iso: iso, bias: manual ? 0 : device.bias, stabilized: ois, flash: flash)
         }
-        return CapturePlan(source: source, readoutSize: readout,
+        return CapturePlan(source: source,
                            shots: [PlannedShot(exposures: frames, bracketIndex: nil, lensStabilization: .unsupported)],
                            flash: flash, stabilization: stabilization, metering: metering)
     }

@@ -21,7 +21,6 @@ package struct CaptureRequest: Sendable {
     package var thumbnailSize: Size?
     /// EXIF orientation (1…8) from the connection's rotation and mirroring.
     package var orientation: Int
-    package var colorSpace: ColorSpace
     package var quality: QualityPriority
     package var flash: FlashPolicy
     package var redEyeReduction: Bool
@@ -38,7 +37,7 @@ package struct CaptureRequest: Sendable {
     package var clockOrigin: UInt64
 
     package init(id: Int64, index: UInt64, device: DeviceSnapshot, photoSize: Size, processed: ProcessedDelivery?,
-                 raw: RawDelivery?, preview: PreviewDelivery?, thumbnailSize: Size?, orientation: Int, colorSpace: ColorSpace,
+                 raw: RawDelivery?, preview: PreviewDelivery?, thumbnailSize: Size?, orientation: Int,
                  quality: QualityPriority, flash: FlashPolicy, redEyeReduction: Bool, allowsStillImageStabilization: Bool,
                  bracket: BracketRequest?, metadata: MetadataOverrides, captureDate: Date, timeZoneOffsetSeconds: Int,
                  clockOrigin: UInt64) {
@@ -51,7 +50,6 @@ package struct CaptureRequest: Sendable {
         self.preview = preview
         self.thumbnailSize = thumbnailSize
         self.orientation = orientation
-        self.colorSpace = colorSpace
         self.quality = quality
         self.flash = flash
         self.redEyeReduction = redEyeReduction
@@ -62,6 +60,9 @@ package struct CaptureRequest: Sendable {
         self.timeZoneOffsetSeconds = timeZoneOffsetSeconds
         self.clockOrigin = clockOrigin
     }
+
+    /// The colour space photos are rendered and tagged in, from the device snapshot.
+    package var colorSpace: ColorSpace { device.colorSpace }
 
     /// The sensor area read out for this request's photo size.
     package var readoutSize: Size { device.module.readoutSize(forPhoto: photoSize) }

@@ -17,15 +17,18 @@ package struct DeviceSnapshot: Sendable {
     package var bias: Double
     /// Seed of the simulated sensor and hand shake.
     package var seed: UInt64
+    /// The colour space photos are rendered and tagged in (the device's active colour space).
+    package var colorSpace: ColorSpace
 
     package init(module: CameraModule, source: any FrameSource, name: String, exposure: ExposureControl, bias: Double,
-                 seed: UInt64) {
+                 seed: UInt64, colorSpace: ColorSpace) {
         self.module = module
         self.source = source
         self.name = name
         self.exposure = exposure
         self.bias = bias
         self.seed = seed
+        self.colorSpace = colorSpace
     }
 
     /// The exposure the device uses for a readout size: metered with the bias, or the manual values.

@@ -11,10 +11,11 @@ struct CapturePlannerTests {
                         index: UInt64 = 1) -> CaptureRequest {
         let module = CameraModule.backWide
         let camera = SimulatedCamera(module: module, scene: .livingRoom(lighting: lighting), seed: 7)
-        let device = DeviceSnapshot(module: module, source: camera, name: "Back Camera", exposure: exposure, bias: bias, seed: 7)
+        let device = DeviceSnapshot(module: module, source: camera, name: "Back Camera", exposure: exposure, bias: bias, seed: 7,
+                                    colorSpace: .sRGB)
         return CaptureRequest(id: 1, index: index, device: device, photoSize: Size(width: 320, height: 240),
                               processed: .jpeg(quality: 0.9), raw: nil, preview: nil, thumbnailSize: nil, orientation: 6,
-                              colorSpace: .sRGB, quality: quality, flash: flash, redEyeReduction: true,
+                              quality: quality, flash: flash, redEyeReduction: true,
                               allowsStillImageStabilization: true, bracket: bracket, metadata: MetadataOverrides(),
                               captureDate: Date(timeIntervalSince1970: 1_700_000_000), timeZoneOffsetSeconds: 3600,
                               clockOrigin: 0)

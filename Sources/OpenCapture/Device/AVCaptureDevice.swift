@@ -366,6 +366,6 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         case .autoExpose, .continuousAutoExposure: exposure = .automatic
         }
         return DeviceSnapshot(module: module, source: cameraLocked(), name: localizedName, exposure: exposure,
-                              bias: Double(_bias), seed: _seed)
+                              bias: Double(_bias), seed: _seed, colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB)
     }
 }

@@ -141,9 +141,9 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// (other values are reported and ignored; Apple raises). Defaults to the format's smallest.
     public var maxPhotoDimensions: CMVideoDimensions {
         get {
+            let device = currentDevice
             lock.lock(); defer { lock.unlock() }
-            if _maxDimensions.width > 0 { return _maxDimensions }
-            return currentDevice?.activeFormat.supportedMaxPhotoDimensions.first ?? CMVideoDimensions(width: 0, height: 0)
+            return maxDimensionsLocked(device: device)
         }
         set {
             guard let format = currentDevice?.activeFormat, format.supportedMaxPhotoDimensions.contains(where: { $0.width == newValue.width && $0.height == newValue.height }) else {
@@ -290,11 +290,15 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// The state the settings rules check against; call with `lock` held.
     private func ruleContext(device: AVCaptureDevice?) -> PhotoSettingsRules.Context {
         let connected = session?.isRunning == true && connections.first?.isActive == true
-        let dimensions = _maxDimensions.width > 0 ? _maxDimensions
-            : device?.activeFormat.supportedMaxPhotoDimensions.first ?? CMVideoDimensions(width: 0, height: 0)
         return PhotoSettingsRules.Context(output: self, device: device, isConnectedAndRunning: connected, usedIDs: usedIDs,
                                           maxQuality: _maxQuality, highResolutionCaptureEnabled: _highResolution,
-                                          maxPhotoDimensions: dimensions)
+                                          maxPhotoDimensions: maxDimensionsLocked(device: device))
+    }
+
+    /// The set `maxPhotoDimensions`, or the active format's smallest photo size; call with `lock` held.
+    private func maxDimensionsLocked(device: AVCaptureDevice?) -> CMVideoDimensions {
+        _maxDimensions.width > 0 ? _maxDimensions
+            : device?.activeFormat.supportedMaxPhotoDimensions.first ?? CMVideoDimensions(width: 0, height: 0)
     }
 
     /// The engine's request for validated settings: the device state, orientation, colour space and
@@ -311,7 +315,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         return CaptureRequest(
             id: settings.uniqueID, index: requestCounter, device: device.captureSnapshot(), photoSize: parsed.photoSize,
             processed: parsed.processed, raw: raw, preview: parsed.preview, thumbnailSize: parsed.thumbnail,
-            orientation: connection.exifOrientation, colorSpace: device.activeColorSpace == .P3_D65 ? .displayP3 : .sRGB,
+            orientation: connection.exifOrientation,
             quality: QualityPriority(settings.photoQualityPrioritization), flash: FlashPolicy(settings.flashMode),
             redEyeReduction: settings.isAutoRedEyeReductionEnabled,
             allowsStillImageStabilization: settings.isAutoStillImageStabilizationEnabled, bracket: bracket,
