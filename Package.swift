@@ -34,23 +34,26 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
         .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265"]),
         .target(name: "Fusion", dependencies: ["CaptureCore"]),
+        // Stereo matching, structured-light decoding, depth filtering, mattes, synthetic depth of field.
+        .target(name: "Depth", dependencies: ["CaptureCore"]),
         // The Swift-native capture engine: request snapshots, plans, frame sources, encoders, events.
-        .target(name: "CaptureEngine", dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats"]),
+        .target(name: "CaptureEngine",
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Depth"]),
 
         // Beyond Apple's API: raw developer, file inspector, bracket fusion. No Apple names.
-        .target(name: "OpenCaptureTools", dependencies: ["CaptureCore", "ImagePipeline", "MediaFormats", "Fusion"]),
+        .target(name: "OpenCaptureTools", dependencies: ["CaptureCore", "ImagePipeline", "MediaFormats", "Fusion", "Depth"]),
 
         // The Apple-compatible surface; re-exports OpenCaptureTools so `import OpenCapture` is enough.
         .target(name: "OpenCapture",
-                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "CaptureEngine",
-                               "OpenCaptureTools"]),
+                dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
+                               "CaptureEngine", "OpenCaptureTools"]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
             "OpenCapture",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [
-            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion",
+            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
         ]),
 
         // What every test target shares: the external-tool runner (exiftool, dcraw_emu, heif-info …,
@@ -61,6 +64,7 @@ let package = Package(
         .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation", "OpenCaptureTestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "OpenCaptureTestSupport"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "OpenCaptureTestSupport"]),
+        .testTarget(name: "DepthTests", dependencies: ["Depth", "CaptureCore", "OpenCaptureTestSupport"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "CaptureEngineTests", dependencies: ["CaptureEngine", "CameraSimulation", "CaptureCore"]),
         .testTarget(name: "OpenCaptureToolsTests", dependencies: [

@@ -1,0 +1,22 @@
+/// Geometry of a structured-light depth sensor (TrueDepth class): a dot projector and an infrared
+/// camera side by side, and where the colour camera sits relative to the infrared camera.
+/// Disparity against the reference image (the pattern on a plane at `referenceDistance`) is
+/// d = f·B·(1/Z − 1/Z₀) pixels; Z follows from it.
+public struct StructuredLightCalibration: Sendable, Hashable {
+    /// The infrared camera's pinhole calibration (its image size is `referenceDimensions`).
+    public var infrared: CameraCalibration
+    /// Projector centre minus infrared camera centre along the image's +x axis, metres (signed).
+    public var baseline: Double
+    /// Distance of the plane the reference image was recorded on, metres.
+    public var referenceDistance: Double
+    /// The colour camera's calibration, with `translation` = the infrared camera's origin in the
+    /// colour camera's frame (metres), for registering depth to the colour image.
+    public var color: CameraCalibration
+
+    public init(infrared: CameraCalibration, baseline: Double, referenceDistance: Double, color: CameraCalibration) {
+        self.infrared = infrared
+        self.baseline = baseline
+        self.referenceDistance = referenceDistance
+        self.color = color
+    }
+}
