@@ -86,9 +86,3 @@ extension CameraModule {
                         [g.forward.x, g.forward.y, g.forward.z]])
     }
 }
-
-extension Matrix3 {
-    /// The transpose (the inverse of a rotation).
-    var transposed: Matrix3 { Matrix3([[self[0, 0], self[1, 0], self[2, 0]], [self[0, 1], self[1, 1], self[2, 1]],
-                                       [self[0, 2], self[1, 2], self[2, 2]]]) }
-}

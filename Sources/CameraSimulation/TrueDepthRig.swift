@@ -81,19 +81,11 @@ public struct TrueDepthRig: Sendable {
         pattern = DotPattern(count: TrueDepthRig.dotCount, halfField: halfField, focal: 2 * geometry.focalPixels,
                              sigma: 0.9, seed: 0x7D07_DA7E_0940)
         cache = InfraredRenderCache()
-        let colorGeometry = ViewGeometry(module: .frontTrueDepth, size: TrueDepthRig.colorCalibrationSize)
-        var color = TrueDepthRig.pinholeCalibration(colorGeometry)
-        color.translation = colorGeometry.cameraFrame(geometry.origin)
-        calibration = StructuredLightCalibration(infrared: TrueDepthRig.pinholeCalibration(geometry),
+        // The colour calibration's translation is the infrared camera's origin in the colour camera's frame.
+        let color = CameraModule.frontTrueDepth.calibration(size: TrueDepthRig.colorCalibrationSize, relativeTo: ir)
+        calibration = StructuredLightCalibration(infrared: ir.calibration(size: TrueDepthRig.infraredSize),
                                                  baseline: TrueDepthRig.baseline,
                                                  referenceDistance: TrueDepthRig.referenceDistance, color: color)
-    }
-
-    /// Pinhole calibration of a readout (no distortion, principal point at the centre).
-    static func pinholeCalibration(_ g: ViewGeometry) -> CameraCalibration {
-        CameraCalibration(focalLength: SIMD2(g.focalPixels, g.focalPixels),
-                          principalPoint: SIMD2(Double(g.width) / 2, Double(g.height) / 2),
-                          referenceDimensions: Size(width: g.width, height: g.height), pixelSize: g.pixelPitch / 1000)
     }
 
     /// The pattern recorded on a flat plane of albedo 0.5 facing the sensor at `referenceDistance`, as a
@@ -191,13 +183,5 @@ public struct TrueDepthRig: Sendable {
             }
         }
         return out
-    }
-}
-
-extension ViewGeometry {
-    /// World point `p` in this camera's frame (x right, y down, z forward in the image), metres.
-    func cameraFrame(_ p: SIMD3<Double>) -> SIMD3<Double> {
-        let q = p - origin
-        return SIMD3((q * right).sum(), -(q * up).sum(), (q * forward).sum())
     }
 }

@@ -21,14 +21,13 @@ public enum DepthRegistration {
         }
         let s = source.scaled(to: depth.size)
         // Source camera frame → reference frame → target frame: X_t = R_t·R_sᵀ·(X_s − t_s) + t_t.
-        let sourceTransposed = Matrix3((0..<3).map { c in (0..<3).map { r in s.rotation[r, c] } })
-        let rotation = target.rotation * sourceTransposed
+        let rotation = target.rotation * s.rotation.transposed
         let offset = target.translation - rotation * s.translation
         let r0 = SIMD3(rotation[0, 0], rotation[0, 1], rotation[0, 2])
         let r1 = SIMD3(rotation[1, 0], rotation[1, 1], rotation[1, 2])
         let r2 = SIMD3(rotation[2, 0], rotation[2, 1], rotation[2, 2])
-        let undistortSource = s.inverseLensDistortionLookupTable.count > 1
-        let distortTarget = target.lensDistortionLookupTable.count > 1
+        let undistortSource = s.hasLensDistortion
+        let distortTarget = target.hasLensDistortion
         let sw = depth.width
         out.withUnsafeMutableBufferPointer { buffer in
             let z = buffer.baseAddress!
