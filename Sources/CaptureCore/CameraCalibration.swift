@@ -91,6 +91,12 @@ public struct CameraCalibration: Sendable, Hashable {
         return center + delta * (1 + magnification)
     }
 
+    /// Whether the lens distorts at all (a table with a non-zero entry); an ideal lens's tables may be
+    /// empty or all zeros, and its points need no look-up.
+    public var hasLensDistortion: Bool {
+        lensDistortionLookupTable.contains { $0 != 0 } || inverseLensDistortionLookupTable.contains { $0 != 0 }
+    }
+
     /// This calibration's distortion applied to an ideal pinhole point.
     public func distort(_ point: SIMD2<Double>) -> SIMD2<Double> {
         Self.distortedPoint(point, table: lensDistortionLookupTable, center: lensDistortionCenter,

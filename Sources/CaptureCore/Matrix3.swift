@@ -35,6 +35,11 @@ public struct Matrix3: Hashable, Sendable, Codable, CustomStringConvertible {
               a.m[6] * v.x + a.m[7] * v.y + a.m[8] * v.z)
     }
 
+    /// The transpose (for a rotation, its inverse).
+    public var transposed: Matrix3 {
+        Matrix3(rowMajor: [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]])
+    }
+
     public var determinant: Double {
         m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
     }

@@ -35,4 +35,15 @@ import Testing
         let back = calibration.undistort(distorted)
         #expect(abs(back.x - half.x) < 0.5 && abs(back.y - half.y) < 0.5)
     }
+
+    @Test func anIdealLensHasNoDistortionWhetherItsTablesAreEmptyOrZero() {
+        #expect(calibration.hasLensDistortion)
+        var ideal = calibration
+        ideal.lensDistortionLookupTable = [Float](repeating: 0, count: 42)
+        ideal.inverseLensDistortionLookupTable = [Float](repeating: 0, count: 42)
+        #expect(!ideal.hasLensDistortion)
+        ideal.lensDistortionLookupTable = []
+        ideal.inverseLensDistortionLookupTable = []
+        #expect(!ideal.hasLensDistortion)
+    }
 }

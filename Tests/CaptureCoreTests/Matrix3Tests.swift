@@ -33,6 +33,13 @@ import Testing
         #expect(Matrix3.diagonal(2, 3, 4).determinant == 24)
     }
 
+    @Test func transposeSwapsRowsAndColumnsAndInvertsARotation() {
+        let m = Matrix3([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+        #expect(m.transposed == Matrix3([[1, 4, 7], [2, 5, 8], [3, 6, 9]]))
+        let rotation = Matrix3([[0, -1, 0], [1, 0, 0], [0, 0, 1]])
+        #expect(rotation * rotation.transposed == .identity)
+    }
+
     @Test func singularMatricesHaveNoInverse() {
         #expect(Matrix3(rowMajor: [Double](repeating: 0, count: 9)).inverse == nil)
         #expect(Matrix3([[1, 2, 3], [2, 4, 6], [0, 1, 1]]).inverse == nil)          // rows 1 and 2 parallel
