@@ -18,10 +18,13 @@ public struct SensorExposure: Sendable, Hashable {
     public var bias: Double
     /// Temporal-noise seed for this frame.
     public var seed: UInt64
+    /// Distance the lens is focused at, metres (clamped to what the module can focus on); nil = every depth in
+    /// focus (no defocus blur, the all-in-focus render).
+    public var focusDistance: Double?
 
     /// Creates an exposure request.
     public init(size: Size, duration: Double, iso: Double, flash: Bool = false, opticalStabilization: Bool = false,
-                startTime: Double = 0, bias: Double = 0, seed: UInt64 = 0) {
+                startTime: Double = 0, bias: Double = 0, seed: UInt64 = 0, focusDistance: Double? = nil) {
         self.size = size
         self.duration = duration
         self.iso = iso
@@ -30,5 +33,6 @@ public struct SensorExposure: Sendable, Hashable {
         self.startTime = startTime
         self.bias = bias
         self.seed = seed
+        self.focusDistance = focusDistance
     }
 }

@@ -1,7 +1,7 @@
 import CaptureCore
 
 /// Cached per-readout-size render for the sensor: camera-RGB photo-electron rate per pixel at base ISO
-/// (optics, vignetting, lens blur and pixel area included) and the flash-to-ambient ratio per candela.
+/// (optics, vignetting, lens blur and pixel area included), the flash-to-ambient ratio per candela and the depth.
 final class SensorPlanes: Sendable {
     let width: Int
     let height: Int
@@ -12,13 +12,16 @@ final class SensorPlanes: Sendable {
     /// Fixed-pattern noise of this readout (from the session seed): per pixel a PRNU and a DSNU deviate
     /// in units of σ/32, interleaved.
     let fixedPattern: [Int8]
+    /// Distance along the optical axis at each pixel centre, metres (what the defocus blur depends on).
+    let depth: [Float]
 
-    init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: [Int8]) {
+    init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: [Int8], depth: [Float]) {
         self.width = width
         self.height = height
         self.rate = rate
         self.flashRatio = flashRatio
         self.fixedPattern = fixedPattern
+        self.depth = depth
     }
 
     /// Standard-normal deviates per pixel from `seed`, quantised to σ/32 and clipped at ±4σ.

@@ -4,10 +4,12 @@ import Foundation
 extension SimulatedCamera {
     /// Exposes the sensor: 14-bit Bayer codes with black level, Poisson shot noise, dark current, PRNU/DSNU fixed
     /// per session seed, read noise, analog gain = iso/baseISO, ADC rounding and clipping at the white level
-    /// (EMVA 1288 order). Hand-shake blur grows with duration; OIS cuts it 5×. Same request and camera seed ⇒ same frame.
+    /// (EMVA 1288 order). Hand-shake blur grows with duration; OIS cuts it 5×; with `exposure.focusDistance` set,
+    /// surfaces off that distance are blurred by the lens (thin-lens disc, occlusion-aware). Same request and camera
+    /// seed ⇒ same frame.
     public func capture(_ exposure: SensorExposure) -> RawImage {
         let g = ViewGeometry(module: module, size: exposure.size)
-        let planes = sensorPlanes(size: exposure.size)
+        let planes = sensorPlanes(for: exposure)
         let duration = max(0, exposure.duration)
         let model = SensorModel(module: module, geometry: g, duration: duration, iso: max(1e-6, exposure.iso))
         let flashOn = exposure.flash && module.hasFlash
@@ -41,11 +43,11 @@ extension SimulatedCamera {
                                      flashFired: flashOn, startTime: exposure.startTime))
     }
 
-    /// Ground truth for the same request without noise and clipping: linear sRGB at `exposure.size` after optics,
-    /// the same hand-shake blur/offset and flash, scaled so 1.0 = the white level for a neutral surface at this exposure.
+    /// Ground truth for the same request without noise and clipping: linear sRGB at `exposure.size` after optics
+    /// (the defocus of `exposure.focusDistance` included), the same hand-shake blur/offset and flash, scaled so 1.0 = the white level for a neutral surface at this exposure.
     public func groundTruth(_ exposure: SensorExposure) -> Raster<Float> {
         let g = ViewGeometry(module: module, size: exposure.size)
-        let planes = sensorPlanes(size: exposure.size)
+        let planes = sensorPlanes(for: exposure)
         let model = SensorModel(module: module, geometry: g, duration: exposure.duration, iso: max(1e-6, exposure.iso))
         let taps = shakeTaps(exposure, geometry: g)
         let w = g.width, h = g.height

@@ -53,10 +53,12 @@ extension SimulatedCamera {
         let scale = electronsPerNit * g.pixelPitch * g.pixelPitch
         var rate = [Float](repeating: 0, count: count * 3)
         var ratio = [Float](repeating: 0, count: count)
+        var depth = [Float](repeating: 0, count: count)
         rate.withUnsafeMutableBufferPointer { rateBuffer in
             ratio.withUnsafeMutableBufferPointer { ratioBuffer in
-                let rp = rateBuffer.baseAddress!, fp = ratioBuffer.baseAddress!
-                renderFiltered(g) { x, y, radiance, ambientY, flashY, _ in
+              depth.withUnsafeMutableBufferPointer { depthBuffer in
+                let rp = rateBuffer.baseAddress!, fp = ratioBuffer.baseAddress!, dp = depthBuffer.baseAddress!
+                renderFiltered(g) { x, y, radiance, ambientY, flashY, z in
                     let camera = SIMD3((row0 * radiance).sum(), (row1 * radiance).sum(), (row2 * radiance).sum())
                     let k = scale * g.cos4(x: Double(x) + 0.5, y: Double(y) + 0.5)
                     let i = y * g.width + x
@@ -64,12 +66,15 @@ extension SimulatedCamera {
                     rp[3 * i + 1] = Float(max(0, camera.y * k))
                     rp[3 * i + 2] = Float(max(0, camera.z * k))
                     fp[i] = ambientY > 0 ? Float(flashY / ambientY) : 0
+                    dp[i] = Float(z)
                 }
+              }
             }
         }
         let patternSeed = RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(g.width) << 32 | UInt64(g.height))
         return SensorPlanes(width: g.width, height: g.height, rate: rate, flashRatio: ratio,
-                            fixedPattern: SensorPlanes.makeFixedPattern(width: g.width, height: g.height, seed: patternSeed))
+                            fixedPattern: SensorPlanes.makeFixedPattern(width: g.width, height: g.height, seed: patternSeed),
+                            depth: depth)
     }
 
     func renderRadianceView(_ g: ViewGeometry) -> RadianceView {

@@ -3,8 +3,8 @@ import Foundation
 
 /// A camera module looking at a scene: thread-safe; caches the rendered scene per readout size.
 ///
-/// `@unchecked Sendable`: `sensorLock` guards `sensorCache` and `radianceLock` guards `radianceCache`,
-/// the only mutable fields; the rest is immutable.
+/// `@unchecked Sendable`: `sensorLock` guards `sensorCache` and `defocusCache`, `radianceLock` guards
+/// `radianceCache`, the only mutable fields; the rest is immutable.
 public final class SimulatedCamera: @unchecked Sendable {
     /// The hardware.
     public let module: CameraModule
@@ -20,6 +20,16 @@ public final class SimulatedCamera: @unchecked Sendable {
     private let radianceLock = NSLock()
     private var sensorCache: [Size: SensorPlanes] = [:]
     private var radianceCache: [Size: RadianceView] = [:]
+    /// Defocused planes by readout size and focus (in `focusQuantum` dioptre steps), the most recent few only
+    /// (a full-resolution entry is ≈ 200 MB).
+    private var defocusCache: [DefocusKey: SensorPlanes] = [:]
+    private var defocusOrder: [DefocusKey] = []
+    private static let defocusCacheLimit = 2
+
+    struct DefocusKey: Hashable {
+        var size: Size
+        var focusSteps: Int
+    }
 
     /// Creates a camera; rendering happens lazily, once per readout size.
     public init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
@@ -70,7 +80,11 @@ public final class SimulatedCamera: @unchecked Sendable {
 
     /// Drops the cached renders (they are rebuilt on demand).
     public func purgeCaches() {
-        sensorLock.withLock { sensorCache.removeAll() }
+        sensorLock.withLock {
+            sensorCache.removeAll()
+            defocusCache.removeAll()
+            defocusOrder.removeAll()
+        }
         radianceLock.withLock { radianceCache.removeAll() }
     }
 
@@ -84,6 +98,24 @@ public final class SimulatedCamera: @unchecked Sendable {
         if let cached = sensorCache[size] { return cached }
         let planes = renderSensorPlanes(ViewGeometry(module: module, size: size))
         sensorCache[size] = planes
+        return planes
+    }
+
+    /// The planes an exposure sees: all in focus, or defocused for its focus distance.
+    func sensorPlanes(for exposure: SensorExposure) -> SensorPlanes {
+        guard let focus = exposure.focusDistance else { return sensorPlanes(size: exposure.size) }
+        let key = DefocusKey(size: exposure.size, focusSteps: focusSteps(focus))
+        if let cached = sensorLock.withLock({ defocusCache[key] }) { return cached }
+        let sharp = sensorPlanes(size: exposure.size)
+        let planes = defocused(sharp, geometry: ViewGeometry(module: module, size: exposure.size),
+                               focusDistance: SimulatedCamera.focusDistance(steps: key.focusSteps))
+        sensorLock.withLock {
+            if defocusCache[key] == nil {
+                defocusCache[key] = planes
+                defocusOrder.append(key)
+                if defocusOrder.count > SimulatedCamera.defocusCacheLimit { defocusCache[defocusOrder.removeFirst()] = nil }
+            }
+        }
         return planes
     }
 
