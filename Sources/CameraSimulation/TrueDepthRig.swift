@@ -89,6 +89,12 @@ public struct TrueDepthRig: Sendable {
                                                  referenceDistance: TrueDepthRig.referenceDistance, color: color)
     }
 
+    /// Image position (pixels, continuous; (0, 0) the top-left corner) of world point `point` in the
+    /// infrared image, or nil when it is behind the lens.
+    public func infraredPixelLocation(of point: SIMD3<Double>) -> SIMD2<Double>? {
+        geometry.project(point)
+    }
+
     /// Pinhole calibration of a readout (no distortion, principal point at the centre).
     static func pinholeCalibration(_ g: ViewGeometry) -> CameraCalibration {
         CameraCalibration(focalLength: SIMD2(g.focalPixels, g.focalPixels),
