@@ -88,6 +88,12 @@ public struct TrueDepthRig: Sendable {
                                                  referenceDistance: TrueDepthRig.referenceDistance, color: color)
     }
 
+    /// Image position (pixels, continuous; (0, 0) the top-left corner) of world point `point` in the
+    /// infrared image, or nil when it is behind the lens.
+    public func infraredPixelLocation(of point: SIMD3<Double>) -> SIMD2<Double>? {
+        geometry.project(point)
+    }
+
     /// The pattern recorded on a flat plane of albedo 0.5 facing the sensor at `referenceDistance`, as a
     /// factory calibration averages it: noise-free, in the same units as `captureInfrared` (0…1 of full scale).
     public func referenceImage() -> Raster<Float> {

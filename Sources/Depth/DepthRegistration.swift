@@ -2,8 +2,10 @@ import CaptureCore
 
 /// Moves a depth map from one camera's view into another's (TrueDepth's infrared camera → the
 /// colour camera): every measured pixel is lifted to 3-D, carried into the target camera's frame and
-/// projected there, splatted over the 2×2 target pixels around where it lands (which closes the
-/// one-pixel cracks a slight magnification leaves) with a z-buffer, so the nearest surface wins.
+/// projected there into the target pixel it lands in, with a z-buffer so the nearest surface wins. Target
+/// pixels nothing lands in take the nearest of the points whose 2×2 neighbourhood of pixel centres
+/// covers them: that closes the one-pixel cracks a slight magnification leaves without growing
+/// foreground edges into pixels that have their own measurement.
 public enum DepthRegistration {
     /// Depth (m) seen from `source` re-projected into `target` (its referenceDimensions); nearest surface wins; NaN holes.
     ///
@@ -14,6 +16,7 @@ public enum DepthRegistration {
         -> Raster<Float> {
         let tw = max(0, target.referenceDimensions.width), th = max(0, target.referenceDimensions.height)
         var out = [Float](repeating: .infinity, count: tw * th)
+        var cracks = [Float](repeating: .infinity, count: tw * th)
         guard depth.channels == 1, depth.width > 0, depth.height > 0, tw > 0, th > 0,
               source.referenceDimensions.width > 0, source.focalLength.x > 0, source.focalLength.y > 0,
               target.focalLength.x > 0, target.focalLength.y > 0 else {
@@ -29,8 +32,7 @@ public enum DepthRegistration {
         let undistortSource = s.hasLensDistortion
         let distortTarget = target.hasLensDistortion
         let sw = depth.width
-        out.withUnsafeMutableBufferPointer { buffer in
-            let z = buffer.baseAddress!
+        withPointers(&out, &cracks) { z, fill in
             depth.storage.withUnsafeBufferPointer { values in
                 for y in 0..<depth.height {
                     for x in 0..<sw {
@@ -46,21 +48,29 @@ public enum DepthRegistration {
                         var image = SIMD2(target.principalPoint.x + target.focalLength.x * q.x / q.z,
                                           target.principalPoint.y + target.focalLength.y * q.y / q.z)
                         if distortTarget { image = target.distort(image) }
-                        // The four target pixels whose centres surround the landing point.
                         let fx = image.x - 0.5, fy = image.y - 0.5
                         guard fx > -1, fy > -1, fx < Double(tw), fy < Double(th) else { continue }
-                        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
                         let value = Float(q.z)
+                        // The pixel the point lands in.
+                        let px = Int(image.x.rounded(.down)), py = Int(image.y.rounded(.down))
+                        if px >= 0, py >= 0, px < tw, py < th, value < z[py * tw + px] { z[py * tw + px] = value }
+                        // The four target pixels whose centres surround the landing point (crack filling).
+                        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
                         for ty in max(0, y0)...min(th - 1, y0 + 1) {
-                            for tx in max(0, x0)...min(tw - 1, x0 + 1) where value < z[ty * tw + tx] {
-                                z[ty * tw + tx] = value
+                            for tx in max(0, x0)...min(tw - 1, x0 + 1) where value < fill[ty * tw + tx] {
+                                fill[ty * tw + tx] = value
                             }
                         }
                     }
                 }
             }
         }
-        for i in out.indices where out[i] == .infinity { out[i] = .nan }
+        for i in out.indices where out[i] == .infinity { out[i] = cracks[i] == .infinity ? .nan : cracks[i] }
         return Raster(width: tw, height: th, channels: 1, storage: out)
+    }
+
+    private static func withPointers(_ a: inout [Float], _ b: inout [Float],
+                                     _ body: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void) {
+        a.withUnsafeMutableBufferPointer { pa in b.withUnsafeMutableBufferPointer { pb in body(pa.baseAddress!, pb.baseAddress!) } }
     }
 }

@@ -8,8 +8,8 @@ import Foundation
 /// cross-correlation (ZNCC, running sums) at every integer disparity d (observed x − reference x) the
 /// calibration's working range allows; the best peak is refined by a parabola, and depth follows from
 /// d = f·B·(1/Z − 1/Z₀), i.e. Z = f·B / (f·B/Z₀ + d). A pixel gets NaN when the pattern is not found:
-/// a weak peak, too little dot contrast (dark or distant surfaces, projector shadows), or a peak at the
-/// edge of the searched range (the surface is outside the working range).
+/// a weak or ambiguous peak, too little dot contrast (dark or distant surfaces, projector shadows), or a
+/// peak at the edge of the searched range (the surface is outside the working range).
 public enum StructuredLightDecoder {
     /// Tuning of the matcher.
     public struct Parameters: Sendable, Hashable {
@@ -22,13 +22,17 @@ public enum StructuredLightDecoder {
         /// Lowest local standard deviation of the raw infrared image (fraction of full scale) over the
         /// normalisation window: below it the dots are lost in the noise.
         public var minimumContrast: Float
+        /// How far the best peak must stand above the best score away from it (more than one pixel off):
+        /// rejects ambiguous matches, including surfaces nearer or farther than the searched range.
+        public var minimumPeakMargin: Float
 
-        public init(windowRadius: Int = 5, normalizationRadius: Int = 7, minimumCorrelation: Float = 0.5,
-                    minimumContrast: Float = 0.004) {
+        public init(windowRadius: Int = 5, normalizationRadius: Int = 7, minimumCorrelation: Float = 0.6,
+                    minimumContrast: Float = 0.004, minimumPeakMargin: Float = 0.15) {
             self.windowRadius = windowRadius
             self.normalizationRadius = normalizationRadius
             self.minimumCorrelation = minimumCorrelation
             self.minimumContrast = minimumContrast
+            self.minimumPeakMargin = minimumPeakMargin
         }
     }
 
@@ -100,79 +104,93 @@ public enum StructuredLightDecoder {
         let windowIR = WindowStatistics(normalized, width: w, height: h, radius: r)
         let windowReference = WindowStatistics(normalizedReference, width: w, height: h, radius: r)
         var out = [Float](repeating: .nan, count: w * h)
-        let count = Float((2 * r + 1) * (2 * r + 1))
         let minimumCorrelation = parameters.minimumCorrelation, minimumContrast = parameters.minimumContrast
+        let minimumPeakMargin = parameters.minimumPeakMargin
 
-        normalized.withUnsafeBufferPointer { aBuffer in
-            normalizedReference.withUnsafeBufferPointer { bBuffer in
-                out.withUnsafeMutableBufferPointer { outBuffer in
-                    let a = aBuffer.baseAddress!, b = bBuffer.baseAddress!, o = outBuffer.baseAddress!
-                    let contrastP = contrast
-                    Parallel.forEachBand(height: h - 2 * r, bandHeight: 24) { bandRows in
-                        let y0 = bandRows.lowerBound + r, y1 = bandRows.upperBound + r
-                        let rows = y1 - y0
-                        var best = [Float](repeating: -2, count: rows * w)
-                        var bestD = [Int32](repeating: Int32.min, count: rows * w)
-                        var left = [Float](repeating: -2, count: rows * w)
-                        var right = [Float](repeating: -2, count: rows * w)
-                        var previous = [Float](repeating: -2, count: rows * w)
-                        var current = [Float](repeating: -2, count: rows * w)
-                        var column = [Float](repeating: 0, count: w)
-                        for d in low...high {
-                            // x − d must keep the reference window inside the image.
-                            let xStart = max(r, r + d), xEnd = min(w - r, w - r + d)
-                            guard xStart < xEnd else { continue }
-                            let cStart = xStart - r, cEnd = xEnd + r
-                            column.withUnsafeMutableBufferPointer { cb in
-                                let c = cb.baseAddress!
-                                for x in cStart..<cEnd { c[x] = 0 }
-                                for yy in (y0 - r)...(y0 + r) {
-                                    let ar = a + yy * w, br = b + yy * w - d
-                                    for x in cStart..<cEnd { c[x] += ar[x] * br[x] }
-                                }
-                                for y in y0..<y1 {
-                                    if y > y0 {
-                                        let ad = a + (y + r) * w, bd = b + (y + r) * w - d
-                                        let au = a + (y - r - 1) * w, bu = b + (y - r - 1) * w - d
-                                        for x in cStart..<cEnd { c[x] += ad[x] * bd[x] - au[x] * bu[x] }
-                                    }
-                                    var sum: Float = 0
-                                    for x in cStart..<(cStart + 2 * r) { sum += c[x] }
-                                    let row = (y - y0) * w
-                                    for x in xStart..<xEnd {
-                                        sum += c[x + r]
-                                        let ia = y * w + x, ib = ia - d
-                                        let covariance = sum - windowIR.sum[ia] * windowReference.sum[ib] / count
-                                        let denominator = windowIR.variance[ia] * windowReference.variance[ib]
-                                        let score: Float = denominator > 1e-6 ? covariance / denominator.squareRoot() : -1
-                                        sum -= c[x - r]
-                                        let k = row + x
-                                        current[k] = score
-                                        if bestD[k] == Int32(d - 1) { right[k] = score }
-                                        if score > best[k] {
-                                            best[k] = score
-                                            bestD[k] = Int32(d)
-                                            left[k] = previous[k]
-                                            right[k] = -2
-                                        }
-                                    }
-                                }
-                            }
-                            swap(&previous, &current)
-                            // Scores of pixels this disparity did not reach must not leak into the next one.
-                            for k in current.indices { current[k] = -2 }
+        withPointers(normalized, normalizedReference, contrast, windowIR.mean, windowIR.inverseNorm,
+                     windowReference.sum, windowReference.inverseNorm) { a, b, contrastP, meanA, normA, sumB, normB in
+            out.withUnsafeMutableBufferPointer { outBuffer in
+                let o = outBuffer.baseAddress!
+                Parallel.forEachBand(height: h - 2 * r, bandHeight: 24) { bandRows in
+                    let y0 = bandRows.lowerBound + r, y1 = bandRows.upperBound + r
+                    let n = (y1 - y0) * w
+                    // Per pixel of the band: best score and disparity, the scores either side of it, and the
+                    // scores of the previous disparity.
+                    let best = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                    let bestD = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+                    let left = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                    let right = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                    let second = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                    var previous = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                    var current = UnsafeMutablePointer<Float>.allocate(capacity: n)
+                    let c = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                    defer {
+                        best.deallocate(); bestD.deallocate(); left.deallocate(); right.deallocate(); second.deallocate()
+                        previous.deallocate(); current.deallocate(); c.deallocate()
+                    }
+                    best.initialize(repeating: -2, count: n)
+                    bestD.initialize(repeating: Int32.min, count: n)
+                    left.initialize(repeating: -2, count: n)
+                    right.initialize(repeating: -2, count: n)
+                    second.initialize(repeating: -2, count: n)
+                    previous.initialize(repeating: -2, count: n)
+                    current.initialize(repeating: -2, count: n)
+                    c.initialize(repeating: 0, count: w)
+                    for d in low...high {
+                        // x − d must keep the reference window inside the image.
+                        let xStart = max(r, r + d), xEnd = min(w - r, w - r + d)
+                        guard xStart < xEnd else { continue }
+                        let cStart = xStart - r, cEnd = xEnd + r
+                        for x in cStart..<cEnd { c[x] = 0 }
+                        for yy in (y0 - r)...(y0 + r) {
+                            let ar = a + yy * w, br = b + yy * w - d
+                            for x in cStart..<cEnd { c[x] += ar[x] * br[x] }
                         }
+                        let dd = Int32(d), dPrevious = Int32(d - 1)
                         for y in y0..<y1 {
-                            for x in r..<(w - r) {
-                                let k = (y - y0) * w + x, i = y * w + x
-                                let dBest = Int(bestD[k])
-                                guard dBest > low, dBest < high, best[k] >= minimumCorrelation,
-                                      contrastP[i] >= minimumContrast, left[k] > -2, right[k] > -2 else { continue }
-                                let curvature = left[k] - 2 * best[k] + right[k]
-                                var shift: Float = 0
-                                if curvature < 0 { shift = max(-0.5, min(0.5, 0.5 * (left[k] - right[k]) / curvature)) }
-                                o[i] = Float(dBest) + shift
+                            if y > y0 {
+                                let ad = a + (y + r) * w, bd = b + (y + r) * w - d
+                                let au = a + (y - r - 1) * w, bu = b + (y - r - 1) * w - d
+                                for x in cStart..<cEnd { c[x] += ad[x] * bd[x] - au[x] * bu[x] }
                             }
+                            var sum: Float = 0
+                            for x in cStart..<(cStart + 2 * r) { sum += c[x] }
+                            let k0 = (y - y0) * w, i0 = y * w
+                            for x in xStart..<xEnd {
+                                sum += c[x + r]
+                                let ia = i0 + x, ib = ia - d, k = k0 + x
+                                // ZNCC = (Σab − Σb·mean(a)) / (‖a − ā‖·‖b − b̄‖).
+                                let score = (sum - meanA[ia] * sumB[ib]) * normA[ia] * normB[ib]
+                                sum -= c[x - r]
+                                current[k] = score
+                                if bestD[k] == dPrevious { right[k] = score }
+                                if score > best[k] {
+                                    // The old peak becomes the runner-up unless it is this peak's neighbour.
+                                    if bestD[k] < dPrevious, best[k] > second[k] { second[k] = best[k] }
+                                    best[k] = score
+                                    bestD[k] = dd
+                                    left[k] = previous[k]
+                                    right[k] = -2
+                                } else if bestD[k] < dPrevious, score > second[k] {
+                                    second[k] = score
+                                }
+                            }
+                        }
+                        swap(&previous, &current)
+                        // Scores of pixels this disparity did not reach must not leak into the next one.
+                        current.update(repeating: -2, count: n)
+                    }
+                    for y in y0..<y1 {
+                        for x in r..<(w - r) {
+                            let k = (y - y0) * w + x, i = y * w + x
+                            let dBest = Int(bestD[k])
+                            guard dBest > low, dBest < high, best[k] >= minimumCorrelation,
+                                  contrastP[i] >= minimumContrast, best[k] - second[k] >= minimumPeakMargin,
+                                  left[k] > -2, right[k] > -2 else { continue }
+                            let curvature = left[k] - 2 * best[k] + right[k]
+                            var shift: Float = 0
+                            if curvature < 0 { shift = max(-0.5, min(0.5, 0.5 * (left[k] - right[k]) / curvature)) }
+                            o[i] = Float(dBest) + shift
                         }
                     }
                 }
@@ -181,23 +199,47 @@ public enum StructuredLightDecoder {
         return Raster(width: w, height: h, channels: 1, storage: out)
     }
 
+    /// Base addresses of seven arrays for the duration of `body`.
+    private static func withPointers<R>(
+        _ p0: [Float], _ p1: [Float], _ p2: [Float], _ p3: [Float], _ p4: [Float], _ p5: [Float], _ p6: [Float],
+        _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
+                 UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R) -> R {
+        p0.withUnsafeBufferPointer { b0 in p1.withUnsafeBufferPointer { b1 in p2.withUnsafeBufferPointer { b2 in
+            p3.withUnsafeBufferPointer { b3 in p4.withUnsafeBufferPointer { b4 in p5.withUnsafeBufferPointer { b5 in
+                p6.withUnsafeBufferPointer { b6 in
+                    body(b0.baseAddress!, b1.baseAddress!, b2.baseAddress!, b3.baseAddress!, b4.baseAddress!,
+                         b5.baseAddress!, b6.baseAddress!)
+                }
+            } } }
+        } } }
+    }
+
     /// Local contrast normalisation (x − mean) / (σ + ε) over a (2r + 1)² box, and the local σ itself.
     static func normalize(_ image: Raster<Float>, radius: Int) -> (normalized: [Float], sigma: [Float]) {
         let w = image.width, h = image.height
         let integral = IntegralImages(image.storage, width: w, height: h)
         var normalized = [Float](repeating: 0, count: w * h), sigma = [Float](repeating: 0, count: w * h)
         let epsilon = 1e-3
-        for y in 0..<h {
-            let ya = max(0, y - radius), yb = min(h, y + radius + 1)
-            for x in 0..<w {
-                let xa = max(0, x - radius), xb = min(w, x + radius + 1)
-                let n = Double((yb - ya) * (xb - xa))
-                let (s, s2) = integral.sums(xa, ya, xb, yb)
-                let mean = s / n
-                let sd = max(0, s2 / n - mean * mean).squareRoot()
-                let i = y * w + x
-                sigma[i] = Float(sd)
-                normalized[i] = Float((Double(image.storage[i]) - mean) / (sd + epsilon))
+        normalized.withUnsafeMutableBufferPointer { nb in
+            sigma.withUnsafeMutableBufferPointer { sb in
+                image.storage.withUnsafeBufferPointer { ib in
+                    let np = nb.baseAddress!, sp = sb.baseAddress!, ip = ib.baseAddress!
+                    Parallel.forEachBand(height: h, bandHeight: 32) { rows in
+                        for y in rows {
+                            let ya = max(0, y - radius), yb = min(h, y + radius + 1)
+                            for x in 0..<w {
+                                let xa = max(0, x - radius), xb = min(w, x + radius + 1)
+                                let n = Double((yb - ya) * (xb - xa))
+                                let (s, s2) = integral.sums(xa, ya, xb, yb)
+                                let mean = s / n
+                                let sd = max(0, s2 / n - mean * mean).squareRoot()
+                                let i = y * w + x
+                                sp[i] = Float(sd)
+                                np[i] = Float((Double(ip[i]) - mean) / (sd + epsilon))
+                            }
+                        }
+                    }
+                }
             }
         }
         return (normalized, sigma)
@@ -237,26 +279,39 @@ struct IntegralImages {
     }
 }
 
-/// Per-pixel sum and n·variance (Σx² − (Σx)²/n) of a (2r + 1)² window centred on each pixel (zero where
-/// the window leaves the image).
+/// Per-pixel window statistics of a (2r + 1)² window centred on each pixel: sum, mean and the reciprocal of
+/// ‖x − x̄‖ = √(Σx² − (Σx)²/n) (zero where the window leaves the image or is flat).
 struct WindowStatistics {
     let sum: [Float]
-    let variance: [Float]
+    let mean: [Float]
+    let inverseNorm: [Float]
 
     init(_ values: [Float], width: Int, height: Int, radius r: Int) {
         let integral = IntegralImages(values, width: width, height: height)
         let n = Double((2 * r + 1) * (2 * r + 1))
-        var s = [Float](repeating: 0, count: width * height), v = s
+        var s = [Float](repeating: 0, count: width * height), m = s, v = s
         if width > 2 * r, height > 2 * r {
-            for y in r..<(height - r) {
-                for x in r..<(width - r) {
-                    let (a, b) = integral.sums(x - r, y - r, x + r + 1, y + r + 1)
-                    s[y * width + x] = Float(a)
-                    v[y * width + x] = Float(max(0, b - a * a / n))
+            s.withUnsafeMutableBufferPointer { sb in
+                m.withUnsafeMutableBufferPointer { mb in
+                    v.withUnsafeMutableBufferPointer { vb in
+                        let sp = sb.baseAddress!, mp = mb.baseAddress!, vp = vb.baseAddress!
+                        Parallel.forEachBand(height: height - 2 * r, bandHeight: 32) { rows in
+                            for y in (rows.lowerBound + r)..<(rows.upperBound + r) {
+                                for x in r..<(width - r) {
+                                    let (a, b) = integral.sums(x - r, y - r, x + r + 1, y + r + 1)
+                                    let variance = b - a * a / n
+                                    sp[y * width + x] = Float(a)
+                                    mp[y * width + x] = Float(a / n)
+                                    vp[y * width + x] = variance > 1e-6 ? Float(1 / variance.squareRoot()) : 0
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
         sum = s
-        variance = v
+        mean = m
+        inverseNorm = v
     }
 }
