@@ -20,6 +20,8 @@ public final class SimulatedCamera: @unchecked Sendable {
     private let radianceLock = NSLock()
     private var sensorCache: [Size: SensorPlanes] = [:]
     private var radianceCache: [Size: RadianceView] = [:]
+    /// True person masks per size (`personMask(size:)`), behind their own lock.
+    let personMaskCache = Locked<[Size: Raster<Float>]>([:])
 
     /// Creates a camera; rendering happens lazily, once per readout size.
     public init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
@@ -72,6 +74,7 @@ public final class SimulatedCamera: @unchecked Sendable {
     public func purgeCaches() {
         sensorLock.withLock { sensorCache.removeAll() }
         radianceLock.withLock { radianceCache.removeAll() }
+        personMaskCache.withLock { $0.removeAll() }
     }
 
     func residualShake(_ ois: Bool) -> Double {
