@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation", "OpenCaptureTestSupport"]),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "OpenCaptureTestSupport"]),
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "OpenCaptureTestSupport"]),
-        .testTarget(name: "DepthTests", dependencies: ["Depth", "CaptureCore", "OpenCaptureTestSupport"]),
+        .testTarget(name: "DepthTests", dependencies: ["Depth", "CaptureCore", "CameraSimulation", "OpenCaptureTestSupport"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "CaptureEngineTests", dependencies: ["CaptureEngine", "CameraSimulation", "CaptureCore"]),
         .testTarget(name: "OpenCaptureToolsTests", dependencies: [
