@@ -49,63 +49,72 @@ struct SceneRenderer: Sendable {
         let tx = ((inv.x > 0 ? room.max.x : room.min.x) - o.x) * inv.x
         let ty = ((inv.y > 0 ? room.max.y : room.min.y) - o.y) * inv.y
         let tz = ((inv.z > 0 ? room.max.z : room.min.z) - o.z) * inv.z
-        var t = tx, surface = Surface.sideWall, normal = SIMD3<Double>(d.x > 0 ? -1 : 1, 0, 0)
-        if ty < t { t = ty; surface = d.y > 0 ? .ceiling : .floor; normal = SIMD3(0, d.y > 0 ? -1 : 1, 0) }
-        if tz < t { t = tz; surface = d.z > 0 ? .backWall : .frontWall; normal = SIMD3(0, 0, d.z > 0 ? -1 : 1) }
-
-        @inline(__always) func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface) {
-            let hit = SceneRenderer.slab(mn, mx, o, inv)
-            guard hit.enter > 1e-6, hit.enter < t else { return }
-            t = hit.enter; surface = s
-            switch hit.axis {
-            case 0: normal = SIMD3(d.x > 0 ? -1 : 1, 0, 0)
-            case 1: normal = SIMD3(0, d.y > 0 ? -1 : 1, 0)
-            default: normal = SIMD3(0, 0, d.z > 0 ? -1 : 1)
-            }
-        }
-        @inline(__always) func sphere(_ c: SIMD3<Double>, _ r: Double, _ s: Surface) {
-            let root = SceneRenderer.sphereHit(c, r, o, d)
-            guard root > 1e-6, root < t else { return }
-            t = root; surface = s
-            normal = (o + d * root - c) / r
-        }
-        @inline(__always) func cylinder(_ axis: SIMD2<Double>, _ semi: SIMD2<Double>, _ y0: Double, _ y1: Double, _ s: Surface) {
-            let hit = SceneRenderer.verticalCylinderHit(axis: axis, semiAxes: semi, bottom: y0, top: y1, o, d)
-            guard hit.t > 1e-6, hit.t < t else { return }
-            t = hit.t; surface = s; normal = hit.normal
-        }
-        @inline(__always) func capsuleX(_ c: SIMD3<Double>, _ halfLength: Double, _ r: Double, _ s: Surface) {
-            let hit = SceneRenderer.capsuleXHit(center: c, halfLength: halfLength, radius: r, o, d)
-            guard hit.t > 1e-6, hit.t < t else { return }
-            t = hit.t; surface = s; normal = hit.normal
-        }
+        var h = Hit(t: tx, surface: .sideWall, normal: SIMD3(d.x > 0 ? -1 : 1, 0, 0))
+        if ty < h.t { h = Hit(t: ty, surface: d.y > 0 ? .ceiling : .floor, normal: SIMD3(0, d.y > 0 ? -1 : 1, 0)) }
+        if tz < h.t { h = Hit(t: tz, surface: d.z > 0 ? .backWall : .frontWall, normal: SIMD3(0, 0, d.z > 0 ? -1 : 1)) }
 
         if d.z > 0 {
-            box(SceneLayout.nearBoxMin, SceneLayout.nearBoxMax, .nearBox)
-            box(SceneLayout.board.min, SceneLayout.board.max, .board)
-            box(SceneLayout.ledge.min, SceneLayout.ledge.max, .ledge)
-            box(SceneLayout.sofaMin, SceneLayout.sofaMax, .sofa)
-            box(SceneLayout.sofaBackMin, SceneLayout.sofaBackMax, .sofa)
-            sphere(SceneLayout.ballCenter, SceneLayout.ballRadius, .ball)
-            // The back person, behind one bounding-box test so rays that miss pay one slab.
+            SceneRenderer.box(SceneLayout.nearBoxMin, SceneLayout.nearBoxMax, .nearBox, o, d, inv, &h)
+            SceneRenderer.box(SceneLayout.board.min, SceneLayout.board.max, .board, o, d, inv, &h)
+            // The ledge only for rays passing under the board's front edge (most rays skip its slab test).
+            let ledge = SceneLayout.ledge
+            if d.y < 0, o.y + d.y * (ledge.max.z - o.z) * inv.z <= ledge.max.y {
+                SceneRenderer.box(ledge.min, ledge.max, .ledge, o, d, inv, &h)
+            }
+            SceneRenderer.box(SceneLayout.sofaMin, SceneLayout.sofaMax, .sofa, o, d, inv, &h)
+            SceneRenderer.box(SceneLayout.sofaBackMin, SceneLayout.sofaBackMax, .sofa, o, d, inv, &h)
+            SceneRenderer.sphere(SceneLayout.ballCenter, SceneLayout.ballRadius, .ball, o, d, &h)
+            // The back person, behind one bounding-box test (skipped when something nearer than it was hit).
             let bounds = SceneLayout.backPersonBounds
-            if SceneRenderer.slab(bounds.min, bounds.max, o, inv).enter < t {
-                let axis = SceneLayout.backBodyAxis
-                sphere(SceneLayout.backHeadCenter, SceneLayout.backHeadRadius, .backHead)
-                cylinder(axis, SIMD2(repeating: SceneLayout.backNeckRadius), SceneLayout.backNeckBottom,
-                         SceneLayout.backNeckTop, .backNeck)
-                capsuleX(SIMD3(axis.x, SceneLayout.backShoulderY, axis.y), SceneLayout.backShoulderHalfLength,
-                         SceneLayout.backShoulderRadius, .backShirt)
-                cylinder(axis, SceneLayout.backTorsoSemiAxes, SceneLayout.backTorsoBottom, SceneLayout.backShoulderY, .backShirt)
-                let leg = SIMD2<Double>(repeating: SceneLayout.backLegRadius), offset = SIMD2(SceneLayout.backLegOffset, 0)
-                cylinder(axis - offset, leg, room.min.y, SceneLayout.backTorsoBottom, .backLegs)
-                cylinder(axis + offset, leg, room.min.y, SceneLayout.backTorsoBottom, .backLegs)
+            if o.z + d.z * h.t > bounds.min.z, SceneRenderer.slab(bounds.min, bounds.max, o, inv).enter < h.t {
+                SceneRenderer.backPerson(o, d, &h)
             }
         } else {
-            box(SceneLayout.torsoMin, SceneLayout.torsoMax, .torso)
-            sphere(SceneLayout.headCenter, SceneLayout.headRadius, .head)
+            SceneRenderer.box(SceneLayout.torsoMin, SceneLayout.torsoMax, .torso, o, d, inv, &h)
+            SceneRenderer.sphere(SceneLayout.headCenter, SceneLayout.headRadius, .head, o, d, &h)
         }
-        return Hit(t: t, surface: surface, normal: normal)
+        return h
+    }
+
+    @inline(__always)
+    static func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface, _ o: SIMD3<Double>, _ d: SIMD3<Double>,
+                    _ inv: SIMD3<Double>, _ h: inout Hit) {
+        let hit = slab(mn, mx, o, inv)
+        guard hit.enter > 1e-6, hit.enter < h.t else { return }
+        let normal: SIMD3<Double>
+        switch hit.axis {
+        case 0: normal = SIMD3(d.x > 0 ? -1 : 1, 0, 0)
+        case 1: normal = SIMD3(0, d.y > 0 ? -1 : 1, 0)
+        default: normal = SIMD3(0, 0, d.z > 0 ? -1 : 1)
+        }
+        h = Hit(t: hit.enter, surface: s, normal: normal)
+    }
+
+    @inline(__always)
+    static func sphere(_ c: SIMD3<Double>, _ r: Double, _ s: Surface, _ o: SIMD3<Double>, _ d: SIMD3<Double>, _ h: inout Hit) {
+        let root = sphereHit(c, r, o, d)
+        guard root > 1e-6, root < h.t else { return }
+        h = Hit(t: root, surface: s, normal: (o + d * root - c) / r)
+    }
+
+    /// The back person's parts (only for rays that enter their bounds).
+    static func backPerson(_ o: SIMD3<Double>, _ d: SIMD3<Double>, _ h: inout Hit) {
+        @inline(__always) func keep(_ hit: (t: Double, normal: SIMD3<Double>), _ s: Surface) {
+            if hit.t > 1e-6, hit.t < h.t { h = Hit(t: hit.t, surface: s, normal: hit.normal) }
+        }
+        let axis = SceneLayout.backBodyAxis
+        sphere(SceneLayout.backHeadCenter, SceneLayout.backHeadRadius, .backHead, o, d, &h)
+        keep(verticalCylinderHit(axis: axis, semiAxes: SIMD2(repeating: SceneLayout.backNeckRadius),
+                                 bottom: SceneLayout.backNeckBottom, top: SceneLayout.backNeckTop, o, d), .backNeck)
+        keep(capsuleXHit(center: SIMD3(axis.x, SceneLayout.backShoulderY, axis.y), halfLength: SceneLayout.backShoulderHalfLength,
+                         radius: SceneLayout.backShoulderRadius, o, d), .backShirt)
+        keep(verticalCylinderHit(axis: axis, semiAxes: SceneLayout.backTorsoSemiAxes, bottom: SceneLayout.backTorsoBottom,
+                                 top: SceneLayout.backShoulderY, o, d), .backShirt)
+        let leg = SIMD2<Double>(repeating: SceneLayout.backLegRadius), offset = SIMD2(SceneLayout.backLegOffset, 0)
+        keep(verticalCylinderHit(axis: axis - offset, semiAxes: leg, bottom: SceneLayout.room.min.y,
+                                 top: SceneLayout.backTorsoBottom, o, d), .backLegs)
+        keep(verticalCylinderHit(axis: axis + offset, semiAxes: leg, bottom: SceneLayout.room.min.y,
+                                 top: SceneLayout.backTorsoBottom, o, d), .backLegs)
     }
 
     /// Traces one ray from `origin` along `direction` (need not be unit length).
