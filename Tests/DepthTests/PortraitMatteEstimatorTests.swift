@@ -87,6 +87,28 @@ enum MatteFixture {
         #expect(matte[Int(board.x), Int(board.y)] < 0.05)
     }
 
+    @Test func relativeScaleOffsetAndDepthKindDoNotMatter() throws {
+        let camera = SimulatedCamera(module: .backTelephoto, scene: .default)
+        let noisy = MatteFixture.measured(camera, size: Size(width: 768, height: 576), disparity: true, seed: 7) { _ in 0.02 }
+        let photo = MatteFixture.photo(camera), face = MatteFixture.normalised(SimulatedScene.backPersonFaceCenter, camera)
+        let plain = try #require(try PortraitMatteEstimator.estimate(
+            image: photo, depth: DepthMap(values: noisy, kind: .disparity, accuracy: .relative, isFiltered: false), subjectPoint: face))
+        // Relative disparity known only up to scale and offset (e.g. in pixels): the same matte.
+        var scaled = noisy
+        scaled.storage = noisy.storage.map { 12.6 * $0 + 0.3 }
+        let shifted = try #require(try PortraitMatteEstimator.estimate(
+            image: photo, depth: DepthMap(values: scaled, kind: .disparity, accuracy: .relative, isFiltered: false), subjectPoint: face))
+        #expect(MatteFixture.iou(plain, shifted).binary > 0.995)
+        // The same measurement handed over as depth in metres.
+        let metres = DepthMap(values: noisy, kind: .disparity, accuracy: .absolute, isFiltered: false).converted(to: .depth)
+        let fromDepth = try #require(try PortraitMatteEstimator.estimate(image: photo, depth: metres, subjectPoint: face))
+        #expect(MatteFixture.iou(plain, fromDepth).binary > 0.995)
+        // Twice the stereo noise (0.25 px at 768 px wide) still gives the person.
+        let score = MatteFixture.iou(plain, camera.personMask(size: MatteFixture.imageSize))
+        print("back person, disparity noise 0.02 /m: IoU \(score.binary), soft IoU \(score.soft)")
+        #expect(score.binary >= 0.9, "IoU \(score.binary)")
+    }
+
     @Test(arguments: [true, false])
     func frontPersonInTheTrueDepthPhoto(withSubjectPoint: Bool) throws {
         let camera = SimulatedCamera(module: .frontTrueDepth, scene: .default)
