@@ -259,9 +259,9 @@ struct SceneRenderer: Sendable {
         let hairline = 0.38 + 0.12 * SceneRenderer.noise(q.x * 6, 0, seed: 82)
         if q.y > hairline || q.z > 0.3 {
             let strands = 0.7 + 0.3 * sin(atan2(q.x, q.z) * 220 + 5 * SceneRenderer.noise(q.y * 9, q.x * 9, seed: 83))
-            return SIMD3(0.10, 0.065, 0.04) * strands
+            return SIMD3(0.16, 0.10, 0.06) * strands
         }
-        if q.z < -0.5, abs(q.y - 0.12) < 0.07, abs(abs(q.x) - 0.35) < 0.11 { return SIMD3(0.04, 0.035, 0.04) }
+        if q.z < -0.5, abs(q.y - 0.12) < 0.07, abs(abs(q.x) - 0.35) < 0.11 { return SIMD3(0.09, 0.07, 0.07) }
         if q.z < -0.5, abs(q.y + 0.45) < 0.05, abs(q.x) < 0.24 { return SIMD3(0.33, 0.09, 0.08) }
         return SceneRenderer.backSkin * (0.95 + 0.1 * SceneRenderer.noise(q.x * 30, q.y * 30, seed: 84))
     }
