@@ -18,6 +18,8 @@ enum SceneLayout {
     static let boardZ = 1.5
     @inline(__always) static var board: Box { Box(min: SIMD3(-0.36, -0.33, 1.5), max: SIMD3(0.60, 0.22, 1.52)) }
     static let boardAlbedo = 0.18
+    /// The easel's ledge under the board (it hides the strip below the board from the telephoto lens).
+    @inline(__always) static var ledge: Box { Box(min: SIMD3(-0.36, -0.36, 1.44), max: SIMD3(0.60, -0.33, 1.52)) }
     static let chartMinX = -0.02, chartMaxY = -0.06, patchPitch = 0.06, patchBorder = 0.005
     @inline(__always) static var zoneMin: SIMD2<Double> { SIMD2<Double>(-0.33, -0.31) }
     @inline(__always) static var zoneMax: SIMD2<Double> { SIMD2<Double>(-0.05, -0.03) }
@@ -34,6 +36,25 @@ enum SceneLayout {
     @inline(__always) static var sofaBackMax: SIMD3<Double> { SIMD3<Double>(1.9, -0.3, 3.8) }
     @inline(__always) static var ballCenter: SIMD3<Double> { SIMD3<Double>(0.15, -1.05, 2.4) }
     @inline(__always) static var ballRadius: Double { 0.25 }
+
+    // A person standing behind the easel board (back cameras), 2.45 m away: head and a little neck above the
+    // board's top edge in the telephoto view (the board fills most of it), legs below the board in the wide view.
+    // Clear of every landmark ray and of the ball (traced in SceneTests).
+    @inline(__always) static var backHeadCenter: SIMD3<Double> { SIMD3<Double>(0.6, 0.48, 2.45) }
+    @inline(__always) static var backHeadRadius: Double { 0.09 }
+    /// Vertical axis (x, z) of neck, torso and the point between the legs.
+    @inline(__always) static var backBodyAxis: SIMD2<Double> { SIMD2<Double>(0.6, 2.47) }
+    static let backNeckRadius = 0.05, backNeckBottom = 0.28, backNeckTop = 0.44
+    /// Shoulders: a capsule along x at `backShoulderY`, half length (between the sphere centres) and radius.
+    static let backShoulderY = 0.30, backShoulderHalfLength = 0.13, backShoulderRadius = 0.06
+    /// Torso: vertical elliptic cylinder, semi-axes along x and z, from the hips to the shoulders.
+    static let backTorsoSemiAxes = SIMD2<Double>(0.19, 0.11), backTorsoBottom = -0.45
+    /// Legs: two vertical cylinders from the floor to the hips at x = axis ± `backLegOffset`.
+    static let backLegOffset = 0.09, backLegRadius = 0.065
+    /// Bounds of all the parts above (the per-ray pre-test).
+    @inline(__always) static var backPersonBounds: Box {
+        Box(min: SIMD3(0.39, -1.3, 2.35), max: SIMD3(0.81, 0.58, 2.59))
+    }
 
     // Front side (seen by the front camera).
     @inline(__always) static var headCenter: SIMD3<Double> { SIMD3<Double>(0.0, 0.07, -0.45) }

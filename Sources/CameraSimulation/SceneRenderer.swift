@@ -14,52 +14,113 @@ struct SceneRenderer: Sendable {
         outside = scene.lighting.outsideIlluminance
     }
 
-    private enum Surface {
-        case backWall, frontWall, sideWall, floor, ceiling, nearBox, sofa, board, ball, head, torso
+    enum Surface {
+        case backWall, frontWall, sideWall, floor, ceiling, nearBox, sofa, board, ledge, ball, head, torso
+        case backHead, backNeck, backShirt, backLegs
+
+        /// Part of a person (the front camera's or the back cameras').
+        var isPerson: Bool {
+            switch self {
+            case .head, .torso, .backHead, .backNeck, .backShirt, .backLegs: return true
+            default: return false
+            }
+        }
+    }
+
+    /// The nearest surface along a ray: ray parameter, what it is, and its normal facing the ray.
+    struct Hit {
+        var t: Double
+        var surface: Surface
+        var normal: SIMD3<Double>
     }
 
     @inline(__always) static var lumaWeights: SIMD3<Double> { SIMD3(0.2126729, 0.7151522, 0.0721750) }
 
-    /// Traces one ray from `origin` along `direction` (need not be unit length).
-    func trace(origin o: SIMD3<Double>, direction d: SIMD3<Double>) -> SceneSample {
+    /// Whether the ray from `origin` along `direction` first meets a person.
+    func hitsPerson(origin o: SIMD3<Double>, direction d: SIMD3<Double>) -> Bool {
+        hit(origin: o, direction: d).surface.isPerson
+    }
+
+    /// Intersects one ray with the room and everything in it.
+    func hit(origin o: SIMD3<Double>, direction d: SIMD3<Double>) -> Hit {
         let inv = SIMD3<Double>(1 / d.x, 1 / d.y, 1 / d.z)
         // Room: exit distance through the inside of the box.
         let room = SceneLayout.room
         let tx = ((inv.x > 0 ? room.max.x : room.min.x) - o.x) * inv.x
         let ty = ((inv.y > 0 ? room.max.y : room.min.y) - o.y) * inv.y
         let tz = ((inv.z > 0 ? room.max.z : room.min.z) - o.z) * inv.z
-        var t = tx, surface = Surface.sideWall, normal = SIMD3<Double>(d.x > 0 ? -1 : 1, 0, 0)
-        if ty < t { t = ty; surface = d.y > 0 ? .ceiling : .floor; normal = SIMD3(0, d.y > 0 ? -1 : 1, 0) }
-        if tz < t { t = tz; surface = d.z > 0 ? .backWall : .frontWall; normal = SIMD3(0, 0, d.z > 0 ? -1 : 1) }
-
-        @inline(__always) func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface) {
-            let hit = SceneRenderer.slab(mn, mx, o, inv)
-            guard hit.enter > 1e-6, hit.enter < t else { return }
-            t = hit.enter; surface = s
-            switch hit.axis {
-            case 0: normal = SIMD3(d.x > 0 ? -1 : 1, 0, 0)
-            case 1: normal = SIMD3(0, d.y > 0 ? -1 : 1, 0)
-            default: normal = SIMD3(0, 0, d.z > 0 ? -1 : 1)
-            }
-        }
-        @inline(__always) func sphere(_ c: SIMD3<Double>, _ r: Double, _ s: Surface) {
-            let root = SceneRenderer.sphereHit(c, r, o, d)
-            guard root > 1e-6, root < t else { return }
-            t = root; surface = s
-            normal = (o + d * root - c) / r
-        }
+        var h = Hit(t: tx, surface: .sideWall, normal: SIMD3(d.x > 0 ? -1 : 1, 0, 0))
+        if ty < h.t { h = Hit(t: ty, surface: d.y > 0 ? .ceiling : .floor, normal: SIMD3(0, d.y > 0 ? -1 : 1, 0)) }
+        if tz < h.t { h = Hit(t: tz, surface: d.z > 0 ? .backWall : .frontWall, normal: SIMD3(0, 0, d.z > 0 ? -1 : 1)) }
 
         if d.z > 0 {
-            box(SceneLayout.nearBoxMin, SceneLayout.nearBoxMax, .nearBox)
-            box(SceneLayout.board.min, SceneLayout.board.max, .board)
-            box(SceneLayout.sofaMin, SceneLayout.sofaMax, .sofa)
-            box(SceneLayout.sofaBackMin, SceneLayout.sofaBackMax, .sofa)
-            sphere(SceneLayout.ballCenter, SceneLayout.ballRadius, .ball)
+            SceneRenderer.box(SceneLayout.nearBoxMin, SceneLayout.nearBoxMax, .nearBox, o, d, inv, &h)
+            SceneRenderer.box(SceneLayout.board.min, SceneLayout.board.max, .board, o, d, inv, &h)
+            // The ledge only for rays passing under the board's front edge (most rays skip its slab test).
+            let ledge = SceneLayout.ledge
+            if d.y < 0, o.y + d.y * (ledge.max.z - o.z) * inv.z <= ledge.max.y {
+                SceneRenderer.box(ledge.min, ledge.max, .ledge, o, d, inv, &h)
+            }
+            SceneRenderer.box(SceneLayout.sofaMin, SceneLayout.sofaMax, .sofa, o, d, inv, &h)
+            SceneRenderer.box(SceneLayout.sofaBackMin, SceneLayout.sofaBackMax, .sofa, o, d, inv, &h)
+            SceneRenderer.sphere(SceneLayout.ballCenter, SceneLayout.ballRadius, .ball, o, d, &h)
+            // The back person, behind one bounding-box test (skipped when something nearer than it was hit).
+            let bounds = SceneLayout.backPersonBounds
+            if o.z + d.z * h.t > bounds.min.z, SceneRenderer.slab(bounds.min, bounds.max, o, inv).enter < h.t {
+                SceneRenderer.backPerson(o, d, &h)
+            }
         } else {
-            box(SceneLayout.torsoMin, SceneLayout.torsoMax, .torso)
-            sphere(SceneLayout.headCenter, SceneLayout.headRadius, .head)
+            SceneRenderer.box(SceneLayout.torsoMin, SceneLayout.torsoMax, .torso, o, d, inv, &h)
+            SceneRenderer.sphere(SceneLayout.headCenter, SceneLayout.headRadius, .head, o, d, &h)
         }
+        return h
+    }
 
+    @inline(__always)
+    static func box(_ mn: SIMD3<Double>, _ mx: SIMD3<Double>, _ s: Surface, _ o: SIMD3<Double>, _ d: SIMD3<Double>,
+                    _ inv: SIMD3<Double>, _ h: inout Hit) {
+        let hit = slab(mn, mx, o, inv)
+        guard hit.enter > 1e-6, hit.enter < h.t else { return }
+        let normal: SIMD3<Double>
+        switch hit.axis {
+        case 0: normal = SIMD3(d.x > 0 ? -1 : 1, 0, 0)
+        case 1: normal = SIMD3(0, d.y > 0 ? -1 : 1, 0)
+        default: normal = SIMD3(0, 0, d.z > 0 ? -1 : 1)
+        }
+        h = Hit(t: hit.enter, surface: s, normal: normal)
+    }
+
+    @inline(__always)
+    static func sphere(_ c: SIMD3<Double>, _ r: Double, _ s: Surface, _ o: SIMD3<Double>, _ d: SIMD3<Double>, _ h: inout Hit) {
+        let root = sphereHit(c, r, o, d)
+        guard root > 1e-6, root < h.t else { return }
+        h = Hit(t: root, surface: s, normal: (o + d * root - c) / r)
+    }
+
+    /// The back person's parts (only for rays that enter their bounds).
+    static func backPerson(_ o: SIMD3<Double>, _ d: SIMD3<Double>, _ h: inout Hit) {
+        @inline(__always) func keep(_ hit: (t: Double, normal: SIMD3<Double>), _ s: Surface) {
+            if hit.t > 1e-6, hit.t < h.t { h = Hit(t: hit.t, surface: s, normal: hit.normal) }
+        }
+        let axis = SceneLayout.backBodyAxis
+        sphere(SceneLayout.backHeadCenter, SceneLayout.backHeadRadius, .backHead, o, d, &h)
+        keep(verticalCylinderHit(axis: axis, semiAxes: SIMD2(repeating: SceneLayout.backNeckRadius),
+                                 bottom: SceneLayout.backNeckBottom, top: SceneLayout.backNeckTop, o, d), .backNeck)
+        keep(capsuleXHit(center: SIMD3(axis.x, SceneLayout.backShoulderY, axis.y), halfLength: SceneLayout.backShoulderHalfLength,
+                         radius: SceneLayout.backShoulderRadius, o, d), .backShirt)
+        keep(verticalCylinderHit(axis: axis, semiAxes: SceneLayout.backTorsoSemiAxes, bottom: SceneLayout.backTorsoBottom,
+                                 top: SceneLayout.backShoulderY, o, d), .backShirt)
+        let leg = SIMD2<Double>(repeating: SceneLayout.backLegRadius), offset = SIMD2(SceneLayout.backLegOffset, 0)
+        keep(verticalCylinderHit(axis: axis - offset, semiAxes: leg, bottom: SceneLayout.room.min.y,
+                                 top: SceneLayout.backTorsoBottom, o, d), .backLegs)
+        keep(verticalCylinderHit(axis: axis + offset, semiAxes: leg, bottom: SceneLayout.room.min.y,
+                                 top: SceneLayout.backTorsoBottom, o, d), .backLegs)
+    }
+
+    /// Traces one ray from `origin` along `direction` (need not be unit length).
+    func trace(origin o: SIMD3<Double>, direction d: SIMD3<Double>) -> SceneSample {
+        let h = hit(origin: o, direction: d)
+        let t = h.t, surface = h.surface, normal = h.normal
         let p = o + d * t
         let dLen = (d * d).sum().squareRoot()
         let distance = t * dLen
@@ -78,9 +139,15 @@ struct SceneRenderer: Sendable {
         case .nearBox: albedo = wood(normal.z != 0 ? p.x : p.z, p.y, SIMD3(0.50, 0.32, 0.17), seed: 7)
         case .sofa: albedo = fabric(normal.z != 0 ? p.x : p.z, p.y, SIMD3(0.45, 0.06, 0.05), pitch: 0.0016)
         case .board: albedo = normal.z < 0 ? boardAlbedo(p) : SIMD3(repeating: 0.3)
+        case .ledge: albedo = wood(normal.z != 0 ? p.x : p.z, normal.y != 0 ? p.z : p.y, SIMD3(0.42, 0.28, 0.15), seed: 90)
         case .ball: albedo = SIMD3(0.75, 0.55, 0.02) * (0.92 + 0.08 * sin(40 * atan2(p.x - SceneLayout.ballCenter.x, p.z - SceneLayout.ballCenter.z)))
         case .head: albedo = headAlbedo(p)
         case .torso: albedo = fabric(normal.z != 0 ? p.x : p.z, p.y, SIMD3(0.06, 0.14, 0.38), pitch: 0.002)
+        case .backHead: albedo = backHeadAlbedo(p)
+        case .backNeck: albedo = SceneRenderer.backSkin * (0.97 + 0.06 * SceneRenderer.noise(p.x * 300, p.y * 300, seed: 81))
+        // A beige knit close to the wall plaster behind it, and dark red trousers close to the sofa's fabric.
+        case .backShirt: albedo = fabric(p.x + p.z, p.y, SIMD3(0.55, 0.50, 0.42), pitch: 0.003)
+        case .backLegs: albedo = fabric(p.x + p.z, p.y, SIMD3(0.32, 0.07, 0.06), pitch: 0.0018)
         }
         // Ambient: mostly diffuse light from above; up-facing surfaces get a little more.
         let shading = 1 + 0.2 * normal.y
@@ -118,7 +185,86 @@ struct SceneRenderer: Sendable {
         return (-b - disc.squareRoot()) / a
     }
 
+    /// Nearest entry into a vertical (elliptic) cylinder with axis (x, z) = `axis`, semi-axes `semiAxes` along x and z,
+    /// between heights `bottom` and `top` (flat caps), and the outward normal there; t = infinity when missed.
+    @inline(__always)
+    static func verticalCylinderHit(axis: SIMD2<Double>, semiAxes: SIMD2<Double>, bottom: Double, top: Double,
+                                    _ o: SIMD3<Double>, _ d: SIMD3<Double>) -> (t: Double, normal: SIMD3<Double>) {
+        let x0 = (o.x - axis.x) / semiAxes.x, z0 = (o.z - axis.y) / semiAxes.y
+        let dx = d.x / semiAxes.x, dz = d.z / semiAxes.y
+        var best = Double.infinity, normal = SIMD3<Double>(0, 1, 0)
+        let a = dx * dx + dz * dz
+        if a > 1e-18 {
+            let b = x0 * dx + z0 * dz, c = x0 * x0 + z0 * z0 - 1
+            let disc = b * b - a * c
+            if disc > 0 {
+                let t = (-b - disc.squareRoot()) / a
+                let y = o.y + d.y * t
+                if t > 1e-6, y >= bottom, y <= top {
+                    best = t
+                    let n = SIMD3((x0 + dx * t) / semiAxes.x, 0, (z0 + dz * t) / semiAxes.y)
+                    normal = n / (n * n).sum().squareRoot()
+                }
+            }
+        }
+        // The cap facing the origin (the other one is never the first hit from outside).
+        if o.y > top || o.y < bottom, d.y != 0 {
+            let capY = o.y > top ? top : bottom
+            let t = (capY - o.y) / d.y
+            let u = x0 + dx * t, v = z0 + dz * t
+            if t > 1e-6, t < best, u * u + v * v <= 1 {
+                best = t
+                normal = SIMD3(0, o.y > top ? 1 : -1, 0)
+            }
+        }
+        return (best, normal)
+    }
+
+    /// Nearest entry into a capsule along x: the segment `center` ± (`halfLength`, 0, 0) swept by a ball of
+    /// `radius`, and the outward normal there; t = infinity when missed.
+    @inline(__always)
+    static func capsuleXHit(center c: SIMD3<Double>, halfLength h: Double, radius r: Double,
+                            _ o: SIMD3<Double>, _ d: SIMD3<Double>) -> (t: Double, normal: SIMD3<Double>) {
+        var best = Double.infinity, normal = SIMD3<Double>(0, 1, 0)
+        let y0 = o.y - c.y, z0 = o.z - c.z
+        let a = d.y * d.y + d.z * d.z
+        if a > 1e-18 {
+            let b = y0 * d.y + z0 * d.z, cc = y0 * y0 + z0 * z0 - r * r
+            let disc = b * b - a * cc
+            if disc > 0 {
+                let t = (-b - disc.squareRoot()) / a
+                let x = o.x + d.x * t
+                if t > 1e-6, abs(x - c.x) <= h {
+                    best = t
+                    normal = SIMD3(0, y0 + d.y * t, z0 + d.z * t) / r
+                }
+            }
+        }
+        let left = SIMD3(c.x - h, c.y, c.z), right = SIMD3(c.x + h, c.y, c.z)
+        let tl = sphereHit(left, r, o, d), tr = sphereHit(right, r, o, d)
+        if tl > 1e-6, tl < best { best = tl; normal = (o + d * tl - left) / r }
+        if tr > 1e-6, tr < best { best = tr; normal = (o + d * tr - right) / r }
+        return (best, normal)
+    }
+
     // MARK: Materials
+
+    /// Skin of the person in the back scene (a shade darker and warmer than the wall plaster behind).
+    static let backSkin = SIMD3<Double>(0.50, 0.33, 0.25)
+
+    /// The back person's head: hair on top and at the back, eyes and mouth on the face (which looks along −z).
+    func backHeadAlbedo(_ p: SIMD3<Double>) -> SIMD3<Double> {
+        let q = (p - SceneLayout.backHeadCenter) / SceneLayout.backHeadRadius
+        // Hairline a little uneven across the forehead.
+        let hairline = 0.38 + 0.12 * SceneRenderer.noise(q.x * 6, 0, seed: 82)
+        if q.y > hairline || q.z > 0.3 {
+            let strands = 0.7 + 0.3 * sin(atan2(q.x, q.z) * 220 + 5 * SceneRenderer.noise(q.y * 9, q.x * 9, seed: 83))
+            return SIMD3(0.16, 0.10, 0.06) * strands
+        }
+        if q.z < -0.5, abs(q.y - 0.12) < 0.07, abs(abs(q.x) - 0.35) < 0.11 { return SIMD3(0.09, 0.07, 0.07) }
+        if q.z < -0.5, abs(q.y + 0.45) < 0.05, abs(q.x) < 0.24 { return SIMD3(0.33, 0.09, 0.08) }
+        return SceneRenderer.backSkin * (0.95 + 0.1 * SceneRenderer.noise(q.x * 30, q.y * 30, seed: 84))
+    }
 
     /// The poster's title band: four sRGB inks and two wide-gamut ones — Display P3's green and a P3
     /// cyan-green, written in linear sRGB (their red is negative: no sRGB colour matches them), so a

@@ -30,6 +30,8 @@ public final class SimulatedCamera: @unchecked Sendable {
         var size: Size
         var focusSteps: Int
     }
+    /// True person masks per size (`personMask(size:)`), behind their own lock.
+    let personMaskCache = Locked<[Size: Raster<Float>]>([:])
 
     /// Creates a camera; rendering happens lazily, once per readout size.
     public init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
@@ -86,6 +88,7 @@ public final class SimulatedCamera: @unchecked Sendable {
             defocusOrder.removeAll()
         }
         radianceLock.withLock { radianceCache.removeAll() }
+        personMaskCache.withLock { $0.removeAll() }
     }
 
     func residualShake(_ ois: Bool) -> Double {

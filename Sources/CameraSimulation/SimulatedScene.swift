@@ -3,9 +3,11 @@
 ///
 /// A living room 4.4 m wide and 2.6 m high; the phone is held at 1.3 m, at the origin, its back
 /// cameras looking along +z. In view of the back cameras: the back wall at z = 4 m with a window
-/// (sky and buildings outside) and a printed poster, a wooden box at 0.6 m, an easel board at 1.5 m
-/// carrying a 24-patch colour chart, a zone plate, rows of text and a mid-grey panel, a yellow ball
-/// at 2.4 m and a red fabric sofa at 3 m on a plank floor. Behind the phone (front camera): a person
+/// (sky and buildings outside) and a printed poster, a wooden box at 0.6 m, an easel board at 1.5 m on a wooden
+/// ledge, carrying a 24-patch colour chart, a zone plate, rows of text and a mid-grey panel, a yellow ball
+/// at 2.4 m, a red fabric sofa at 3 m on a plank floor, and a person standing behind the easel at 2.45 m (head
+/// above the board in the telephoto view, legs below it in the wide view; beige shirt, dark red trousers, skin and
+/// hair close to the wall, poster and sofa behind them in places). Behind the phone (front camera): a person
 /// at ≈ 0.45 m in front of the opposite wall (z = −2 m) with a door and a painting.
 /// Radiance = albedo × illuminance / π plus the emissive outside.
 public struct SimulatedScene: Sendable, Hashable {
@@ -63,4 +65,14 @@ public struct SimulatedScene: Sendable, Hashable {
 
     /// Centre of the face of the person the front camera sees.
     public static let faceCenter = SceneLayout.headCenter + SIMD3(0, -0.01, SceneLayout.headRadius)
+
+    /// Centre of the face of the person standing behind the easel board (back cameras, ≈ 2.36 m; the face looks at the phone).
+    public static let backPersonFaceCenter = SceneLayout.backHeadCenter + SIMD3(0, -0.01, -SceneLayout.backHeadRadius)
+
+    /// A point on the top of the back person's head (hair), just inside the telephoto frame's top edge.
+    public static let backPersonHairPoint = SceneLayout.backHeadCenter + SIMD3(0, 0.6, -0.8) * SceneLayout.backHeadRadius
+
+    /// A point on the front of the back person's left leg (image left; below the easel board in the wide view).
+    public static let backPersonLegPoint = SIMD3<Double>(SceneLayout.backBodyAxis.x - SceneLayout.backLegOffset, -0.9,
+                                                         SceneLayout.backBodyAxis.y - SceneLayout.backLegRadius)
 }
