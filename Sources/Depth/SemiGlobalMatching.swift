@@ -71,10 +71,17 @@ struct SemiGlobalMatching {
                 leftLuma.withUnsafeBufferPointer { luma in
                     output.withUnsafeMutableBufferPointer { out in
                         nonisolated(unsafe) let out = out
+                        // S buffers are reused by the next band instead of freshly mapped (and zeroed
+                        // by the kernel) for every band; at most one per worker exists.
+                        let pool = Locked<[UnsafeMutablePointer<Int16>]>([])
+                        let capacity = bandRows * width * paddedCount
                         // Each band writes only its own core rows of `out`.
                         Parallel.forEachBand(height: height, bandHeight: bandRows) { rows in
-                            band(rows, lc.baseAddress!, rc.baseAddress!, luma.baseAddress!, out.baseAddress!)
+                            let sums = pool.withLock { $0.popLast() } ?? .allocate(capacity: capacity)
+                            band(rows, sums, lc.baseAddress!, rc.baseAddress!, luma.baseAddress!, out.baseAddress!)
+                            pool.withLock { $0.append(sums) }
                         }
+                        for buffer in pool.wrappedValue { buffer.deallocate() }
                     }
                 }
             }
@@ -84,13 +91,12 @@ struct SemiGlobalMatching {
 
     // MARK: - One band
 
-    private func band(_ core: Range<Int>, _ leftCodes: UnsafePointer<UInt32>, _ rightCodes: UnsafePointer<UInt32>,
+    private func band(_ core: Range<Int>, _ sums: UnsafeMutablePointer<Int16>, _ leftCodes: UnsafePointer<UInt32>, _ rightCodes: UnsafePointer<UInt32>,
                       _ luma: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>) {
         let w = width, dv = paddedCount, slot = slot
         let rowElements = w * dv
         let top = max(0, core.lowerBound - margin), bottom = min(height, core.upperBound + margin)
 
-        let sums = UnsafeMutablePointer<Int16>.allocate(capacity: core.count * rowElements)
         let costs = UnsafeMutablePointer<Int16>.allocate(capacity: rowElements + Self.lanes)
         costs.initialize(repeating: 0, count: rowElements + Self.lanes)
         let reversedCount = w + minDisparity + dv + Self.lanes
@@ -102,8 +108,12 @@ struct SemiGlobalMatching {
         let pathMins = UnsafeMutablePointer<Int16>.allocate(capacity: 6 * (w + 2))
         // Horizontal paths: a zero slot and two alternating slots.
         let lineSlots = UnsafeMutablePointer<Int16>.allocate(capacity: 3 * slot)
+        let steps = UnsafeMutablePointer<PathStep>.allocate(capacity: 4)
+        let lowest = UnsafeMutablePointer<V>.allocate(capacity: 4)
+        lowest.initialize(repeating: V(), count: 4)
         defer {
-            sums.deallocate(); costs.deallocate(); reversed.deallocate()
+            steps.deallocate(); lowest.deallocate()
+            costs.deallocate(); reversed.deallocate()
             pathRows.deallocate(); pathMins.deallocate(); lineSlots.deallocate()
         }
         func resetSlots(_ p: UnsafeMutablePointer<Int16>, slots: Int) {
@@ -151,11 +161,10 @@ struct SemiGlobalMatching {
             let inCore = y >= core.lowerBound
             let sumRow = sums + (inCore ? (y - core.lowerBound) * rowElements : 0)
             let lumaRow = luma + y * w
-            if inCore {
-                horizontal(costs, lumaRow, sumRow, lineSlots, store: true, leftToRight: false)
-                horizontal(costs, lumaRow, sumRow, lineSlots, store: false, leftToRight: true)
-            }
-            rows(y, y - 1, y == top, rowPaths, costs, luma, inCore ? sumRow : nil, pathRows, pathMins, &current)
+            // R→L stores S; L→R runs with the paths from above (it shares their pass over the row).
+            if inCore { horizontal(costs, lumaRow, sumRow, lineSlots, store: true, leftToRight: false) }
+            rows(y, y - 1, y == top, rowPaths, leftToRight: inCore, costs, luma, inCore ? sumRow : nil, pathRows, pathMins,
+                 lineSlots, steps, lowest, &current)
         }
         // Bottom-up pass: the paths from below complete S row by row; each finished row is decided.
         resetSlots(pathRows, slots: 6 * (w + 2))
@@ -172,7 +181,8 @@ struct SemiGlobalMatching {
             computeCosts(y)
             let inCore = y < core.upperBound
             let sumRow = sums + (inCore ? (y - core.lowerBound) * rowElements : 0)
-            rows(y, y + 1, y == bottom - 1, rowPaths, costs, luma, inCore ? sumRow : nil, pathRows, pathMins, &current)
+            rows(y, y + 1, y == bottom - 1, rowPaths, leftToRight: false, costs, luma, inCore ? sumRow : nil, pathRows,
+                 pathMins, lineSlots, steps, lowest, &current)
             if inCore { decide(y, sumRow, out + y * w, rightBest, rightIndex, bestIndex) }
         }
     }
@@ -230,25 +240,88 @@ struct SemiGlobalMatching {
         }
     }
 
-    /// The row-to-row paths into row `y` from row `from` (above or below); `dxs` their horizontal steps.
-    private func rows(_ y: Int, _ from: Int, _ first: Bool, _ dxs: [Int], _ costs: UnsafePointer<Int16>,
+    /// One path's step at one pixel: where its previous L is, and where the new one goes.
+    struct PathStep {
+        var previous: UnsafePointer<Int16>
+        var previousMin: Int16
+        var current: UnsafeMutablePointer<Int16>
+        var p2: Int16
+    }
+
+    /// `n` paths' steps at one pixel in one pass over the disparities (the cost and S are read
+    /// once); `lowest[i]` receives path i's lane minima. S (`sum`) is added to.
+    @inline(__always)
+    private func fusedStep(_ cost: UnsafePointer<Int16>, _ steps: UnsafePointer<PathStep>, _ n: Int,
+                           _ lowest: UnsafeMutablePointer<V>, _ sum: UnsafeMutablePointer<Int16>?) {
+        let vp1 = V(repeating: p1)
+        for i in 0..<n { lowest[i] = V(repeating: .max) }
+        let c = UnsafeRawPointer(cost)
+        var d = 0
+        while d < paddedCount {
+            let cv = c.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+            var total = V()
+            for i in 0..<n {
+                let step = steps[i]
+                let prev = UnsafeRawPointer(step.previous)
+                let same = prev.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
+                let below = prev.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
+                let above = prev.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
+                let m = vmin(vmin(same, vmin(below, above) &+ vp1), V(repeating: step.previousMin &+ step.p2))
+                let l = cv &+ m &- V(repeating: step.previousMin)
+                UnsafeMutableRawPointer(step.current).storeBytes(of: l, toByteOffset: (8 + d) * 2, as: V.self)
+                lowest[i] = vmin(lowest[i], l)
+                total &+= l
+            }
+            if let sum {
+                let s = UnsafeMutableRawPointer(sum)
+                s.storeBytes(of: s.loadUnaligned(fromByteOffset: d * 2, as: V.self) &+ total, toByteOffset: d * 2, as: V.self)
+            }
+            d += Self.lanes
+        }
+    }
+
+    /// The row-to-row paths into row `y` from row `from` (above or below; `dxs` their horizontal
+    /// steps), and, with `leftToRight`, the L→R path of the row, fused in one pass per pixel.
+    private func rows(_ y: Int, _ from: Int, _ first: Bool, _ dxs: [Int], leftToRight: Bool, _ costs: UnsafePointer<Int16>,
                       _ luma: UnsafePointer<UInt8>, _ sumRow: UnsafeMutablePointer<Int16>?,
-                      _ pathRows: UnsafeMutablePointer<Int16>, _ pathMins: UnsafeMutablePointer<Int16>, _ current: inout Int) {
+                      _ pathRows: UnsafeMutablePointer<Int16>, _ pathMins: UnsafeMutablePointer<Int16>,
+                      _ lineSlots: UnsafeMutablePointer<Int16>, _ steps: UnsafeMutablePointer<PathStep>,
+                      _ lowest: UnsafeMutablePointer<V>, _ current: inout Int) {
         let w = width, dv = paddedCount
         let rowSlots = (w + 2) * slot
         let lumaRow = luma + y * w
         let lumaFrom = luma + (first ? y : from) * w
-        for (k, dx) in dxs.enumerated() {
-            let prevRow = pathRows + (2 * k + 1 - current) * rowSlots
-            let curRow = pathRows + (2 * k + current) * rowSlots
-            let prevMins = pathMins + (2 * k + 1 - current) * (w + 2)
-            let curMins = pathMins + (2 * k + current) * (w + 2)
-            for x in 0..<w {
-                let source = x + dx   // previous pixel's column; slot index = column + 1
+        let k = dxs.count
+        var prevRows: [UnsafeMutablePointer<Int16>] = [], curRows: [UnsafeMutablePointer<Int16>] = []
+        var prevMins: [UnsafeMutablePointer<Int16>] = [], curMins: [UnsafeMutablePointer<Int16>] = []
+        for i in 0..<k {
+            prevRows.append(pathRows + (2 * i + 1 - current) * rowSlots)
+            curRows.append(pathRows + (2 * i + current) * rowSlots)
+            prevMins.append(pathMins + (2 * i + 1 - current) * (w + 2))
+            curMins.append(pathMins + (2 * i + current) * (w + 2))
+        }
+        var linePrevious = UnsafePointer(lineSlots), linePreviousMin: Int16 = 0, lineTarget = 1
+        for x in 0..<w {
+            for i in 0..<k {
+                let source = x + dxs[i]   // the previous pixel's column; its slot is column + 1
                 let fromLuma = source >= 0 && source < w ? lumaFrom[source] : lumaRow[x]
-                let p2 = p2Table[Int(abs(Int16(lumaRow[x]) - Int16(fromLuma)))]
-                curMins[x + 1] = step(costs + x * dv, prevRow + (source + 1) * slot, prevMins[source + 1],
-                                      curRow + (x + 1) * slot, sumRow.map { $0 + x * dv }, store: false, p2: p2)
+                steps[i] = PathStep(previous: prevRows[i] + (source + 1) * slot, previousMin: prevMins[i][source + 1],
+                                    current: curRows[i] + (x + 1) * slot,
+                                    p2: p2Table[Int(abs(Int16(lumaRow[x]) - Int16(fromLuma)))])
+            }
+            var n = k
+            if leftToRight {
+                let step = Int(abs(Int16(lumaRow[x]) - Int16(lumaRow[max(0, x - 1)])))
+                steps[n] = PathStep(previous: linePrevious, previousMin: linePreviousMin,
+                                    current: lineSlots + lineTarget * slot, p2: p2Table[step])
+                n += 1
+            }
+            fusedStep(costs + x * dv, steps, n, lowest, sumRow.map { $0 + x * dv })
+            for i in 0..<k { curMins[i][x + 1] = hmin(lowest[i]) }
+            if leftToRight {
+                linePreviousMin = hmin(lowest[k])
+                linePrevious = UnsafePointer(lineSlots + lineTarget * slot)
+                lineTarget = 3 - lineTarget
             }
         }
         current = 1 - current

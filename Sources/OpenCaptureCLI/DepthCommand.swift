@@ -16,6 +16,9 @@ struct DepthCommand: ParsableCommand {
     @Option(help: "Largest disparity searched, pixels (exclusive); default min + 128.") var maxDisparity: Int?
     @Option(name: .shortAndLong, help: "Output PFM (Middlebury's convention: +inf where no disparity was found).") var output: String
     @Option(help: "Also write a colour-mapped PNG (near = warm, unknown = black).") var png: String?
+    @Option(help: "Aggregation paths: 4 (default, faster) or 8 (adds the diagonals).") var paths: Int = 4
+    @Option(help: "Penalty for a one-pixel disparity change (census units, 0…31 per pixel).") var p1: Int?
+    @Option(help: "Penalty for a larger disparity change in flat areas.") var p2: Int?
     @Flag(help: "Print the matcher's own time.") var timing = false
 
     func validate() throws {
@@ -24,6 +27,8 @@ struct DepthCommand: ParsableCommand {
         guard maximum > minDisparity, maximum - minDisparity <= 1024 else {
             throw DepthCommandError.invalidRange("--max-disparity \(maximum) must exceed --min-disparity \(minDisparity) by 1…1024")
         }
+        guard paths == 4 || paths == 8 else { throw DepthCommandError.invalidRange("--paths must be 4 or 8") }
+        try parameters().validate()
     }
 
     func run() throws {
@@ -35,8 +40,7 @@ struct DepthCommand: ParsableCommand {
         guard leftImage.size == rightImage.size else {
             throw DepthCommandError.sizeMismatch(left: leftImage.size.description, right: rightImage.size.description)
         }
-        let maximum = maxDisparity ?? minDisparity + 128
-        let matcher = StereoMatcher(parameters: .init(minDisparity: minDisparity, disparityCount: maximum - minDisparity))
+        let matcher = StereoMatcher(parameters: parameters())
         let start = DispatchTime.now().uptimeNanoseconds
         let disparity = try matcher.match(left: leftImage, right: rightImage)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -51,6 +55,16 @@ struct DepthCommand: ParsableCommand {
         print(String(format: "%@ → %@  %d×%d  %.1f %% matched", left, output, disparity.width, disparity.height,
                      100 * Double(valid) / Double(max(1, disparity.storage.count))))
         if timing { print(String(format: "inner matcher time: %.3f s", seconds)) }
+    }
+
+    /// The matcher's parameters from the options (defaults where not given).
+    func parameters() -> StereoMatcher.Parameters {
+        var parameters = StereoMatcher.Parameters(minDisparity: minDisparity,
+                                                  disparityCount: (maxDisparity ?? minDisparity + 128) - minDisparity)
+        parameters.paths = paths == 4 ? .four : .eight
+        if let p1 { parameters.p1 = p1 }
+        if let p2 { parameters.p2 = p2 }
+        return parameters
     }
 
     /// The file's pixels as Rec. 601 luma in 0…1.
