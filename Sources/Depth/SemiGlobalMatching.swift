@@ -170,11 +170,14 @@ struct SemiGlobalMatching {
         resetSlots(pathRows, slots: 6 * (w + 2))
         pathMins.initialize(repeating: 0, count: 6 * (w + 2))
         current = 0
-        let rightBest = UnsafeMutablePointer<Int16>.allocate(capacity: w)
-        let rightIndex = UnsafeMutablePointer<Int32>.allocate(capacity: w)
+        // The right view's best S and disparity, stored right to left (index w − 1 − xr) so that one
+        // left pixel's disparities touch consecutive entries; padded for whole SIMD loads.
+        let rightCount = w + minDisparity + dv + Self.lanes
+        let rightBest = UnsafeMutablePointer<Int16>.allocate(capacity: rightCount)
+        let rightIndex = UnsafeMutablePointer<Int16>.allocate(capacity: rightCount)
         let bestIndex = UnsafeMutablePointer<Int32>.allocate(capacity: w)
-        rightBest.initialize(repeating: 0, count: w)
-        rightIndex.initialize(repeating: 0, count: w)
+        rightBest.initialize(repeating: 0, count: rightCount)
+        rightIndex.initialize(repeating: 0, count: rightCount)
         bestIndex.initialize(repeating: 0, count: w)
         defer { rightBest.deallocate(); rightIndex.deallocate(); bestIndex.deallocate() }
         for y in stride(from: bottom - 1, through: core.lowerBound, by: -1) {
@@ -330,11 +333,14 @@ struct SemiGlobalMatching {
     /// Winner-take-all for one finished row of S: uniqueness, sub-pixel fit, left-right check.
     /// Overwrites the row's impossible disparities (beyond the image's left edge, SIMD padding) with Int16.max.
     private func decide(_ y: Int, _ sumRow: UnsafeMutablePointer<Int16>, _ out: UnsafeMutablePointer<Float>,
-                        _ rightBest: UnsafeMutablePointer<Int16>, _ rightIndex: UnsafeMutablePointer<Int32>,
+                        _ rightBest: UnsafeMutablePointer<Int16>, _ rightIndex: UnsafeMutablePointer<Int16>,
                         _ bestIndex: UnsafeMutablePointer<Int32>) {
         let w = width, dv = paddedCount
-        rightBest.update(repeating: .max, count: w)
-        rightIndex.update(repeating: -1, count: w)
+        let rightCount = w + minDisparity + dv + Self.lanes
+        rightBest.update(repeating: .max, count: rightCount)
+        rightIndex.update(repeating: -1, count: rightCount)
+        var lanes = V()
+        for i in 0..<Self.lanes { lanes[i] = Int16(i) }
         bestIndex.update(repeating: -1, count: w)
         for x in 0..<w {
             let valid = min(count, x - minDisparity + 1)
@@ -349,8 +355,19 @@ struct SemiGlobalMatching {
             var best = 0
             while s[best] != bestValue { best += 1 }
             // The right view's winner from the same sums: right pixel x − minDisparity − d.
-            let rb = rightBest + (x - minDisparity), ri = rightIndex + (x - minDisparity)
-            for d in 0..<valid where s[d] < rb[-d] { rb[-d] = s[d]; ri[-d] = Int32(d) }
+            // (Impossible disparities hold Int16.max and never win.)
+            let rb = UnsafeMutableRawPointer(rightBest + (w - 1 - x + minDisparity))
+            let ri = UnsafeMutableRawPointer(rightIndex + (w - 1 - x + minDisparity))
+            d = 0
+            while d < dv {
+                let sv = raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+                let bv = rb.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+                let better = (sv &- bv) &>> 15   // all ones where sv < bv
+                rb.storeBytes(of: vmin(sv, bv), toByteOffset: d * 2, as: V.self)
+                let iv = ri.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+                ri.storeBytes(of: ((lanes &+ V(repeating: Int16(d))) & better) | (iv & ~better), toByteOffset: d * 2, as: V.self)
+                d += Self.lanes
+            }
             if uniqueness > 0 {
                 let lo = max(0, best - 1), hi = min(dv - 1, best + 1)
                 let saved = (s[lo], s[best], s[hi])
@@ -359,7 +376,7 @@ struct SemiGlobalMatching {
                 d = 0
                 while d < dv { rest = vmin(rest, raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)); d += Self.lanes }
                 (s[lo], s[best], s[hi]) = saved
-                if Float(hmin(rest)) * (1 - uniqueness) < Float(bestValue) { out[x] = .nan; continue }
+                if Float(hmin(rest)) * (1 - uniqueness) <= Float(bestValue) { out[x] = .nan; continue }
             }
             var offset: Float = 0
             if best > 0 && best < valid - 1 {
@@ -380,7 +397,7 @@ struct SemiGlobalMatching {
         guard let tolerance = lrTolerance else { return }
         for x in 0..<w where bestIndex[x] >= 0 {
             let xr = x - minDisparity - Int(bestIndex[x])
-            if abs(Int(rightIndex[xr]) - Int(bestIndex[x])) > tolerance { out[x] = .nan }
+            if abs(Int(rightIndex[w - 1 - xr]) - Int(bestIndex[x])) > tolerance { out[x] = .nan }
         }
     }
 }

@@ -30,7 +30,8 @@ public struct StereoMatcher: Sendable {
         public var p2: Int
         /// Intensity step (8-bit units) at which P2 is halved: P2 · s / (s + |ΔI|), at least P1 + 1; 0 keeps P2 constant.
         public var p2EdgeScale: Float
-        /// A winner is rejected when another disparity (not a neighbour) costs less than winner / (1 − uniqueness).
+        /// A winner is rejected when another disparity (not a neighbour) costs at most winner / (1 − uniqueness)
+        /// (so exact ties, as in a flat image, are rejected whenever uniqueness > 0).
         public var uniqueness: Float
         /// Largest difference allowed between the left and right views' disparities; nil skips the check.
         public var lrTolerance: Int?
