@@ -15,6 +15,16 @@ enum DisparityCleanup {
                         let win = raw.baseAddress!.assumingMemoryBound(to: Float.self)
                         for y in rows {
                             for x in 0..<width where src[y * width + x].isFinite {
+                                if x > 0, x < width - 1, y > 0, y < height - 1 {
+                                    let a = src.baseAddress! + (y - 1) * width + x - 1
+                                    let b = a + width, c = b + width
+                                    let nine = (a[0], a[1], a[2], b[0], b[1], b[2], c[0], c[1], c[2])
+                                    if nine.0.isFinite && nine.1.isFinite && nine.2.isFinite && nine.3.isFinite
+                                        && nine.5.isFinite && nine.6.isFinite && nine.7.isFinite && nine.8.isFinite {
+                                        dst[y * width + x] = median9(nine)
+                                        continue
+                                    }
+                                }
                                 var n = 0
                                 for yy in max(0, y - 1)...min(height - 1, y + 1) {
                                     for xx in max(0, x - 1)...min(width - 1, x + 1) {
@@ -35,6 +45,18 @@ enum DisparityCleanup {
             }
         }
         return out
+    }
+
+    /// The median of nine finite values by Paeth's 19-exchange network (branch-free min/max).
+    @inline(__always)
+    static func median9(_ v: (Float, Float, Float, Float, Float, Float, Float, Float, Float)) -> Float {
+        var (p0, p1, p2, p3, p4, p5, p6, p7, p8) = v
+        @inline(__always) func sort(_ a: inout Float, _ b: inout Float) { let t = min(a, b); b = max(a, b); a = t }
+        sort(&p1, &p2); sort(&p4, &p5); sort(&p7, &p8); sort(&p0, &p1); sort(&p3, &p4); sort(&p6, &p7)
+        sort(&p1, &p2); sort(&p4, &p5); sort(&p7, &p8); sort(&p0, &p3); sort(&p5, &p8); sort(&p4, &p7)
+        sort(&p3, &p6); sort(&p1, &p4); sort(&p2, &p5); sort(&p4, &p7); sort(&p4, &p2); sort(&p6, &p4)
+        sort(&p4, &p2)
+        return p4
     }
 
     /// Regions of 4-connected pixels whose neighbours differ by at most `range`, smaller than

@@ -50,7 +50,7 @@ public struct StereoMatcher: Sendable {
         public init(minDisparity: Int = 0, disparityCount: Int = 64, p1: Int = 7, p2: Int = 96, p2EdgeScale: Float = 16,
                     uniqueness: Float = 0.05, lrTolerance: Int? = 1, subpixel: SubpixelFit = .equiangular,
                     paths: Paths = .four, median: Bool = true, speckleWindow: Int = 100, speckleRange: Float = 2,
-                    bandMemoryBudget: Int = 96 << 20, bandMargin: Int = 48) {
+                    bandMemoryBudget: Int = 96 << 20, bandMargin: Int = 32) {
             self.minDisparity = minDisparity
             self.disparityCount = disparityCount
             self.p1 = p1
