@@ -19,6 +19,8 @@ struct DepthCommand: ParsableCommand {
     @Option(help: "Aggregation paths: 4 (default, faster) or 8 (adds the diagonals).") var paths: Int = 4
     @Option(help: "Penalty for a one-pixel disparity change (census units, 0…31 per pixel).") var p1: Int?
     @Option(help: "Penalty for a larger disparity change in flat areas.") var p2: Int?
+    @Option(help: "Uniqueness ratio 0…<1 (0 = off).") var uniqueness: Float?
+    @Option(help: "Left-right check tolerance in pixels (negative = off).") var lrTolerance: Int?
     @Flag(help: "Print the matcher's own time.") var timing = false
 
     func validate() throws {
@@ -64,6 +66,8 @@ struct DepthCommand: ParsableCommand {
         parameters.paths = paths == 4 ? .four : .eight
         if let p1 { parameters.p1 = p1 }
         if let p2 { parameters.p2 = p2 }
+        if let uniqueness { parameters.uniqueness = uniqueness }
+        if let lrTolerance { parameters.lrTolerance = lrTolerance < 0 ? nil : lrTolerance }
         return parameters
     }
 
