@@ -32,7 +32,7 @@ struct SemiGlobalMatching {
     static let lanes = 16
     /// Value of the guard elements around each slot: large, so `min(L(d ± 1)) + P1` never picks them.
     static let guardValue: Int16 = 0x2000
-    /// Cost of a disparity that leaves the image (and of the SIMD padding beyond `count`): above any census cost (≤ 31).
+    /// Cost of the SIMD padding beyond `count` (and of every disparity left of the smallest one): above any census cost (≤ 31).
     static let invalidCost: Int16 = 48
 
     init(width: Int, height: Int, parameters p: StereoMatcher.Parameters) {
@@ -144,8 +144,13 @@ struct SemiGlobalMatching {
                     row.storeBytes(of: SIMD16<Int16>(truncatingIfNeeded: v), toByteOffset: d * 2, as: V.self)
                     d += Self.lanes
                 }
+                // Disparities that leave the image repeat the last one inside it, so they neither
+                // attract nor repel the paths (a constant cost would bias flat regions towards the
+                // smallest disparities); the SIMD padding beyond `count` costs more than any match.
                 let valid = max(0, min(count, x - minDisparity + 1))
-                for d in valid..<dv { costs[x * dv + d] = Self.invalidCost }
+                let edge = valid > 0 ? costs[x * dv + valid - 1] : Self.invalidCost
+                for d in valid..<count { costs[x * dv + d] = edge }
+                for d in count..<dv { costs[x * dv + d] = Self.invalidCost }
             }
         }
 
