@@ -49,7 +49,7 @@ let package = Package(
                                "CaptureEngine", "OpenCaptureTools"]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
-            "OpenCapture",
+            "OpenCapture", "CaptureCore", "MediaFormats", "Depth",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [

@@ -12,6 +12,8 @@ packages=(
   libheif-dev              # reading and decoding HEIF/HEIC files (libheif)
   libx265-dev              # HEVC encoding of HEIC tiles and thumbnails (x265)
   libheif-examples         # heif-info and heif-enc check written HEICs in tests and benchmarks
+  opencv-doc               # bench group stereo: the Middlebury Aloe pair and its ground truth
+  python3-opencv           # bench group stereo: the OpenCV StereoSGBM anchor
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -14,8 +14,8 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,truedepth,soak,load,e2e] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
-            print("  soak, load and e2e run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,truedepth,soak,load,e2e,stereo] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
+            print("  soak, load, e2e and stereo run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
@@ -34,5 +34,6 @@ struct BenchmarkMain {
         if options.named("soak") { try SoakBenchmark.run(options) }
         if options.named("load") { try LoadBenchmark.run(options) }
         if options.named("e2e") { try EndToEndBenchmark.run(options) }
+        if options.named("stereo") { try StereoBenchmark.run(options) }
     }
 }

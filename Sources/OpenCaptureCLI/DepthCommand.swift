@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import CaptureCore
+import Depth
+import MediaFormats
+import OpenCapture
+
+/// `opencapture depth`: a disparity map from a rectified stereo pair (census semi-global matching).
+struct DepthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "depth",
+        abstract: "Disparity (left x − right x, pixels) of a rectified stereo pair, written as PFM (inf = unknown).")
+
+    @Argument(help: "Left image (PNG, JPEG or TIFF).") var left: String
+    @Argument(help: "Right image, the same size.") var right: String
+    @Option(help: "Smallest disparity searched, pixels.") var minDisparity: Int = 0
+    @Option(help: "Largest disparity searched, pixels (exclusive); default min + 128.") var maxDisparity: Int?
+    @Option(name: .shortAndLong, help: "Output PFM (Middlebury's convention: +inf where no disparity was found).") var output: String
+    @Option(help: "Also write a colour-mapped PNG (near = warm, unknown = black).") var png: String?
+    @Option(help: "Aggregation paths: 4 (default, faster) or 8 (adds the diagonals).") var paths: Int = 4
+    @Option(help: "Penalty for a one-pixel disparity change (census units, 0…31 per pixel).") var p1: Int?
+    @Option(help: "Penalty for a larger disparity change in flat areas.") var p2: Int?
+    @Option(help: "Uniqueness ratio 0…<1 (0 = off).") var uniqueness: Float?
+    @Option(help: "Left-right check tolerance in pixels (negative = off).") var lrTolerance: Int?
+    @Flag(help: "Print the matcher's own time.") var timing = false
+
+    func validate() throws {
+        guard minDisparity >= 0 else { throw DepthCommandError.invalidRange("--min-disparity \(minDisparity) must be ≥ 0") }
+        let maximum = maxDisparity ?? minDisparity + 128
+        guard maximum > minDisparity, maximum - minDisparity <= 1024 else {
+            throw DepthCommandError.invalidRange("--max-disparity \(maximum) must exceed --min-disparity \(minDisparity) by 1…1024")
+        }
+        guard paths == 4 || paths == 8 else { throw DepthCommandError.invalidRange("--paths must be 4 or 8") }
+        try parameters().validate()
+    }
+
+    func run() throws {
+        let outputURL = URL(fileURLWithPath: output)
+        let pngURL = png.map { URL(fileURLWithPath: $0) }
+        try AtomicFile.checkDestination(outputURL)
+        if let pngURL { try AtomicFile.checkDestination(pngURL) }
+        let leftImage = try Self.luma(path: left), rightImage = try Self.luma(path: right)
+        guard leftImage.size == rightImage.size else {
+            throw DepthCommandError.sizeMismatch(left: leftImage.size.description, right: rightImage.size.description)
+        }
+        let matcher = StereoMatcher(parameters: parameters())
+        let start = DispatchTime.now().uptimeNanoseconds
+        let disparity = try matcher.match(left: leftImage, right: rightImage)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        var stored = disparity
+        stored.storage = disparity.storage.map { $0.isFinite ? $0 : .infinity }
+        try AtomicFile.write(try PFMCodec.encode(stored), to: outputURL)
+        if let pngURL {
+            let map = DepthMap(values: disparity, kind: .disparity, accuracy: .relative, isFiltered: false)
+            try AtomicFile.write(try PNGCodec.encode(DepthColorMap.colorized(map)), to: pngURL)
+        }
+        let valid = disparity.storage.lazy.filter(\.isFinite).count
+        print(String(format: "%@ → %@  %d×%d  %.1f %% matched", left, output, disparity.width, disparity.height,
+                     100 * Double(valid) / Double(max(1, disparity.storage.count))))
+        if timing { print(String(format: "inner matcher time: %.3f s", seconds)) }
+    }
+
+    /// The matcher's parameters from the options (defaults where not given).
+    func parameters() -> StereoMatcher.Parameters {
+        var parameters = StereoMatcher.Parameters(minDisparity: minDisparity,
+                                                  disparityCount: (maxDisparity ?? minDisparity + 128) - minDisparity)
+        parameters.paths = paths == 4 ? .four : .eight
+        if let p1 { parameters.p1 = p1 }
+        if let p2 { parameters.p2 = p2 }
+        if let uniqueness { parameters.uniqueness = uniqueness }
+        if let lrTolerance { parameters.lrTolerance = lrTolerance < 0 ? nil : lrTolerance }
+        return parameters
+    }
+
+    /// The file's pixels as Rec. 601 luma in 0…1.
+    static func luma(path: String) throws -> Raster<Float> {
+        let data: Data
+        do { data = try AtomicFile.read(URL(fileURLWithPath: path)) } catch {
+            throw DepthCommandError.unreadable(path: path, reason: "\(error)")
+        }
+        let rgb: Raster<UInt8>
+        do {
+            switch FileKind.of(data) {
+            case .jpeg: rgb = try JPEGDecoder.decode(data)
+            case .png: rgb = try PNGCodec.decode(data)
+            case .tiff: rgb = try TIFFCodec.decode(data)
+            default: throw DepthCommandError.unreadable(path: path, reason: "not a PNG, JPEG or TIFF image")
+            }
+        } catch let error as MediaFormatError {
+            throw DepthCommandError.unreadable(path: path, reason: error == .truncated ? "the file is truncated" : error.description)
+        }
+        var out = Raster<Float>(width: rgb.width, height: rgb.height)
+        let c = rgb.channels
+        for p in 0..<rgb.width * rgb.height {
+            out.storage[p] = c >= 3
+                ? (0.299 * Float(rgb.storage[c * p]) + 0.587 * Float(rgb.storage[c * p + 1]) + 0.114 * Float(rgb.storage[c * p + 2])) / 255
+                : Float(rgb.storage[c * p]) / 255
+        }
+        return out
+    }
+}

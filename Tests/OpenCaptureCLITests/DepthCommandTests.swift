@@ -1,0 +1,71 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import OpenCaptureTestSupport
+import Testing
+
+/// `opencapture depth` on a small synthetic pair: a PFM of the right disparities, a PNG beside it,
+/// and one-line errors with nothing written for bad input.
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
+struct DepthCommandTests {
+    /// A textured pair: the background at disparity 12, a square at 20.
+    static func writePair(in folder: URL) throws {
+        var rng = RandomSource(seed: 11)
+        let w = 120, h = 90
+        let back = (0..<(w + 40) * h).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let front = (0..<(w + 40) * h).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        var left = Raster<UInt8>(width: w, height: h, channels: 3), right = left
+        for y in 0..<h { for x in 0..<w {
+            let inRows = (30..<60).contains(y)
+            let l = inRows && (50..<90).contains(x) ? front[y * (w + 40) + x] : back[y * (w + 40) + x]
+            let r = inRows && (50..<90).contains(x + 20) ? front[y * (w + 40) + x + 20] : back[y * (w + 40) + x + 12]
+            for c in 0..<3 { left[x, y, c] = l; right[x, y, c] = r }
+        } }
+        try PNGCodec.encode(left).write(to: folder.appendingPathComponent("left.png"))
+        try PNGCodec.encode(right).write(to: folder.appendingPathComponent("right.png"))
+        try PNGCodec.encode(Raster<UInt8>(width: 60, height: 90, channels: 3, repeating: 9)).write(to: folder.appendingPathComponent("small.png"))
+        try Data("not an image".utf8).write(to: folder.appendingPathComponent("text.png"))
+    }
+
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-depth-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try writePair(in: folder)
+        return folder
+    }
+
+    @Test func writesTheDisparityAsPFMAndAColourPNG() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try OpenCaptureBinary.tool.run(["depth", "left.png", "right.png", "--max-disparity", "32",
+                                                      "-o", "d.pfm", "--png", "d.png"], in: folder)
+        #expect(result.status == 0, "\(result.errorOutput)")
+        let map = try PFMCodec.decode(Data(contentsOf: folder.appendingPathComponent("d.pfm")))
+        #expect(map.width == 120 && map.height == 90)
+        #expect(abs(map[70, 45] - 20) < 0.5 && abs(map[100, 10] - 12) < 0.5)
+        // Unknown is +inf (Middlebury's convention), e.g. the columns left of the smallest disparity.
+        #expect(map[2, 10] == .infinity)
+        let png = try PNGCodec.decode(Data(contentsOf: folder.appendingPathComponent("d.png")))
+        #expect(png.width == 120 && png[2, 10, 0] == 0 && png[70, 45, 0] > png[70, 45, 2])
+    }
+
+    static let failures: [(String, [String])] = [
+        ("sizes differ", ["depth", "left.png", "small.png", "-o", "d.pfm"]),
+        ("not an image", ["depth", "left.png", "text.png", "-o", "d.pfm"]),
+        ("missing file", ["depth", "left.png", "missing.png", "-o", "d.pfm"]),
+        ("empty range", ["depth", "left.png", "right.png", "--min-disparity", "40", "--max-disparity", "40", "-o", "d.pfm"]),
+        ("missing folder", ["depth", "left.png", "right.png", "-o", "nowhere/d.pfm"]),
+    ]
+
+    @Test(arguments: failures.map(\.0))
+    func badInputIsOneLineAndNothingWritten(_ name: String) throws {
+        let arguments = try #require(Self.failures.first { $0.0 == name }?.1)
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let outcome = try HostileInputTests.run(arguments, in: folder)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+}
