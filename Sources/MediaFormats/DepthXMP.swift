@@ -129,6 +129,21 @@ public enum DepthXMP {
         guard packet.count <= maxPacketSize else {
             throw MediaFormatError.invalidMetadata("XMP packet of \(packet.count) bytes is larger than \(maxPacketSize)")
         }
+        // XMP is UTF-8 (ISO 16684-1). Anything else is refused before libxml2 sees it: its encoding
+        // sniffing would read binary as UCS-4, and FoundationXML traps on some names it then reports
+        // (fuzzing found one: Tests/Fixtures/MediaFormats/Fuzz/heif-depth-xmp-binary-garbage.heic).
+        guard let text = String(validating: packet, as: UTF8.self) else {
+            throw MediaFormatError.invalidMetadata("XMP is not UTF-8")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value) }) else {
+            throw MediaFormatError.invalidMetadata("XMP holds control characters")
+        }
+        if let declaration = text.range(of: "<?xml"), let end = text[declaration.upperBound...].range(of: "?>") {
+            let body = text[declaration.upperBound..<end.lowerBound].lowercased()
+            if body.contains("encoding"), !body.contains("utf-8"), !body.contains("utf8") {
+                throw MediaFormatError.invalidMetadata("XMP declares an encoding other than UTF-8")
+            }
+        }
         // XMP may be wrapped in <?xpacket?> processing instructions and padded: XMLParser handles those.
         let collector = XMPCollector()
         let parser = XMLParser(data: packet)
