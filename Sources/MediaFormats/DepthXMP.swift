@@ -135,6 +135,7 @@ public enum DepthXMP {
         guard let text = String(validating: packet, as: UTF8.self) else {
             throw MediaFormatError.invalidMetadata("XMP is not UTF-8")
         }
+        guard text.contains("<") else { throw MediaFormatError.invalidMetadata("XMP packet holds no XML element") }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value) }) else {
             throw MediaFormatError.invalidMetadata("XMP holds control characters")
         }
