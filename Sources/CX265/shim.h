@@ -1,5 +1,6 @@
 // x265 (Debian's libx265-dev) for OpenCapture's MediaFormats module: encodes one 8-bit 4:2:0
-// picture as an intra-only HEVC still (the tiles and thumbnail of a HEIF file).
+// picture as an intra-only HEVC still (the tiles and thumbnail of a HEIF file), or one 8-bit
+// 4:0:0 (monochrome) picture (depth and matte auxiliary images), optionally lossless.
 //
 // x265_encoder_open is a macro that Swift cannot import, and opening/closing an encoder touches
 // x265's process-wide state (CPU primitives), so the whole encode goes through ocx_encode below,
@@ -14,7 +15,8 @@
 #include <pthread.h>
 #include <x265.h>
 
-/// One picture to encode: even width/height ≥ 16, 8-bit Y, Cb, Cr planes (chroma half size).
+/// One picture to encode: even width/height ≥ 16, 8-bit Y, Cb, Cr planes (chroma half size),
+/// or with `monochrome` only the Y plane (planes[1], planes[2] unused).
 typedef struct ocx_params {
     int width, height;
     const char *preset;          // x265 preset name ("ultrafast" … "veryslow")
@@ -24,6 +26,8 @@ typedef struct ocx_params {
     int colour_primaries, transfer, matrix;  // VUI colour description (ISO/IEC 23091-2 codes)
     const uint8_t *planes[3];
     int strides[3];
+    int monochrome;              // 4:0:0: coded as Main RExt (Main 4:0:0 constraints), like an iPhone's depth item
+    int lossless;                // transquant bypass: the decoded samples equal the input (crf ignored)
 } ocx_params;
 
 /// The encoded picture: NAL units without start codes, each preceded by its 4-byte big-endian
@@ -83,7 +87,7 @@ static inline int ocx_encode(const ocx_params *p, ocx_result *r) {
         goto done;
     }
     param->logLevel = X265_LOG_NONE;
-    param->internalCsp = X265_CSP_I420;
+    param->internalCsp = p->monochrome ? X265_CSP_I400 : X265_CSP_I420;
     param->internalBitDepth = 8;
     param->sourceWidth = p->width;
     param->sourceHeight = p->height;
@@ -109,10 +113,14 @@ static inline int ocx_encode(const ocx_params *p, ocx_result *r) {
         if (ocx_parse(param, "rd", "1", r)) goto done;
         if (ocx_parse(param, "psy-rd", "0", r)) goto done;
     }
-    if (x265_param_apply_profile(param, "mainstillpicture") < 0) {
+    // Main Still Picture is 4:2:0 only; a 4:0:0 picture gets the RExt profile x265 derives itself
+    // (one frame, no repeated headers, as set above).
+    if (!p->monochrome && x265_param_apply_profile(param, "mainstillpicture") < 0) {
         strcpy(r->message, "x265 cannot apply the mainstillpicture profile");
         goto done;
     }
+    if (p->monochrome) param->keyframeMax = 1;
+    if (p->lossless && ocx_parse(param, "lossless", "1", r)) goto done;
     param->rc.rateControlMode = X265_RC_CRF;
     param->rc.rfConstant = p->crf;
 
@@ -129,12 +137,12 @@ static inline int ocx_encode(const ocx_params *p, ocx_result *r) {
     picture = x265_picture_alloc();
     if (!picture) { strcpy(r->message, "out of memory"); goto done; }
     x265_picture_init(param, picture);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < (p->monochrome ? 1 : 3); i++) {
         picture->planes[i] = (void *)p->planes[i];
         picture->stride[i] = p->strides[i];
     }
     picture->bitDepth = 8;
-    picture->colorSpace = X265_CSP_I420;
+    picture->colorSpace = p->monochrome ? X265_CSP_I400 : X265_CSP_I420;
     int ret = x265_encoder_encode(encoder, &nals, &count, picture, NULL);
     if (ret < 0) { strcpy(r->message, "x265 failed to encode the picture"); goto done; }
     if (ocx_append(r, nals, count)) goto done;

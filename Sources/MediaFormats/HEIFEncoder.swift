@@ -7,7 +7,8 @@ public enum HEIFEncoder {
     /// 8-bit RGB → HEIC: primary image as a `grid` derived item over hidden HEVC tiles (4:2:0,
     /// 8-bit), tiles encoded in parallel on all cores, plus thumbnail, Exif, XMP, colour profile.
     /// Gray (1 channel) and RGBA (alpha ignored) are accepted too. The image is padded to whole
-    /// tiles by repeating its edges; the grid's output size crops the padding away.
+    /// tiles by repeating its edges; the grid's output size crops the padding away. A depth map
+    /// and a portrait matte (`options.depth`, `options.portraitMatte`) become auxiliary items.
     public static func encode(_ image: Raster<UInt8>, options: HEIFEncodingOptions) throws -> Data {
         guard image.width > 0, image.height > 0 else {
             throw MediaFormatError.invalidImage("HEIF cannot hold a \(image.width)×\(image.height) image")
@@ -32,19 +33,22 @@ public enum HEIFEncoder {
             throw MediaFormatError.unsupported("a \(image.width)×\(image.height) image needs more than 256×256 tiles")
         }
         let thumbnail = thumbnailSize(image.width, image.height, maxDimension: options.thumbnailMaxDimension)
+        let auxiliaries = try auxiliaryImages(options)
 
         // Encode the thumbnail (first: it also downscales the whole image) and every tile
         // concurrently, one single-threaded x265 encoder per picture.
         let tileCount = rows * columns
         let first = thumbnail == nil ? 0 : 1
         let settings = TileSettings(options: options)
-        let results = UnsafeMutableBufferPointer<Result<HEVCPicture, Error>?>.allocate(capacity: tileCount + first)
+        let jobCount = tileCount + first + auxiliaries.count
+        let results = UnsafeMutableBufferPointer<Result<HEVCPicture, Error>?>.allocate(capacity: jobCount)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
         nonisolated(unsafe) let output = results
-        Parallel.forEachBand(height: tileCount + first, bandHeight: 1) { jobs in
+        Parallel.forEachBand(height: jobCount, bandHeight: 1) { jobs in
             for job in jobs {
                 output[job] = Result {
+                    if job >= first + tileCount { return try encodeMonochrome(auxiliaries[job - first - tileCount].codes, settings) }
                     guard job >= first else {
                         let small = downscaled(image, to: thumbnail!)
                         return try encodePicture(YCbCrPlanes(small, x0: 0, y0: 0, width: small.width, height: small.height), settings)
@@ -57,7 +61,8 @@ public enum HEIFEncoder {
             }
         }
         let coded = try results.map { try $0!.get() }
-        let pictures = Array(coded[first...])
+        let pictures = Array(coded[first..<(first + tileCount)])
+        let auxiliaryPictures = Array(coded[(first + tileCount)...])
 
         // Items: 1 grid (primary), 2… tiles, then thumbnail, Exif, XMP.
         var file = HEIFContainer()
@@ -120,8 +125,62 @@ public enum HEIFEncoder {
             file.add(.init(id: id, type: "mime", contentType: "application/rdf+xml", data: Array(xmp)))
             file.references.append(.init(type: "cdsc", from: id, to: [gridID]))
         }
+        let monochromePixi = BMFFWriter.fullBox("pixi") { w in w.u8(1); w.u8(8) }
+        for (aux, picture) in zip(auxiliaries, auxiliaryPictures) {
+            let id = nextID; nextID += 1
+            file.add(.init(id: id, type: "hvc1", hidden: true, data: picture.data))
+            file.associate(id, file.property(picture.configuration), essential: true)
+            file.associate(id, file.property(ispe(aux.codes.width, aux.codes.height)))
+            file.associate(id, file.property(monochromePixi))
+            file.associate(id, file.property(BMFFWriter.fullBox("auxC") { w in
+                w.cString(aux.urn)
+                w.append(aux.subtype)
+            }), essential: true)
+            file.references.append(.init(type: "auxl", from: id, to: [gridID]))
+            let xmpID = nextID; nextID += 1
+            file.add(.init(id: xmpID, type: "mime", contentType: "application/rdf+xml", data: Array(aux.xmp)))
+            file.references.append(.init(type: "cdsc", from: xmpID, to: [id]))
+        }
         file.primaryID = gridID
         return try file.serialized()
+    }
+
+    // MARK: - Auxiliary images
+
+    /// `auxC` URN of a depth or disparity map (HEVC auxiliary picture type 2).
+    public static let depthAuxiliaryURN = "urn:mpeg:hevc:2015:auxid:2"
+    /// `auxC` URN of Apple's portrait effects matte.
+    public static let portraitEffectsMatteURN = "urn:com:apple:photo:2018:aux:portraiteffectsmatte"
+
+    struct Auxiliary {
+        var codes: Raster<UInt8>
+        var urn: String
+        var subtype: [UInt8]
+        var xmp: Data
+    }
+
+    /// The depth map and matte of `options`, quantised, with their `auxC` contents and XMP.
+    static func auxiliaryImages(_ options: HEIFEncodingOptions) throws -> [Auxiliary] {
+        var out: [Auxiliary] = []
+        if let depth = options.depth {
+            let (codes, metadata) = try depth.encoded()
+            let lo = Double(metadata.floatMinValue ?? 0), hi = Double(metadata.floatMaxValue ?? 0)
+            let sei = depth.map.kind == .disparity
+                ? DepthRepresentationInfo(type: .uniformDisparity, dMin: lo, dMax: hi)
+                : DepthRepresentationInfo(type: .uniformZ, zNear: lo, zFar: hi)
+            out.append(Auxiliary(codes: codes, urn: depthAuxiliaryURN, subtype: sei.auxCSubtype(), xmp: DepthXMP.packet(metadata)))
+        }
+        if let matte = options.portraitMatte {
+            out.append(Auxiliary(codes: try matte.encoded(), urn: portraitEffectsMatteURN, subtype: [],
+                                 xmp: DepthXMP.packet(MatteAuxiliaryImage.metadata)))
+        }
+        for aux in out {
+            guard aux.codes.width >= 16, aux.codes.height >= 16, aux.codes.width % 2 == 0, aux.codes.height % 2 == 0 else {
+                throw MediaFormatError.unsupported("HEIF auxiliary image of \(aux.codes.width)×\(aux.codes.height): sides must be even and at least 16")
+            }
+            try ImageLimits.check(width: aux.codes.width, height: aux.codes.height, format: "HEIF auxiliary image")
+        }
+        return out
     }
 
     // MARK: - Properties
@@ -208,6 +267,35 @@ public enum HEIFEncoder {
             throw MediaFormatError.encoderFailed(withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
         return try HEVCPicture(lengthPrefixed: UnsafeRawBufferPointer(start: result.data, count: result.size))
+    }
+
+    /// One 8-bit gray picture as a lossless 4:0:0 HEVC still.
+    static func encodeMonochrome(_ codes: Raster<UInt8>, _ settings: TileSettings) throws -> HEVCPicture {
+        var result = ocx_result()
+        defer { free(result.data) }
+        let status = settings.preset.withCString { preset in
+            codes.storage.withUnsafeBufferPointer { y in
+                var p = ocx_params()
+                p.width = Int32(codes.width)
+                p.height = Int32(codes.height)
+                p.preset = preset
+                p.tune = nil
+                p.crf = settings.crf
+                p.fast_decisions = settings.fastDecisions ? 1 : 0
+                p.colour_primaries = 2                       // unspecified: these are not colours
+                p.transfer = 2
+                p.matrix = 2
+                p.planes = (y.baseAddress, nil, nil)
+                p.strides = (Int32(codes.width), 0, 0)
+                p.monochrome = 1
+                p.lossless = 1
+                return ocx_encode(&p, &result)
+            }
+        }
+        guard status == 0 else {
+            throw MediaFormatError.encoderFailed(withUnsafeBytes(of: result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return try HEVCPicture(lengthPrefixed: UnsafeRawBufferPointer(start: result.data, count: result.size), chromaFormat: 0)
     }
 
     // MARK: - Thumbnail

@@ -27,6 +27,15 @@ public struct HEIFEncodingOptions: Sendable {
     public var orientation: Int = 1
     /// Longer side of the HEVC thumbnail item (`thmb`), or nil for none. iPhones use 320.
     public var thumbnailMaxDimension: Int? = 320
+    /// A depth or disparity map, written as an iPhone does: a hidden monochrome (4:0:0) `hvc1`
+    /// auxiliary item at the map's own size with `auxC` urn:mpeg:hevc:2015:auxid:2 (plus the depth
+    /// representation SEI libheif reads d-min/d-max from), an `auxl` reference to the primary image,
+    /// and Apple's depth XMP in a `mime` item linked to it by `cdsc`. Coded lossless, so the only
+    /// error is the 8-bit quantisation. Width and height must be even and at least 16.
+    public var depth: DepthAuxiliaryImage? = nil
+    /// A portrait effects matte, written like `depth` with `auxC`
+    /// urn:com:apple:photo:2018:aux:portraiteffectsmatte and Apple's matte XMP.
+    public var portraitMatte: MatteAuxiliaryImage? = nil
 
     public init() {}
 

@@ -30,6 +30,8 @@ public struct HEIFStructure: Sendable, Equatable {
     /// derived from (`dimg`), which decoders allocate for before they check `ispe`.
     public var grid: (rows: Int, columns: Int, width: Int, height: Int)?
     public var gridTiles: [HEIFItem]
+    /// The primary image's auxiliary images (`auxl`), with their `auxC` type and XMP.
+    public var auxiliaryImages: [HEIFAuxiliaryImage] = []
 
     public static func == (a: HEIFStructure, b: HEIFStructure) -> Bool {
         a.majorBrand == b.majorBrand && a.compatibleBrands == b.compatibleBrands && a.primaryItemID == b.primaryItemID
@@ -37,6 +39,7 @@ public struct HEIFStructure: Sendable, Equatable {
             && a.thumbnail == b.thumbnail && a.exif == b.exif && a.xmp == b.xmp && a.iccProfile == b.iccProfile
             && a.colorPrimaries == b.colorPrimaries && a.grid.map { [$0.rows, $0.columns, $0.width, $0.height] } == b.grid.map {
                 [$0.rows, $0.columns, $0.width, $0.height] } && a.gridTiles == b.gridTiles
+            && a.auxiliaryImages == b.auxiliaryImages
     }
 
     /// Throws unless the primary image, its grid output and every tile fit `ImageLimits`:
@@ -175,10 +178,24 @@ public struct HEIFStructure: Sendable, Equatable {
             let ids = references.filter { $0.type == "dimg" && $0.from == primaryID }.flatMap(\.to)
             gridTiles = ids.prefix(1 << 16).compactMap { id in items.first { $0.id == id } }
         }
+        var auxiliaries: [HEIFAuxiliaryImage] = []
+        for id in referencing("auxl") {
+            guard let item = items.first(where: { $0.id == id }),
+                  let auxC = properties[id]?.first(where: { $0.type == "auxC" }) else { continue }
+            let body = try bmff.fullBody(auxC).body
+            let bytes = r.bytes[body]
+            let urnEnd = bytes.firstIndex(of: 0) ?? bytes.endIndex
+            let urn = String(decoding: bytes[..<urnEnd], as: UTF8.self)
+            let subtype = urnEnd < bytes.endIndex ? Array(bytes[(urnEnd + 1)...]) : []
+            let describing = references.filter { $0.type == "cdsc" && $0.to.contains(id) }.map(\.from)
+            let xmpItem = items.first { describing.contains($0.id) && $0.type == "mime" && $0.contentType == "application/rdf+xml" }
+            let xmp = try xmpItem.flatMap { try payload($0.id) }.map { [UInt8]($0) }
+            auxiliaries.append(HEIFAuxiliaryImage(item: item, type: urn, subtype: subtype, xmp: xmp))
+        }
         return HEIFStructure(majorBrand: major, compatibleBrands: compatible, primaryItemID: primaryID, items: items,
                              primary: primary, width: primary.rotation % 2 == 1 ? h : w, height: primary.rotation % 2 == 1 ? w : h,
                              thumbnail: thumbnail, exif: exif, xmp: xmp, iccProfile: icc, colorPrimaries: primaries,
-                             grid: grid, gridTiles: gridTiles)
+                             grid: grid, gridTiles: gridTiles, auxiliaryImages: auxiliaries)
     }
 
     // MARK: - Boxes

@@ -13,9 +13,48 @@ public enum JPEGEncoder {
     /// (no JFIF APP0, like a camera) with `thumbnailJPEG` in IFD1 (its own APPn/COM segments are
     /// stripped; it is dropped if the APP1 would exceed 64 KB). PixelX/YDimension default to the
     /// image size. `iccProfile` goes into APP2 ICC_PROFILE chunks per the ICC spec.
+    ///
+    /// With `depth` and/or `portraitMatte`, the file is an iPhone "Most Compatible" portrait JPEG:
+    /// an APP2 "MPF" index (CIPA DC-007) lists the primary image first, then the depth map and the
+    /// matte as secondary grayscale JPEGs (quality 100, type Undefined) appended after the
+    /// primary's EOI, each with Apple's depth or matte XMP (`DepthXMP`) in its own APP1.
     public static func encode(_ image: Raster<UInt8>, quality: Int = 90, subsampling: ChromaSubsampling = .yuv420,
                               exif: ExifMetadata? = nil, thumbnailJPEG: Data? = nil, iccProfile: Data? = nil,
-                              optimizeCoding: Bool = false) throws -> Data {
+                              optimizeCoding: Bool = false, depth: DepthAuxiliaryImage? = nil,
+                              portraitMatte: MatteAuxiliaryImage? = nil) throws -> Data {
+        let primary = try encodeImage(image, quality: quality, subsampling: subsampling, exif: exif, thumbnailJPEG: thumbnailJPEG,
+                                      iccProfile: iccProfile, optimizeCoding: optimizeCoding)
+        guard depth != nil || portraitMatte != nil else { return primary }
+        var secondaries: [Data] = []
+        if let depth {
+            let (codes, metadata) = try depth.encoded()
+            secondaries.append(try auxiliaryImage(codes, xmp: DepthXMP.packet(metadata)))
+        }
+        if let portraitMatte {
+            secondaries.append(try auxiliaryImage(try portraitMatte.encoded(), xmp: DepthXMP.packet(MatteAuxiliaryImage.metadata)))
+        }
+        return try MultiPictureIndex.assemble(primary: primary, secondaries: secondaries)
+    }
+
+    /// XMP's APP1 signature.
+    static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+
+    /// A grayscale JPEG of `codes` (quality 100) with `xmp` in an APP1 after its JFIF APP0.
+    static func auxiliaryImage(_ codes: Raster<UInt8>, xmp: Data) throws -> Data {
+        let jpeg = [UInt8](try encodeImage(codes, quality: 100, subsampling: .yuv444, exif: nil, thumbnailJPEG: nil, iccProfile: nil,
+                                           optimizeCoding: true))
+        let payload = xmpSignature + [UInt8](xmp)
+        guard payload.count <= maxAPP1PayloadSize else {
+            throw MediaFormatError.encoderFailed("XMP of \(payload.count) bytes does not fit one APP1 segment")
+        }
+        let segments = try JPEGSegments.segments(in: jpeg)
+        let at = segments.first.map { $0.marker == 0xE0 ? $0.payload.upperBound : 2 } ?? 2
+        let length = payload.count + 2
+        return Data(jpeg[..<at] + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg[at...])
+    }
+
+    private static func encodeImage(_ image: Raster<UInt8>, quality: Int, subsampling: ChromaSubsampling, exif: ExifMetadata?,
+                                    thumbnailJPEG: Data?, iccProfile: Data?, optimizeCoding: Bool) throws -> Data {
         guard image.width > 0, image.height > 0, image.width <= Int(JPEG_MAX_DIMENSION), image.height <= Int(JPEG_MAX_DIMENSION) else {
             throw MediaFormatError.invalidImage("JPEG cannot hold a \(image.width)×\(image.height) image")
         }

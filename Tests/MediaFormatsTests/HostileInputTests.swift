@@ -19,6 +19,10 @@ import Testing
         Reader(description: "EXIF thumbnail") { _ = try ExifReader.thumbnail(jpeg: $0) },
         Reader(description: "JPEG segments") { _ = try JPEGSegments.segments(in: $0) },
         Reader(description: "JPEG ICC") { _ = try JPEGSegments.iccProfile(in: $0) },
+        Reader(description: "MPF index") { _ = try MultiPictureIndex.read(jpeg: $0) },
+        Reader(description: "embedded depth") { _ = try EmbeddedDepthReader.read($0) },
+        Reader(description: "embedded depth description") { _ = try EmbeddedDepthReader.describe($0) },
+        Reader(description: "depth XMP") { _ = try DepthXMP.parse($0) },
         Reader(description: "PNG") { _ = try PNGCodec.decode($0) },
         Reader(description: "TIFF decode") { _ = try TIFFCodec.decode($0) },
         Reader(description: "TIFF tags") { data in

@@ -3,9 +3,10 @@ import Foundation
 import MediaFormats
 
 /// Which readers one fuzz run exercises, from the FUZZ_TARGET environment variable:
-/// jpeg, png, tiff, heif, raw, hdr, icc, or all (the default: dispatch on `FileKind`).
+/// jpeg, png, tiff, heif, raw, hdr, icc, depth (embedded depth/matte and Apple's depth XMP), or
+/// all (the default: dispatch on `FileKind`).
 enum FuzzTarget: String, CaseIterable {
-    case jpeg, png, tiff, heif, raw, hdr, icc, all
+    case jpeg, png, tiff, heif, raw, hdr, icc, depth, all
 
     static let current = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "all") ?? .all
 
@@ -22,6 +23,7 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? JPEGSegments.segments(in: data)
             if let icc = try? JPEGSegments.iccProfile(in: data) { _ = ICCProfile.description(of: icc) }
             _ = try? JPEGSegments.hasMPF(in: data)
+            _ = try? MultiPictureIndex.read(jpeg: data)
         case .png:
             _ = try? PNGCodec.decode(data)
         case .tiff:
@@ -51,15 +53,19 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? RadianceHDR.decode(data)
         case .icc:
             _ = ICCProfile.description(of: data)
+        case .depth:
+            _ = try? EmbeddedDepthReader.describe(data)
+            _ = try? EmbeddedDepthReader.read(data)
+            _ = try? DepthXMP.parse(data)
         case .all:
             switch FileKind.of(data) {
-            case .jpeg: FuzzTarget.jpeg.run(data)
+            case .jpeg: FuzzTarget.jpeg.run(data); FuzzTarget.depth.run(data)
             case .png: FuzzTarget.png.run(data)
             case .tiff: FuzzTarget.tiff.run(data)
             case .dng, .cameraRaw: FuzzTarget.tiff.run(data); FuzzTarget.raw.run(data)
-            case .heif: FuzzTarget.heif.run(data)
+            case .heif: FuzzTarget.heif.run(data); FuzzTarget.depth.run(data)
             case .radianceHDR: FuzzTarget.hdr.run(data)
-            case nil: break
+            case nil: _ = try? DepthXMP.parse(data)
             }
         }
     }

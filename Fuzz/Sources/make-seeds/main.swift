@@ -45,6 +45,26 @@ options.thumbnailMaxDimension = nil
 options.exif = nil
 try save("single.heic", try HEIFEncoder.encode(thumb, options: options))
 
+// Depth and matte: a 32×24 disparity map with holes and a calibration, a 16×16 matte.
+var disparity = Raster<Float>(width: 32, height: 24, channels: 1, repeating: 0.4)
+for y in 0..<24 { for x in 0..<32 { disparity[x, y] = (x - 16) * (x - 16) + (y - 12) * (y - 12) < 40 ? 1.5 : (x == 3 ? .nan : 0.4) } }
+let depthMap = DepthMap(values: disparity, kind: .disparity, accuracy: .relative, isFiltered: false,
+                        calibration: CameraCalibration(focalLength: SIMD2(2742, 2742), principalPoint: SIMD2(2016, 1512),
+                                                       referenceDimensions: Size(width: 4032, height: 3024),
+                                                       translation: SIMD3(-0.01, 0, 0), pixelSize: 0.0019,
+                                                       lensDistortionLookupTable: [0, 0.001], inverseLensDistortionLookupTable: [0, -0.001]))
+var matte = Raster<Float>(width: 16, height: 16, channels: 1, repeating: 0)
+for i in matte.storage.indices where i % 16 > 4 { matte.storage[i] = 1 }
+var depthOptions = HEIFEncodingOptions()
+depthOptions.thumbnailMaxDimension = nil
+depthOptions.quality = 0.3
+depthOptions.depth = DepthAuxiliaryImage(map: depthMap)
+depthOptions.portraitMatte = MatteAuxiliaryImage(matte: matte)
+try save("depth.heic", try HEIFEncoder.encode(thumb, options: depthOptions))
+try save("depth.jpg", try JPEGEncoder.encode(thumb, quality: 50, depth: DepthAuxiliaryImage(map: depthMap),
+                                             portraitMatte: MatteAuxiliaryImage(matte: matte)))
+try save("depth.xmp", DepthXMP.packet(try DepthAuxiliaryImage(map: depthMap).encoded().metadata))
+
 var bayer = Raster<UInt16>(width: 32, height: 24)
 for y in 0..<24 { for x in 0..<32 { bayer[x, y] = UInt16(600 + (x * 97 + y * 31) % 4000) } }
 let raw = RawImage(bayer: bayer, cfa: .rggb, bitDepth: 12, blackLevel: [512, 512, 512, 512], whiteLevel: 4095,

@@ -5,8 +5,10 @@ import MediaFormats
 /// Reports what an image file holds (OpenCapture addition): kind (JPEG, PNG, TIFF, DNG, camera raw,
 /// HEIF), dimensions, EXIF (Make, Model, DateTimeOriginal, ExposureTime, FNumber, ISO, FocalLength,
 /// Flash, Orientation…), embedded thumbnail size, ICC profile description, and DNG tags (DNGVersion,
-/// UniqueCameraModel, CFA pattern, black and white level, AsShotNeutral, preview size).
-/// Only headers and metadata are parsed, except for non-DNG camera raws, which LibRaw opens.
+/// UniqueCameraModel, CFA pattern, black and white level, AsShotNeutral, preview size), and for
+/// HEIC and JPEG an embedded depth map (size, type, accuracy, filtering, range), portrait matte
+/// (size) and the depth map's camera calibration (fx, fy, cx, cy, reference size, pixel size,
+/// translation and baseline). Only headers and metadata are parsed, except for non-DNG camera raws, which LibRaw opens.
 public enum FileInspector {
     public static func inspect(contentsOf url: URL) throws -> FileReport {
         let data: Data
@@ -67,6 +69,7 @@ public enum FileInspector {
             report.setThumbnail(size.width, size.height, bytes: thumbnail.count)
         }
         if let profile = try? JPEGSegments.iccProfile(in: data) { report.setICC(profile) }
+        addEmbeddedDepth(data, to: &report)
         return report
     }
 
@@ -253,7 +256,51 @@ public enum FileInspector {
         if let primaries = heif.colorPrimaries {
             report.add("ICC", "nclx primaries", primaries == 12 ? "Display P3 (12)" : primaries == 1 ? "sRGB / BT.709 (1)" : "\(primaries)")
         }
+        addEmbeddedDepth(data, to: &report)
         return report
+    }
+
+    // MARK: - Depth and matte (HEIC auxiliary images, JPEG MPF secondary images)
+
+    /// Sections "Depth", "Matte" and "Calibration"; a damaged depth structure is reported, not thrown.
+    private static func addEmbeddedDepth(_ data: Data, to report: inout FileReport) {
+        let d: EmbeddedDepthDescription
+        do {
+            d = try EmbeddedDepthReader.describe(data)
+        } catch {
+            report.add("Depth", "Error", "\(error)")
+            return
+        }
+        if let size = d.depthSize, let m = d.depthMetadata {
+            let unit = m.depthKind == .disparity ? "1/m" : "m"
+            report.add("Depth", "Size", "\(size.width)×\(size.height)")
+            report.add("Depth", "Type", (m.auxiliaryImageType ?? "unknown")
+                + (m.nativeFormat.map { " (\($0))" } ?? "") + (m.storedFormat.map { ", stored \($0)" } ?? ""))
+            if let a = m.accuracy { report.add("Depth", "Accuracy", a == .absolute ? "absolute" : "relative") }
+            if let q = m.quality { report.add("Depth", "Quality", q == .high ? "high" : "low") }
+            if let f = m.isFiltered { report.add("Depth", "Filtered", f ? "yes" : "no") }
+            if let lo = m.floatMinValue, let hi = m.floatMaxValue {
+                report.add("Depth", "Range", "\(number(Double(lo)))…\(number(Double(hi))) \(unit)")
+            }
+            if let c = m.calibration {
+                let s = "Calibration"
+                func number(_ v: Double) -> String { String(format: "%.6g", v) }
+                report.add(s, "fx, fy", "\(number(c.focalLength.x)), \(number(c.focalLength.y)) px")
+                report.add(s, "cx, cy", "\(number(c.principalPoint.x)), \(number(c.principalPoint.y)) px")
+                report.add(s, "Reference size", "\(c.referenceDimensions.width)×\(c.referenceDimensions.height)")
+                report.add(s, "Pixel size", "\(number(c.pixelSize * 1000)) µm")
+                let t = c.translation * 1000
+                report.add(s, "Translation", "\(number(t.x)), \(number(t.y)), \(number(t.z)) mm")
+                report.add(s, "Baseline", "\(number((t * t).sum().squareRoot())) mm")
+                report.add(s, "Distortion", c.lensDistortionLookupTable.isEmpty
+                    ? (m.lensDistortionCoefficients.isEmpty ? "none" : "\(m.lensDistortionCoefficients.count) polynomial coefficients")
+                    : "\(c.lensDistortionLookupTable.count)-entry look-up table")
+            }
+        }
+        if let size = d.matteSize {
+            report.add("Matte", "Size", "\(size.width)×\(size.height)")
+            if let v = d.matteMetadata?.portraitEffectsMatteVersion { report.add("Matte", "Version", "\(v)") }
+        }
     }
 
     // MARK: - Shared
