@@ -22,6 +22,11 @@ public struct ExifMetadata: Sendable, Equatable {
     public var iso: Int?
     /// Millimetres.
     public var focalLength: Double?
+    /// Distance to the focused subject, metres (SubjectDistance 0x9206; +∞ is written as 0xFFFFFFFF/1).
+    public var subjectDistance: Double?
+    /// Where the camera focused, pixels: centre x, y and the area's width, height (SubjectArea 0x9214),
+    /// as iPhones write it.
+    public var subjectArea: [UInt16]?
     public var focalLengthIn35mmFilm: Int?
     /// EV, written as SRATIONAL.
     public var exposureBiasValue: Double?

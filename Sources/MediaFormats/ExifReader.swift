@@ -35,6 +35,11 @@ public enum ExifReader {
             exif.meteringMode = e[0x9207]?.integer.map { UInt16(clamping: $0) }
             exif.flash = e[0x9209]?.integer.map { UInt16(clamping: $0) }
             exif.focalLength = e[0x920A]?.real
+            if let distance = e[0x9206] {
+                // 0xFFFFFFFF/1 means infinity (EXIF 2.32).
+                exif.subjectDistance = distance.real.map { $0 >= Double(UInt32.max) ? .infinity : $0 }
+            }
+            exif.subjectArea = e[0x9214]?.integers.map { $0.map { UInt16(clamping: $0) } }
             if let raw = e[0x9286], raw.bytes.count >= 8 {
                 let header = raw.bytes.prefix(8)
                 let body = ByteReader(Array(raw.bytes.dropFirst(8)), byteOrder: tiff.byteOrder)

@@ -98,8 +98,12 @@ public enum ExifWriter {
         ifd.srational(0x9203, exif.brightnessValue)
         ifd.srational(0x9204, exif.exposureBiasValue)
         ifd.short(0x9207, exif.meteringMode)
+        if let distance = exif.subjectDistance {
+            if distance.isFinite { ifd.rational(0x9206, max(0, distance)) } else { ifd.rationals(0x9206, [(UInt32.max, 1)]) }
+        }
         ifd.short(0x9209, exif.flash)
         ifd.rational(0x920A, exif.focalLength)
+        if let area = exif.subjectArea, area.count == 2 || area.count == 3 || area.count == 4 { ifd.shorts(0x9214, area) }
         if let comment = exif.userComment {
             ifd.bytes(0x9286, type: .undefined, userCommentBytes(comment))
         }
