@@ -8,7 +8,7 @@ extension CameraModule {
     /// Sensor crosstalk (linear sRGB → white-balanced camera RGB), non-negative, rows sum to one.
     static func mixing(_ rows: [[Double]]) -> Matrix3 { Matrix3(rows).rowNormalized }
 
-    /// Back wide camera: 3.99 mm (28 mm eq.), f/1.8, 1.22 µm, 4032×3024, flash, OIS.
+    /// Back wide camera: 3.99 mm (28 mm eq.), f/1.8, 1.22 µm, 4032×3024, flash, OIS, focuses from 10 cm.
     public static let backWide: CameraModule = {
         let qe = 0.5, pitch = 1.22, iso = 25.0
         return CameraModule(
@@ -19,10 +19,11 @@ extension CameraModule {
             baseISO: iso, isoRange: 25...2400, exposureDurationRange: (1.0 / 40_000)...1.0,
             hasFlash: true, hasOpticalStabilization: true, lensPosition: SIMD3(0, 0, 0),
             cameraToSRGB: mixing([[0.74, 0.24, 0.02], [0.10, 0.80, 0.10], [0.02, 0.26, 0.72]]).inverse!,
-            quantumEfficiency: qe, whiteResponse: SIMD3(0.52, 1, 0.66), flashIntensity: 200)
+            quantumEfficiency: qe, whiteResponse: SIMD3(0.52, 1, 0.66), flashIntensity: 200, minimumFocusDistance: 0.10)
     }()
 
-    /// Back telephoto camera: 6.6 mm (56 mm eq.), f/2.8, 1.0 µm, 4032×3024, shared flash, no OIS, 1 cm right of the wide.
+    /// Back telephoto camera: 6.6 mm (56 mm eq.), f/2.8, 1.0 µm, 4032×3024, shared flash, no OIS, 1 cm right of the
+    /// wide, focuses from 35 cm.
     public static let backTelephoto: CameraModule = {
         let qe = 0.5, pitch = 1.0, iso = 25.0
         return CameraModule(
@@ -33,12 +34,16 @@ extension CameraModule {
             baseISO: iso, isoRange: 25...1600, exposureDurationRange: (1.0 / 40_000)...1.0,
             hasFlash: true, hasOpticalStabilization: false, lensPosition: SIMD3(0.01, 0, 0),
             cameraToSRGB: mixing([[0.72, 0.26, 0.02], [0.11, 0.78, 0.11], [0.03, 0.28, 0.69]]).inverse!,
-            quantumEfficiency: qe, whiteResponse: SIMD3(0.50, 1, 0.63), flashIntensity: 200)
+            quantumEfficiency: qe, whiteResponse: SIMD3(0.50, 1, 0.63), flashIntensity: 200, minimumFocusDistance: 0.35)
     }()
 
-    /// Front TrueDepth camera: ≈2.9 mm (≈32 mm eq.), f/2.2, 1.0 µm, 3088×2320, no flash, no OIS.
+    /// Front TrueDepth camera: ≈2.9 mm (≈32 mm eq.), f/2.2, 1.0 µm, 3088×2320, no flash, no OIS; fixed focus at its
+    /// hyperfocal distance (≈ 1.5 m for a blur circle of the sensor diagonal / 1500), so everything from ≈ 0.75 m to
+    /// infinity is acceptably sharp and a face at arm's length is slightly soft, as on a fixed-focus selfie camera.
     public static let frontTrueDepth: CameraModule = {
         let qe = 0.48, pitch = 1.0, iso = 25.0
+        let hyperfocal = hyperfocalDistance(focalLength: 2.9, fNumber: 2.2,
+                                            circleOfConfusion: sensorDiagonal(Size(width: 3088, height: 2320), pitch) / 1500)
         return CameraModule(
             name: "Front TrueDepth Camera", position: .front, focalLength: 2.9, focalLength35mmEquivalent: 32,
             fNumber: 2.2, pixelPitch: pitch, nativeSize: Size(width: 3088, height: 2320),
@@ -47,6 +52,7 @@ extension CameraModule {
             baseISO: iso, isoRange: 25...2000, exposureDurationRange: (1.0 / 40_000)...0.5,
             hasFlash: false, hasOpticalStabilization: false, lensPosition: SIMD3(-0.01, 0.06, -0.008),
             cameraToSRGB: mixing([[0.70, 0.28, 0.02], [0.12, 0.76, 0.12], [0.04, 0.30, 0.66]]).inverse!,
-            quantumEfficiency: qe, whiteResponse: SIMD3(0.55, 1, 0.60), flashIntensity: 0)
+            quantumEfficiency: qe, whiteResponse: SIMD3(0.55, 1, 0.60), flashIntensity: 0,
+            minimumFocusDistance: hyperfocal, supportsAutoFocus: false)
     }()
 }

@@ -54,6 +54,10 @@ public struct CameraModule: Sendable, Hashable {
     public var lensTransmission: Double
     /// Luminous intensity of the flash LED seen from this module, candela (0 without flash).
     public var flashIntensity: Double
+    /// Nearest distance the lens can focus at, metres; for a fixed-focus module the one distance it is focused at.
+    public var minimumFocusDistance: Double
+    /// The lens moves to focus (false for a fixed-focus module such as the front TrueDepth camera).
+    public var supportsAutoFocus: Bool
 
     /// Creates a module; `fullWellElectrons` should follow `CameraModule.saturationFullWell` to keep ISO saturation-based.
     public init(name: String, position: CameraPosition, focalLength: Double, focalLength35mmEquivalent: Double,
@@ -63,7 +67,7 @@ public struct CameraModule: Sendable, Hashable {
                 isoRange: ClosedRange<Double>, exposureDurationRange: ClosedRange<Double>, hasFlash: Bool,
                 hasOpticalStabilization: Bool, lensPosition: SIMD3<Double>, cameraToSRGB: Matrix3,
                 quantumEfficiency: Double, whiteResponse: SIMD3<Double>, lensTransmission: Double = 0.9,
-                flashIntensity: Double = 0) {
+                flashIntensity: Double = 0, minimumFocusDistance: Double = 0.1, supportsAutoFocus: Bool = true) {
         self.name = name
         self.position = position
         self.focalLength = focalLength
@@ -90,6 +94,8 @@ public struct CameraModule: Sendable, Hashable {
         self.whiteResponse = whiteResponse
         self.lensTransmission = lensTransmission
         self.flashIntensity = flashIntensity
+        self.minimumFocusDistance = minimumFocusDistance
+        self.supportsAutoFocus = supportsAutoFocus
     }
 
     /// Largest code the ADC produces.

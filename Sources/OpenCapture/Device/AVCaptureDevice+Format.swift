@@ -9,7 +9,8 @@ extension AVCaptureDevice {
         /// `@unchecked Sendable`: every stored property is an immutable `let`.
         public final class Format: NSObject, @unchecked Sendable {
         public let formatDescription: CMFormatDescription
-        public let mediaType: AVMediaType = .video
+        /// `.video` for capture formats, `.depthData` for the entries of `supportedDepthDataFormats`.
+        public let mediaType: AVMediaType
         /// Largest still size the format can deliver (deprecated in iOS 16 in favour of `supportedMaxPhotoDimensions`).
         public let highResolutionStillImageDimensions: CMVideoDimensions
         /// Photo sizes available as `AVCapturePhotoOutput.maxPhotoDimensions`, smallest first.
@@ -29,6 +30,9 @@ extension AVCaptureDevice {
         public var supportedColorSpaces: [AVCaptureColorSpace] { [.sRGB, .P3_D65] }
         /// Frame-rate ranges (30 fps; 60 fps up to 1920×1080).
         public let videoSupportedFrameRateRanges: [AVFrameRateRange]
+        /// Depth formats that can be active with this format (`AVCaptureDevice.activeDepthDataFormat`);
+        /// empty for devices without depth and for depth formats themselves.
+        public let supportedDepthDataFormats: [Format]
 
         /// The video (preview) dimensions of the format.
         var dimensions: Size {
@@ -42,7 +46,7 @@ extension AVCaptureDevice {
         let module: CameraModule
 
         /// Formats of a module: the session presets' sizes plus the full sensor.
-        static func formats(for module: CameraModule) -> [Format] {
+        static func formats(for module: CameraModule, deviceType: AVCaptureDevice.DeviceType) -> [Format] {
             let native = module.nativeSize
             let sizes: [Size] = [
                 Size(width: 192, height: 144), Size(width: 352, height: 288), Size(width: 480, height: 360),
@@ -52,12 +56,15 @@ extension AVCaptureDevice {
             return sizes.map { size in
                 let highRes = size.width * 9 == size.height * 16
                     ? Size(width: native.width, height: (native.width * 9 / 16) & ~1) : native
-                return Format(dimensions: size, highResolution: highRes, module: module)
+                return Format(dimensions: size, highResolution: highRes, module: module,
+                              depthFormats: depthDataFormats(deviceType: deviceType, videoSize: size, module: module))
             }
         }
 
-        init(dimensions: Size, highResolution: Size, module: CameraModule) {
+        init(dimensions: Size, highResolution: Size, module: CameraModule, depthFormats: [Format] = []) {
             self.module = module
+            mediaType = .video
+            supportedDepthDataFormats = depthFormats
             formatDescription = CMFormatDescription(dimensions: dimensions, mediaSubType: kCVPixelFormatType_420YpCbCr8BiPlanarFullRange)
             highResolutionStillImageDimensions = CMVideoDimensions(width: Int32(highResolution.width), height: Int32(highResolution.height))
             let base = CMVideoDimensions(width: Int32(dimensions.width), height: Int32(dimensions.height))
@@ -73,7 +80,26 @@ extension AVCaptureDevice {
             super.init()
         }
 
+        /// A depth format ('dpth') of `dimensions` storing `depthDataType`; no photo sizes, as on iPhones.
+        init(depthDimensions dimensions: Size, depthDataType: OSType, module: CameraModule) {
+            self.module = module
+            mediaType = .depthData
+            supportedDepthDataFormats = []
+            formatDescription = CMFormatDescription(dimensions: dimensions, mediaSubType: depthDataType)
+            highResolutionStillImageDimensions = CMVideoDimensions()
+            supportedMaxPhotoDimensions = []
+            minISO = Float(module.isoRange.lowerBound)
+            maxISO = Float(module.isoRange.upperBound)
+            minExposureDuration = CMTime(seconds: module.exposureDurationRange.lowerBound, preferredTimescale: 1_000_000_000)
+            maxExposureDuration = CMTime(seconds: module.exposureDurationRange.upperBound, preferredTimescale: 1_000_000_000)
+            videoFieldOfView = Float(module.horizontalFieldOfView)
+            isVideoBinned = false
+            videoSupportedFrameRateRanges = [AVFrameRateRange(minFrameRate: 2, maxFrameRate: 30)]
+            super.init()
+        }
+
         public override var description: String {
+            if mediaType == .depthData { return depthFormatDescription }
             let d = formatDescription.dimensions
             let hr = highResolutionStillImageDimensions
             return "<AVCaptureDeviceFormat \(d.width)x\(d.height), photo up to \(hr.width)x\(hr.height), ISO \(Int(minISO))-\(Int(maxISO)), \(String(format: "%.0f", videoFieldOfView))° FOV>"

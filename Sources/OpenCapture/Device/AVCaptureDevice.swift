@@ -78,6 +78,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     let module: CameraModule
     private let state = NSLock()
     private var _activeFormat: Format
+    private var _activeDepthDataFormat: Format?
     private var _exposureMode: ExposureMode = .continuousAutoExposure
     private var _customDuration: Double = 1.0 / 60
     private var _customISO: Double = 100
@@ -111,9 +112,10 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         uniqueID = replay == nil ? "com.opencapture.simulated:\(deviceType.rawValue):\(position.rawValue)"
             : "com.opencapture.replay:\(UUID().uuidString)"
         modelID = "OpenCapture Simulated \(kind)"
-        formats = Format.formats(for: module)
+        formats = Format.formats(for: module, deviceType: deviceType)
         _activeFormat = formats.last!
         focusState = FocusState(module: module)
+        _activeDepthDataFormat = _activeFormat.defaultDepthDataFormat
         super.init()
     }
 
@@ -235,7 +237,27 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     func setActiveFormat(_ format: Format) {
-        state.lock(); _activeFormat = format; state.unlock()
+        state.lock(); _activeFormat = format; _activeDepthDataFormat = format.defaultDepthDataFormat; state.unlock()
+    }
+
+    /// The depth format in use: one of `activeFormat.supportedDepthDataFormats`, nil when it has none.
+    /// Setting it requires the configuration lock; a format not in that list (or nil while the list
+    /// is not empty) is reported to `DeviceDiagnostics` and ignored (Apple raises). Changing
+    /// `activeFormat` resets it to that format's Float16 disparity format of the largest size.
+    public var activeDepthDataFormat: Format? {
+        get { state.lock(); defer { state.unlock() }; return _activeDepthDataFormat }
+        set {
+            guard requireLock("activeDepthDataFormat") else { return }
+            state.lock()
+            let supported = _activeFormat.supportedDepthDataFormats
+            let accepted = newValue.map { new in supported.contains { $0 === new } } ?? supported.isEmpty
+            if accepted { _activeDepthDataFormat = newValue }
+            state.unlock()
+            if !accepted {
+                let name = newValue.map { "activeDepthDataFormat \($0)" } ?? "activeDepthDataFormat nil"
+                DeviceDiagnostics.report(ConfigurationError.unsupported("\(name) (not in activeFormat.supportedDepthDataFormats)"))
+            }
+        }
     }
 
     public var isVirtualDevice: Bool { !constituentDevices.isEmpty }
