@@ -3,6 +3,7 @@ import CaptureCore
 import Dispatch
 import Foundation
 import ImagePipeline
+import Depth
 import MediaFormats
 
 /// Runs accepted requests: plans, exposes, develops and encodes them, and reports each step as a
@@ -28,6 +29,8 @@ package final class CaptureEngine: Sendable {
             events(.resolved(CapturePlanner.resolve(request, plan: plan)))
             events(.exposureStarted)
             let exposed = CaptureEngine.expose(plan, request: request)
+            // The stereo pair's second eye was exposed at the same moment as the first frame.
+            let secondary = plan.secondary.map { $0.source.capture($0.exposure) }
             events(.exposureFinished)
 
             let perShot = request.photosPerShot
@@ -35,7 +38,7 @@ package final class CaptureEngine: Sendable {
                 let (frames, start) = exposed[index]
                 processingQueue.async {
                     let results = CaptureEngine.process(request, plan: plan, shot: shot, frames: frames, start: start,
-                                                        firstPhotoCount: index * perShot + 1)
+                                                        firstPhotoCount: index * perShot + 1, secondary: secondary)
                     for (photo, error) in results { events(.photo(photo, error: error)) }
                     if index == plan.shots.count - 1 {
                         events(.finished(error: results.lazy.compactMap(\.1).first))
@@ -69,7 +72,7 @@ package final class CaptureEngine: Sendable {
     /// Develops and encodes one shot into its photos: the RAW photo first (when asked for), then
     /// the processed one. A failed encode gives a photo without data and the error beside it.
     private static func process(_ request: CaptureRequest, plan: CapturePlan, shot: PlannedShot, frames: [RawImage],
-                                start: Double, firstPhotoCount: Int) -> [(CapturedPhoto, (any Error)?)] {
+                                start: Double, firstPhotoCount: Int, secondary: RawImage?) -> [(CapturedPhoto, (any Error)?)] {
         let (raw, rgb) = ShotDeveloper.develop(frames, request: request)
         let exif = CaptureExif.make(request: request, plan: plan, record: raw.exposure)
         let preview = request.preview.flatMap {
@@ -99,8 +102,16 @@ package final class CaptureEngine: Sendable {
         }
         if let delivery = request.processed {
             do {
-                let encoded = try PhotoEncoder.encode(rgb, as: delivery, exif: exif, request: request)
+                let depth = try request.depth.map { try measureDepth($0, request: request, plan: plan, frames: frames,
+                                                                      secondary: secondary, rgb: rgb) }
+                let encoded = try PhotoEncoder.encode(rgb, as: delivery, exif: exif, request: request,
+                                                      depth: depth.flatMap { $0.embedDepth ? $0.map : nil },
+                                                      matte: depth.flatMap { $0.embedMatte ? $0.matte : nil })
                 var processed = photo(count, raw: false)
+                processed.depth = depth?.map
+                processed.depthPixelFormat = request.depth?.pixelFormat
+                processed.matte = depth?.matte
+                processed.calibration = depth?.calibration
                 processed.fileData = encoded.fileData
                 processed.fileDataProvider = encoded.fileDataProvider
                 processed.pixelBuffer = encoded.pixelBuffer
@@ -110,6 +121,43 @@ package final class CaptureEngine: Sendable {
             }
         }
         return results
+    }
+}
+
+extension CaptureEngine {
+    /// What a depth request measured for one processed photo.
+    struct MeasuredDepth {
+        var map: DepthMap
+        var matte: Raster<Float>?
+        var calibration: CameraCalibration?
+        var embedDepth: Bool
+        var embedMatte: Bool
+    }
+
+    /// Measures depth with the device's depth hardware, derives the matte, and attaches the photo
+    /// camera's calibration (its reference size is the photo's, as on iPhones).
+    static func measureDepth(_ delivery: DepthDelivery, request: CaptureRequest, plan: CapturePlan, frames: [RawImage],
+                             secondary: RawImage?, rgb: Raster<UInt8>) throws -> MeasuredDepth {
+        let module = request.device.module
+        let calibration = module.calibration(size: request.photoSize)
+        var map: DepthMap
+        switch request.device.depthSource {
+        case .stereo(_, let secondModule):
+            guard let secondary else { throw DepthError.noData("the stereo pair's second frame is missing") }
+            map = try DepthDeveloper.stereo(primary: frames[0], primaryModule: module, secondary: secondary,
+                                            secondaryModule: secondModule, delivery: delivery)
+        case .structuredLight(let rig):
+            map = try DepthDeveloper.structuredLight(rig: rig, seed: RandomSource.mix(plan.exposures[0].seed, 0x1D07),
+                                                     photo: rgb, delivery: delivery)
+        case nil:
+            throw DepthError.noData("\(request.device.name) does not measure depth")
+        }
+        map.calibration = calibration
+        let matte = try delivery.matte.flatMap { _ in
+            try DepthDeveloper.matte(photo: rgb, depth: map, subject: request.device.focus?.pointOfInterest)
+        }
+        return MeasuredDepth(map: map, matte: matte, calibration: delivery.calibration ? calibration : nil,
+                             embedDepth: delivery.embed, embedMatte: delivery.matte?.embed ?? false)
     }
 }
 

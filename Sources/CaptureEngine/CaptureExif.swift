@@ -37,6 +37,15 @@ package enum CaptureExif {
         exif.whiteBalance = 0
         exif.sceneCaptureType = 0
         exif.sensingMethod = 2
+        if let focus = device.focus {
+            // Where and how far the lens focused: SubjectArea as iPhones write it (the AF window's
+            // centre and size in photo pixels), plus the standard SubjectDistance.
+            exif.subjectDistance = focus.distance
+            let w = Double(request.photoSize.width), h = Double(request.photoSize.height)
+            func clamp(_ v: Double) -> UInt16 { UInt16(min(max(v.rounded(), 0), Double(UInt16.max))) }
+            exif.subjectArea = [clamp(focus.pointOfInterest.x * w), clamp(focus.pointOfInterest.y * h),
+                                clamp(w / 4), clamp(h / 4)]
+        }
         apply(request.metadata, to: &exif)
         return exif
     }

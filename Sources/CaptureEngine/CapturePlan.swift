@@ -11,6 +11,8 @@ package struct CapturePlan: Sendable {
     package var stabilization: Bool
     /// The metering the exposure came from (with the flash when it fires).
     package var metering: ExposureMetering
+    /// The stereo pair's second eye, exposed at the same moment as the first frame (dual camera with depth).
+    package var secondary: SecondaryExposure? = nil
 
     /// Every sensor exposure of the request, in order.
     package var exposures: [SensorExposure] { shots.flatMap(\.exposures) }
@@ -26,4 +28,12 @@ package struct PlannedShot: Sendable {
 
     /// 1-based position in the bracket, 0 outside one (Apple's `sequenceCount`).
     package var sequenceCount: Int { bracketIndex.map { $0 + 1 } ?? 0 }
+}
+
+/// The frame a stereo pair's second camera exposes with the photo: its own auto exposure, noise
+/// and lens, focused at the same distance.
+package struct SecondaryExposure: Sendable {
+    package var source: any FrameSource
+    package var module: CameraModule
+    package var exposure: SensorExposure
 }

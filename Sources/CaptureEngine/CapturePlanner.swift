@@ -25,10 +25,13 @@ package enum CapturePlanner {
         let ois = device.module.hasOpticalStabilization
         let seed = RandomSource.mix(device.seed, request.index)
         var clock = Double(request.index) * 10
+        let focusDistance = device.focus?.distance
         func exposure(duration: Double, iso: Double, bias: Double, stabilized: Bool, flash: Bool) -> SensorExposure {
             defer { clock += frameInterval(duration) }
-            return SensorExposure(size: readout, duration: duration, iso: iso, flash: flash, opticalStabilization: stabilized,
-                                  startTime: clock, bias: bias, seed: RandomSource.mix(seed, UInt64(clock * 1000)))
+            var frame = SensorExposure(size: readout, duration: duration, iso: iso, flash: flash, opticalStabilization: stabilized,
+                                       startTime: clock, bias: bias, seed: RandomSource.mix(seed, UInt64(clock * 1000)))
+            frame.focusDistance = focusDistance
+            return frame
         }
 
         if let bracket = request.bracket {
@@ -57,9 +60,34 @@ package enum CapturePlanner {
         let frames = (0..<count).map { _ in
             exposure(duration: duration, iso: iso, bias: manual ? 0 : device.bias, stabilized: ois, flash: flash)
         }
-        return CapturePlan(source: source,
-                           shots: [PlannedShot(exposures: frames, bracketIndex: nil, lensStabilization: .unsupported)],
-                           flash: flash, stabilization: stabilization, metering: metering)
+        var plan = CapturePlan(source: source,
+                               shots: [PlannedShot(exposures: frames, bracketIndex: nil, lensStabilization: .unsupported)],
+                               flash: flash, stabilization: stabilization, metering: metering)
+        if request.depth != nil, case .stereo(let second, let module) = device.depthSource {
+            let size = DepthDeveloper.stereoSecondaryReadout(depth: request.depth?.size ?? Size(width: 768, height: 576),
+                                                             primary: device.module, secondary: module)
+            plan.secondary = secondaryExposure(second, module: module, size: size, first: frames[0], bias: device.bias,
+                                               flash: flash, manual: device.exposure)
+        }
+        return plan
+    }
+
+    /// The second eye's frame: the same start, flash and focus as the photo's first frame, metered by
+    /// its own camera (or the same manual exposure), at the stereo readout size.
+    static func secondaryExposure(_ source: any FrameSource, module: CameraModule, size: Size, first: SensorExposure,
+                                  bias: Double, flash: Bool, manual: ExposureControl) -> SecondaryExposure {
+        var (duration, iso) = (first.duration, first.iso)
+        if case .automatic = manual {
+            let metered = source.meter(size: size, bias: bias, flash: flash && module.hasFlash)
+            (duration, iso) = (metered.duration, metered.iso)
+        }
+        var frame = SensorExposure(size: size, duration: min(max(duration, module.exposureDurationRange.lowerBound),
+                                                             module.exposureDurationRange.upperBound),
+                                   iso: min(max(iso, module.isoRange.lowerBound), module.isoRange.upperBound),
+                                   flash: flash, opticalStabilization: module.hasOpticalStabilization,
+                                   startTime: first.startTime, bias: bias, seed: RandomSource.mix(first.seed, 0x5EC0))
+        frame.focusDistance = first.focusDistance
+        return SecondaryExposure(source: source, module: module, exposure: frame)
     }
 
     /// What the request resolves to, as reported before capture starts.
@@ -77,6 +105,8 @@ package enum CapturePlanner {
             flash: plan.flash,
             redEyeReduction: plan.flash && request.redEyeReduction,
             stillImageStabilization: plan.stabilization,
+            depthSize: request.processed == nil ? nil : request.depth?.size,
+            matteSize: request.processed == nil ? nil : request.depth?.matte.map { _ in MatteDelivery.size(forPhoto: size) },
             expectedPhotoCount: plan.shots.count * request.photosPerShot,
             processingTime: fastest...slowest)
     }

@@ -28,6 +28,8 @@ package struct CaptureRequest: Sendable {
     package var allowsStillImageStabilization: Bool
     /// The bracket, for bracketed requests.
     package var bracket: BracketRequest?
+    /// Depth (and matte) with each processed photo; nil without depth.
+    package var depth: DepthDelivery?
     /// The request's metadata overrides for the file.
     package var metadata: MetadataOverrides
     /// When the capture was requested, from the session's clock, and that clock's time zone.
@@ -40,7 +42,7 @@ package struct CaptureRequest: Sendable {
                  raw: RawDelivery?, preview: PreviewDelivery?, thumbnailSize: Size?, orientation: Int,
                  quality: QualityPriority, flash: FlashPolicy, redEyeReduction: Bool, allowsStillImageStabilization: Bool,
                  bracket: BracketRequest?, metadata: MetadataOverrides, captureDate: Date, timeZoneOffsetSeconds: Int,
-                 clockOrigin: UInt64) {
+                 clockOrigin: UInt64, depth: DepthDelivery? = nil) {
         self.id = id
         self.index = index
         self.device = device
@@ -59,6 +61,7 @@ package struct CaptureRequest: Sendable {
         self.captureDate = captureDate
         self.timeZoneOffsetSeconds = timeZoneOffsetSeconds
         self.clockOrigin = clockOrigin
+        self.depth = depth
     }
 
     /// The colour space photos are rendered and tagged in, from the device snapshot.

@@ -23,6 +23,14 @@ package struct CapturedPhoto: Sendable {
     package var lensStabilization: LensStabilization
     /// The noise-free frame and depth the sensor saw, computed on demand (nil for replayed frames).
     package var groundTruth: @Sendable () -> GroundTruthFrame?
+    /// The depth measured with this photo (processed photos of depth requests).
+    package var depth: DepthMap? = nil
+    /// The pixel format the depth is delivered in ('hdis', 'fdis', 'hdep' or 'fdep').
+    package var depthPixelFormat: FourCC? = nil
+    /// The portrait effects matte (0…1), when asked for and a subject was found.
+    package var matte: Raster<Float>? = nil
+    /// The photo camera's calibration at the photo's size, when asked for.
+    package var calibration: CameraCalibration? = nil
 }
 
 /// The simulator's truth for one photo at its readout size: linear sRGB (interleaved RGB) and depth in metres.

@@ -66,3 +66,45 @@ package enum BracketShot: Sendable, Equatable {
 package enum LensStabilization: Sendable, Equatable {
     case unsupported, off, active
 }
+
+/// Depth delivered with each processed photo (Apple's `isDepthDataDeliveryEnabled` and friends).
+package struct DepthDelivery: Sendable, Equatable {
+    /// Disparity or depth, from the device's active depth format.
+    package var kind: DepthMap.Kind
+    /// The active depth format's pixel format ('hdis', 'fdis', 'hdep' or 'fdep').
+    package var pixelFormat: FourCC
+    /// The active depth format's size (768×576 on the dual camera, 640×480 on TrueDepth).
+    package var size: Size
+    /// Holes filled and edges smoothed; otherwise missing values are NaN.
+    package var filtered: Bool
+    /// Whether the HEIC/JPEG file carries the depth.
+    package var embed: Bool
+    /// Whether the photo carries the camera calibration.
+    package var calibration: Bool
+    /// The portrait effects matte, when asked for.
+    package var matte: MatteDelivery?
+
+    package init(kind: DepthMap.Kind, pixelFormat: FourCC, size: Size, filtered: Bool, embed: Bool, calibration: Bool,
+                 matte: MatteDelivery?) {
+        self.kind = kind
+        self.pixelFormat = pixelFormat
+        self.size = size
+        self.filtered = filtered
+        self.embed = embed
+        self.calibration = calibration
+        self.matte = matte
+    }
+}
+
+/// A portrait effects matte delivered with each processed photo.
+package struct MatteDelivery: Sendable, Equatable {
+    /// Whether the HEIC/JPEG file carries the matte.
+    package var embed: Bool
+
+    package init(embed: Bool) { self.embed = embed }
+
+    /// The matte's size for a photo: half the photo's width and height, as iPhones deliver it.
+    package static func size(forPhoto size: Size) -> Size {
+        Size(width: max(1, size.width / 2), height: max(1, size.height / 2))
+    }
+}

@@ -19,9 +19,13 @@ package struct DeviceSnapshot: Sendable {
     package var seed: UInt64
     /// The colour space photos are rendered and tagged in (the device's active colour space).
     package var colorSpace: ColorSpace
+    /// The lens's focus at the call; nil for sources without focus (replayed files).
+    package var focus: FocusSnapshot?
+    /// How this device measures depth; nil for a single camera.
+    package var depthSource: DepthSource?
 
     package init(module: CameraModule, source: any FrameSource, name: String, exposure: ExposureControl, bias: Double,
-                 seed: UInt64, colorSpace: ColorSpace) {
+                 seed: UInt64, colorSpace: ColorSpace, focus: FocusSnapshot? = nil, depthSource: DepthSource? = nil) {
         self.module = module
         self.source = source
         self.name = name
@@ -29,6 +33,8 @@ package struct DeviceSnapshot: Sendable {
         self.bias = bias
         self.seed = seed
         self.colorSpace = colorSpace
+        self.focus = focus
+        self.depthSource = depthSource
     }
 
     /// The exposure the device uses for a readout size: metered with the bias, or the manual values.

@@ -19,15 +19,20 @@ package enum PhotoEncoder {
         }
     }
 
+    /// `depth` and `matte` are embedded in HEIC (auxiliary images) and JPEG (MPF secondary images)
+    /// files as iPhones do; uncompressed photos have no file to carry them.
     package static func encode(_ rgb: Raster<UInt8>, as delivery: ProcessedDelivery, exif: ExifMetadata,
-                               request: CaptureRequest) throws -> Processed {
+                               request: CaptureRequest, depth: DepthMap? = nil, matte: Raster<Float>? = nil) throws -> Processed {
+        let depthImage = depth.map { DepthAuxiliaryImage(map: $0, nativeFormat: request.depth?.pixelFormat) }
+        let matteImage = matte.map { MatteAuxiliaryImage(matte: $0) }
         switch delivery {
         case .jpeg(let quality):
             let thumbnail = try request.thumbnailSize.map {
                 try JPEGEncoder.encode(Resampler.downscale(rgb, to: $0), quality: 80)
             }
             let data = try JPEGEncoder.encode(rgb, quality: max(1, min(100, Int((quality * 100).rounded()))), exif: exif,
-                                              thumbnailJPEG: thumbnail, iccProfile: ICCProfile.data(for: request.colorSpace))
+                                              thumbnailJPEG: thumbnail, iccProfile: ICCProfile.data(for: request.colorSpace),
+                                              depth: depthImage, portraitMatte: matteImage)
             return Processed(fileData: data)
         case .hevc(let quality):
             var options = HEIFEncodingOptions()
@@ -36,6 +41,8 @@ package enum PhotoEncoder {
             options.exif = exif
             options.orientation = exif.orientation
             options.thumbnailMaxDimension = request.thumbnailSize.map { max($0.width, $0.height) } ?? 320
+            options.depth = depthImage
+            options.portraitMatte = matteImage
             return Processed(fileData: try HEIFEncoder.encode(rgb, options: options))
         case .uncompressed(let format):
             let profile = ICCProfile.data(for: request.colorSpace)

@@ -12,6 +12,10 @@ package struct ResolvedCapture: Sendable, Equatable {
     package var flash: Bool
     package var redEyeReduction: Bool
     package var stillImageStabilization: Bool
+    /// Size of the delivered depth map; nil without depth.
+    package var depthSize: Size?
+    /// Size of the delivered portrait effects matte; nil without one.
+    package var matteSize: Size?
     package var expectedPhotoCount: Int
     /// Expected processing time in seconds.
     package var processingTime: ClosedRange<Double>

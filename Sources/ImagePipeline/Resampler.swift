@@ -5,6 +5,19 @@ public enum Resampler {
     /// Area-average down-scale (each output pixel is the mean of the source area it covers,
     /// with fractional edge weights); exact for integer factors. Sizes larger than the source are clamped to it.
     public static func downscale(_ image: Raster<UInt8>, to size: Size) -> Raster<UInt8> {
+        downscale(image, to: size, load: { Float($0) }, store: { UInt8(min(max($0.rounded(), 0), 255)) })
+    }
+
+    /// The same area-average down-scale on float samples (linear data, depth, luma); NaN propagates
+    /// into the output pixels whose area it touches.
+    public static func downscale(_ image: Raster<Float>, to size: Size) -> Raster<Float> {
+        downscale(image, to: size, load: { $0 }, store: { $0 })
+    }
+
+    @inline(__always)
+    private static func downscale<Element: BitwiseCopyable & Sendable & Numeric>(
+        _ image: Raster<Element>, to size: Size, load: (Element) -> Float, store: (Float) -> Element
+    ) -> Raster<Element> {
         let ow = max(1, min(size.width, image.width)), oh = max(1, min(size.height, image.height))
         let c = image.channels, w = image.width, h = image.height
         if ow == w && oh == h { return image }
@@ -20,7 +33,7 @@ public enum Resampler {
                         for (ox, taps) in xs.enumerated() {
                             for ch in 0..<c {
                                 var sum: Float = 0
-                                for (x, wt) in taps { sum += Float(s[x * c + ch]) * wt }
+                                for (x, wt) in taps { sum += load(s[x * c + ch]) * wt }
                                 d[ox * c + ch] = sum
                             }
                         }
@@ -28,7 +41,7 @@ public enum Resampler {
                 }
             }
         }
-        var out = Raster<UInt8>(width: ow, height: oh, channels: c)
+        var out = Raster<Element>(width: ow, height: oh, channels: c)
         horizontal.withUnsafeBufferPointer { hz in
             out.storage.withUnsafeMutableBufferPointer { dst in
                 let hz = hz.baseAddress!, dst = dst.baseAddress!
@@ -38,7 +51,7 @@ public enum Resampler {
                         for i in 0..<(ow * c) {
                             var sum: Float = 0
                             for (y, wt) in ys[oy] { sum += hz[y * ow * c + i] * wt }
-                            d[i] = UInt8(min(max(sum.rounded(), 0), 255))
+                            d[i] = store(sum)
                         }
                     }
                 }

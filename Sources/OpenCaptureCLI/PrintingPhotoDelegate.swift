@@ -76,6 +76,29 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         } else {
             log("didFinishProcessingPhoto #\(photo.photoCount): \(duration), ISO \(iso), pixel buffer only")
         }
+        writeDepth(of: photo)
+    }
+
+    /// Beside a photo with depth: the raw map (PFM, the delivered type) and a colour-mapped picture
+    /// of it (PNG); beside one with a matte, the matte as a greyscale PNG.
+    private func writeDepth(of photo: AVCapturePhoto) {
+        var files: [(String, () throws -> Data)] = []
+        if let depth = photo.depthData {
+            files.append(("depth.pfm", { try depth.pfmRepresentation() }))
+            files.append(("depth.png", { try depth.colorMappedPNGRepresentation() }))
+        }
+        if let matte = photo.portraitEffectsMatte { files.append(("matte.png", { try matte.pngRepresentation() })) }
+        for (suffix, make) in files {
+            let url = directory.appendingPathComponent("\(name)-\(suffix)")
+            do {
+                try AtomicFile.write(try make(), to: url)
+                update { $0.written.append(url) }
+                log("  \(suffix.hasPrefix("depth") ? "depth" : "matte") → \(url.path)")
+            } catch {
+                update { $0.failure = error }
+                log("  \(suffix): \(error)")
+            }
+        }
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {

@@ -17,6 +17,11 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(help: "Quality prioritization: speed, balanced or quality.") var prioritization: QualityChoice = .balanced
     @Flag(help: "Deliver the format's high-resolution still size.") var highResolution = false
     @Option(help: "Number of photos to request back to back.") var count: Int = 1
+    @Flag(help: "Deliver depth (dual or front camera): embedded in the photo, plus depth.pfm and a colour-mapped depth.png.")
+    var depth = false
+    @Flag(help: "With --depth: also the portrait effects matte (embedded, plus matte.png).") var matte = false
+    @Option(help: "With --depth: disparity (1/m, the default) or depth (metres), as activeDepthDataFormat.")
+    var depthType: DepthTypeChoice = .disparity
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
@@ -28,6 +33,7 @@ struct ShootCommand: AsyncParsableCommand {
         guard bias.isFinite else { throw CLIError("--bias must be a number of EV") }
         guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
         guard (1...1000).contains(count) else { throw CLIError("--count must be 1…1000") }
+        if matte && !depth { throw CLIError("--matte needs --depth") }
     }
 
     func run() async throws {
@@ -52,7 +58,23 @@ struct ShootCommand: AsyncParsableCommand {
             device.exposureMode = .continuousAutoExposure
             device.setExposureTargetBias(bias)
         }
+        if depth {
+            let wanted = depthType == .depth ? kCVPixelFormatType_DepthFloat16 : kCVPixelFormatType_DisparityFloat16
+            let formats = device.activeFormat.supportedDepthDataFormats
+            if let format = formats.filter({ CMFormatDescriptionGetMediaSubType($0.formatDescription) == wanted })
+                .max(by: { CMVideoFormatDescriptionGetDimensions($0.formatDescription).width
+                    < CMVideoFormatDescriptionGetDimensions($1.formatDescription).width }) {
+                device.activeDepthDataFormat = format
+            }
+        }
         device.unlockForConfiguration()
+        if depth {
+            guard photoOutput.isDepthDataDeliverySupported else {
+                throw CLIError("\(device.localizedName) does not measure depth: use --device dual or --device front")
+            }
+            photoOutput.isDepthDataDeliveryEnabled = true
+            photoOutput.isPortraitEffectsMatteDeliveryEnabled = matte
+        }
         try AtomicFile.makeFolder(directory)
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
@@ -92,9 +114,19 @@ struct ShootCommand: AsyncParsableCommand {
         settings.photoQualityPrioritization = raw ? .speed : prioritization.prioritization
         if raw { settings.isAutoStillImageStabilizationEnabled = false }
         settings.isHighResolutionPhotoEnabled = highResolution
+        if depth {
+            settings.isDepthDataDeliveryEnabled = true
+            settings.isCameraCalibrationDataDeliveryEnabled = true
+            settings.isPortraitEffectsMatteDeliveryEnabled = matte
+        }
         try output.validate(settings)
         return settings
     }
+}
+
+/// The `--depth-type` option's values.
+enum DepthTypeChoice: String, ExpressibleByArgument, CaseIterable {
+    case disparity, depth
 }
 
 /// Parses "0.01" or "1/100" into a positive, finite number of seconds; nil for anything else.

@@ -76,6 +76,11 @@ final class PhotoDeliveryAdapter: Sendable {
             bracketSettings: native.bracketIndex.flatMap { index in bracket.map { $0[index] } },
             sequenceCount: native.bracketIndex.map { $0 + 1 } ?? 0,
             lensStabilizationStatus: Self.status(native.lensStabilization),
+            depthData: native.depth.flatMap { map in
+                AVDepthData(depthMap: map, pixelFormat: native.depthPixelFormat?.rawValue ?? kCVPixelFormatType_DisparityFloat16)
+            },
+            portraitEffectsMatte: native.matte.flatMap(AVPortraitEffectsMatte.init(matte:)),
+            cameraCalibrationData: native.calibration.map(AVCameraCalibrationData.init(calibration:)),
             groundTruth: {
                 truth().map { SimulationGroundTruth(width: $0.width, height: $0.height, linearSRGB: $0.linearSRGB, depth: $0.depth) }
             })
@@ -89,7 +94,9 @@ final class PhotoDeliveryAdapter: Sendable {
         return AVCaptureResolvedPhotoSettings(
             uniqueID: r.id, photoDimensions: dimensions(r.photoSize), rawPhotoDimensions: dimensions(r.rawPhotoSize),
             previewDimensions: dimensions(r.previewSize), embeddedThumbnailDimensions: dimensions(r.thumbnailSize),
-            rawEmbeddedThumbnailDimensions: dimensions(r.rawThumbnailSize), isFlashEnabled: r.flash,
+            rawEmbeddedThumbnailDimensions: dimensions(r.rawThumbnailSize),
+            portraitEffectsMatteDimensions: dimensions(r.matteSize), depthDataDimensions: dimensions(r.depthSize),
+            isFlashEnabled: r.flash,
             isRedEyeReductionEnabled: r.redEyeReduction, isStillImageStabilizationEnabled: r.stillImageStabilization,
             expectedPhotoCount: r.expectedPhotoCount,
             photoProcessingTimeRange: CMTimeRange(start: CMTime(seconds: fastest, preferredTimescale: 1_000_000),

@@ -12,7 +12,7 @@ import Foundation
 /// `simulatedLighting` and `simulationSeed` (OpenCapture additions).
 ///
 /// `@unchecked Sendable`: `state` guards every mutable field (format, exposure, bias, lock count,
-/// lighting, colour space, seed and the camera cache); the rest is immutable.
+/// lighting, colour space, seed, focus and the camera and rig caches); the rest is immutable.
 public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// Apple's device types. Only the four below are simulated; `DiscoverySession` finds no others.
     public struct DeviceType: RawRepresentable, Hashable, Sendable {
@@ -87,7 +87,10 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _lighting: SimulatedLighting = .indoor
     private var _colorSpace: AVCaptureColorSpace = .sRGB
     private var _seed: UInt64 = 0x0C0F_FEE0
-    private var cameras: [SimulatedLighting: SimulatedCamera] = [:]
+    private var cameras: [CameraKey: SimulatedCamera] = [:]
+    private var trueDepthRigs: [SimulatedLighting: TrueDepthRig] = [:]
+    /// Focus state (guarded by `state`, used by `AVCaptureDevice+Focus`).
+    var focusState: FocusState
     /// Recorded frames that replace the simulation (a replay device).
     let replay: ReplayFrameSource?
 
@@ -111,6 +114,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         modelID = "OpenCapture Simulated \(kind)"
         formats = Format.formats(for: module, deviceType: deviceType)
         _activeFormat = formats.last!
+        focusState = FocusState(module: module)
         _activeDepthDataFormat = _activeFormat.defaultDepthDataFormat
         super.init()
     }
@@ -187,6 +191,25 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     public func unlockForConfiguration() {
         state.lock(); configurationLockCount = max(0, configurationLockCount - 1); state.unlock()
+    }
+
+    func requireConfigurationLock(_ what: String) -> Bool { requireLock(what) }
+
+    /// Runs `body` on the focus state under the device's lock (with the lighting, seed and format readable).
+    func withFocusState<T>(_ body: (inout FocusState) -> T) -> T {
+        state.lock(); defer { state.unlock() }
+        return body(&focusState)
+    }
+
+    /// Read with `state` held (inside `withFocusState`).
+    var simulatedLightingLocked: SimulatedLighting { _lighting }
+    var simulationSeedLocked: UInt64 { _seed }
+    var activeFormatLocked: Format { _activeFormat }
+
+    /// The simulated camera auto focus exposes through for `module`; nil for replayed frames.
+    func cameraForFocus(_ module: CameraModule) -> SimulatedCamera? {
+        state.lock(); defer { state.unlock() }
+        return cameraLocked(module: module) as? SimulatedCamera
     }
 
     private func requireLock(_ what: String) -> Bool {
@@ -353,14 +376,18 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// The lighting of the simulated world in front of this camera (default `.indoor`).
     public var simulatedLighting: SimulatedLighting {
         get { state.lock(); defer { state.unlock() }; return _lighting }
-        set { state.lock(); _lighting = newValue; state.unlock() }
+        set { state.lock(); _lighting = newValue; state.unlock() }  // auto focus re-scans: lighting is in its key
     }
 
     /// Seed of the simulated sensor's fixed-pattern noise and hand shake. Captures are
     /// reproducible for the same seed, settings and request order.
     public var simulationSeed: UInt64 {
         get { state.lock(); defer { state.unlock() }; return _seed }
-        set { state.lock(); if _seed != newValue { _seed = newValue; cameras = [:] }; state.unlock() }
+        set {
+            state.lock()
+            if _seed != newValue { _seed = newValue; cameras = [:]; trueDepthRigs = [:]; focusState.found = [:] }
+            state.unlock()
+        }
     }
 
     /// Where frames come from: recorded files for a replay device, otherwise the simulated camera
@@ -370,24 +397,64 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         return cameraLocked()
     }
 
-    private func cameraLocked() -> any FrameSource {
+    /// A simulated camera's cache key: the lighting, the module (a dual camera has two) and its seed.
+    struct CameraKey: Hashable {
+        var lighting: SimulatedLighting
+        var module: String
+        var seed: UInt64
+    }
+
+    func cameraLocked(module: CameraModule? = nil, seed: UInt64? = nil) -> any FrameSource {
         if let replay { return replay }
-        if let camera = cameras[_lighting] { return camera }
-        let camera = SimulatedCamera(module: module, scene: .livingRoom(lighting: _lighting.sceneLighting), seed: _seed)
-        cameras[_lighting] = camera
+        let module = module ?? self.module, seed = seed ?? _seed
+        let key = CameraKey(lighting: _lighting, module: module.name, seed: seed)
+        if let camera = cameras[key] { return camera }
+        let camera = SimulatedCamera(module: module, scene: .livingRoom(lighting: _lighting.sceneLighting), seed: seed)
+        cameras[key] = camera
         return camera
     }
 
+    /// How this device measures depth: stereo for the dual camera, structured light for TrueDepth.
+    var depthCapability: DepthCapability? {
+        guard replay == nil else { return nil }
+        switch deviceType {
+        case .builtInDualCamera: return .stereo
+        case .builtInTrueDepthCamera: return .structuredLight
+        default: return nil
+        }
+    }
+
+    enum DepthCapability { case stereo, structuredLight }
+
     /// Everything a capture depends on, read at once under the device's lock: later changes to
-    /// exposure, bias, lighting or seed do not reach a request already made.
-    func captureSnapshot() -> DeviceSnapshot {
+    /// exposure, bias, lighting, seed or focus do not reach a request already made. With `withDepth`
+    /// the dual camera takes the photo with its telephoto lens (whose whole view the wide lens also
+    /// sees) and adds the wide lens as the second eye; TrueDepth adds its dot projector.
+    func captureSnapshot(withDepth: Bool = false) -> DeviceSnapshot {
+        // Focus first (auto focus may expose frames), outside the state lock.
+        let depthCapability = withDepth ? self.depthCapability : nil
+        let photoModule = depthCapability == .stereo ? CameraModule.backTelephoto : module
+        let focus = focusSnapshot(for: photoModule)
         state.lock(); defer { state.unlock() }
         let exposure: ExposureControl
         switch _exposureMode {
         case .custom, .locked: exposure = .manual(duration: _customDuration, iso: _customISO)
         case .autoExpose, .continuousAutoExposure: exposure = .automatic
         }
-        return DeviceSnapshot(module: module, source: cameraLocked(), name: localizedName, exposure: exposure,
-                              bias: Double(_bias), seed: _seed, colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB)
+        var depthSource: DepthSource?
+        switch depthCapability {
+        case .stereo:
+            let secondarySeed = RandomSource.mix(_seed, 0x5EC0_4DA7)
+            depthSource = .stereo(secondary: cameraLocked(module: module, seed: secondarySeed), module: module)
+        case .structuredLight:
+            let rig = trueDepthRigs[_lighting] ?? TrueDepthRig(scene: .livingRoom(lighting: _lighting.sceneLighting), seed: _seed)
+            trueDepthRigs[_lighting] = rig
+            depthSource = .structuredLight(rig)
+        case nil:
+            break
+        }
+        return DeviceSnapshot(module: photoModule, source: cameraLocked(module: photoModule), name: localizedName,
+                              exposure: exposure, bias: Double(_bias), seed: _seed,
+                              colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB, focus: focus, depthSource: depthSource)
     }
 }

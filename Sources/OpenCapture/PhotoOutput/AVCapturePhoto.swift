@@ -28,6 +28,14 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
     /// 1-based position within a bracket; 0 outside a bracket.
     public let sequenceCount: Int
     public let lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus
+    /// The depth measured with the photo (`isDepthDataDeliveryEnabled`), in the device's active depth
+    /// format; nil otherwise and for RAW photos.
+    public let depthData: AVDepthData?
+    /// The portrait effects matte (`isPortraitEffectsMatteDeliveryEnabled`); nil when not asked for or
+    /// when no subject was found, as on iOS.
+    public let portraitEffectsMatte: AVPortraitEffectsMatte?
+    /// The photo camera's calibration (`isCameraCalibrationDataDeliveryEnabled`); nil otherwise.
+    public let cameraCalibrationData: AVCameraCalibrationData?
 
     private let fileData: Data?
     private let fileDataProvider: (@Sendable () -> Data?)?
@@ -39,19 +47,23 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
                 fileData: Data? = nil, pixelBuffer: CVPixelBuffer? = nil, previewPixelBuffer: CVPixelBuffer? = nil,
                 embeddedThumbnailPhotoFormat: [String: Any]? = nil, metadata: [String: Any] = [:], isRawPhoto: Bool = false,
                 sourceDeviceType: AVCaptureDevice.DeviceType? = nil, bracketSettings: AVCaptureBracketedStillImageSettings? = nil,
-                sequenceCount: Int = 0, lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus = .unsupported) {
+                sequenceCount: Int = 0, lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus = .unsupported,
+                depthData: AVDepthData? = nil, portraitEffectsMatte: AVPortraitEffectsMatte? = nil,
+                cameraCalibrationData: AVCameraCalibrationData? = nil) {
         self.init(timestamp: timestamp, resolvedSettings: resolvedSettings, photoCount: photoCount, isRawPhoto: isRawPhoto,
                   fileData: fileData, fileDataProvider: nil, pixelBuffer: pixelBuffer, previewPixelBuffer: previewPixelBuffer,
                   embeddedThumbnailPhotoFormat: embeddedThumbnailPhotoFormat, metadata: metadata,
                   sourceDeviceType: sourceDeviceType, bracketSettings: bracketSettings, sequenceCount: sequenceCount,
-                  lensStabilizationStatus: lensStabilizationStatus, groundTruth: nil)
+                  lensStabilizationStatus: lensStabilizationStatus, depthData: depthData,
+                  portraitEffectsMatte: portraitEffectsMatte, cameraCalibrationData: cameraCalibrationData, groundTruth: nil)
     }
 
     init(timestamp: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, photoCount: Int, isRawPhoto: Bool, fileData: Data?,
          fileDataProvider: (@Sendable () -> Data?)?, pixelBuffer: CVPixelBuffer?, previewPixelBuffer: CVPixelBuffer?, embeddedThumbnailPhotoFormat: [String: Any]?,
          metadata: [String: Any], sourceDeviceType: AVCaptureDevice.DeviceType?,
          bracketSettings: AVCaptureBracketedStillImageSettings?, sequenceCount: Int,
-         lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus,
+         lensStabilizationStatus: AVCaptureDevice.LensStabilizationStatus, depthData: AVDepthData? = nil,
+         portraitEffectsMatte: AVPortraitEffectsMatte? = nil, cameraCalibrationData: AVCameraCalibrationData? = nil,
          groundTruth: (@Sendable () -> SimulationGroundTruth?)?) {
         self.timestamp = timestamp
         self.resolvedSettings = resolvedSettings
@@ -66,6 +78,9 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
         self.bracketSettings = bracketSettings
         self.sequenceCount = sequenceCount
         self.lensStabilizationStatus = lensStabilizationStatus
+        self.depthData = depthData
+        self.portraitEffectsMatte = portraitEffectsMatte
+        self.cameraCalibrationData = cameraCalibrationData
         self.groundTruthProvider = groundTruth
         self.fileDataProvider = fileDataProvider
         super.init()

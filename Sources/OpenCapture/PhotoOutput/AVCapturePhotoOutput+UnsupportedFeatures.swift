@@ -15,20 +15,6 @@ extension AVCapturePhotoOutput {
         get { false }
         set { refuse("Live Photo capture", newValue) }
     }
-    /// Depth is not simulated yet: false.
-    public var isDepthDataDeliverySupported: Bool { false }
-    /// Stays false; `true` is reported.
-    public var isDepthDataDeliveryEnabled: Bool {
-        get { false }
-        set { refuse("Depth data delivery", newValue) }
-    }
-    public var isPortraitEffectsMatteDeliverySupported: Bool { false }
-    /// Stays false; `true` is reported.
-    public var isPortraitEffectsMatteDeliveryEnabled: Bool {
-        get { false }
-        set { refuse("Portrait effects matte delivery", newValue) }
-    }
-    public var isCameraCalibrationDataDeliverySupported: Bool { false }
     /// Virtual-device fusion is not simulated: false.
     public var isVirtualDeviceFusionSupported: Bool { false }
     public var isDualCameraFusionSupported: Bool { false }

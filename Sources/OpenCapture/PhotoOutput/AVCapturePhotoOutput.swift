@@ -11,7 +11,8 @@ import Foundation
 /// and calls only `photoOutput(_:didFinishCaptureFor:error:)` with that error.
 ///
 /// `@unchecked Sendable`: `lock` guards every mutable field (used IDs, request counter, size and
-/// quality limits, scene-monitoring settings, prepared settings and the pending preparation).
+/// quality limits, scene-monitoring settings, prepared settings, the pending preparation and the
+/// depth and matte delivery flags).
 public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var usedIDs = Set<Int64>()
@@ -23,6 +24,9 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private var _prepared: [AVCapturePhotoSettings] = []
     private var pendingPreparation: PreparationHandler?
     private var preparationGeneration = 0
+    /// What `isDepthDataDeliveryEnabled` / `isPortraitEffectsMatteDeliveryEnabled` were set to (read through `withOutputLock`).
+    var depthDeliveryRequested = false
+    var matteDeliveryRequested = false
 
     /// The serial queue every delegate callback runs on.
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
@@ -281,6 +285,12 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     // MARK: Internals
 
+    /// Runs `body` holding the output's lock (for extensions in other files).
+    func withOutputLock<T>(_ body: () -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body()
+    }
+
     /// The camera behind the output, when it is in a session with a device input.
     var currentDevice: AVCaptureDevice? {
         guard let connection = connections.first, connection.isEnabled else { return nil }
@@ -290,9 +300,20 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// The state the settings rules check against; call with `lock` held.
     private func ruleContext(device: AVCaptureDevice?) -> PhotoSettingsRules.Context {
         let connected = session?.isRunning == true && connections.first?.isActive == true
-        return PhotoSettingsRules.Context(output: self, device: device, isConnectedAndRunning: connected, usedIDs: usedIDs,
-                                          maxQuality: _maxQuality, highResolutionCaptureEnabled: _highResolution,
-                                          maxPhotoDimensions: maxDimensionsLocked(device: device))
+        var context = PhotoSettingsRules.Context(output: self, device: device, isConnectedAndRunning: connected,
+                                                 usedIDs: usedIDs, maxQuality: _maxQuality,
+                                                 highResolutionCaptureEnabled: _highResolution,
+                                                 maxPhotoDimensions: maxDimensionsLocked(device: device))
+        context.depthEnabled = isDepthDataDeliveryEnabled
+        context.matteEnabled = isPortraitEffectsMatteDeliveryEnabled
+        context.depthFormat = device?.activeDepthDataFormat.flatMap { format in
+            let type = CMFormatDescriptionGetMediaSubType(format.formatDescription)
+            let size = CMVideoFormatDescriptionGetDimensions(format.formatDescription)
+            let kind: DepthMap.Kind = type == kCVPixelFormatType_DepthFloat16 || type == kCVPixelFormatType_DepthFloat32
+                ? .depth : .disparity
+            return (kind, FourCC(rawValue: type), Size(width: Int(size.width), height: Int(size.height)))
+        }
+        return context
     }
 
     /// The set `maxPhotoDimensions`, or the active format's smallest photo size; call with `lock` held.
@@ -313,14 +334,15 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             BracketRequest(shots: bracket.bracketedSettings.map(BracketShot.init), lensStabilization: bracket.isLensStabilizationEnabled)
         }
         return CaptureRequest(
-            id: settings.uniqueID, index: requestCounter, device: device.captureSnapshot(), photoSize: parsed.photoSize,
+            id: settings.uniqueID, index: requestCounter, device: device.captureSnapshot(withDepth: parsed.depth != nil),
+            photoSize: parsed.photoSize,
             processed: parsed.processed, raw: raw, preview: parsed.preview, thumbnailSize: parsed.thumbnail,
             orientation: connection.exifOrientation,
             quality: QualityPriority(settings.photoQualityPrioritization), flash: FlashPolicy(settings.flashMode),
             redEyeReduction: settings.isAutoRedEyeReductionEnabled,
             allowsStillImageStabilization: settings.isAutoStillImageStabilizationEnabled, bracket: bracket,
             metadata: PhotoMetadataDictionary.overrides(from: settings.metadata), captureDate: date,
-            timeZoneOffsetSeconds: offset, clockOrigin: session.clockOrigin)
+            timeZoneOffsetSeconds: offset, clockOrigin: session.clockOrigin, depth: parsed.depth)
     }
 }
 

@@ -43,11 +43,20 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     /// Largest photo size for this request ({0,0} = the output's default); must not exceed the output's.
     @Locked public var maxPhotoDimensions = CMVideoDimensions(width: 0, height: 0)
 
+    /// Deliver `AVCapturePhoto.depthData` (default false); needs the output's `isDepthDataDeliveryEnabled`.
+    /// Not allowed in a bracket or a RAW-only request.
     @Locked public var isDepthDataDeliveryEnabled = false
+    /// Embed the depth in the HEIC/JPEG file (default true; ignored without depth delivery or for
+    /// uncompressed photos, which have no file to embed into until `fileDataRepresentation()` writes a TIFF without it).
     @Locked public var embedsDepthDataInPhoto = true
+    /// Fill holes and smooth the depth (default true); false leaves missing values as NaN.
     @Locked public var isDepthDataFiltered = true
+    /// Deliver `AVCapturePhoto.cameraCalibrationData` (default false); needs depth delivery.
     @Locked public var isCameraCalibrationDataDeliveryEnabled = false
+    /// Deliver `AVCapturePhoto.portraitEffectsMatte` (default false); needs depth delivery and the
+    /// output's `isPortraitEffectsMatteDeliveryEnabled`. Nil in the photo when no subject is found.
     @Locked public var isPortraitEffectsMatteDeliveryEnabled = false
+    /// Embed the matte in the HEIC/JPEG file (default true; ignored without matte delivery).
     @Locked public var embedsPortraitEffectsMatteInPhoto = true
     @Locked public var isShutterSoundSuppressionEnabled = false
     @Locked public var isConstantColorEnabled = false

@@ -17,7 +17,11 @@ public final class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable
     public let embeddedThumbnailDimensions: CMVideoDimensions
     public let rawEmbeddedThumbnailDimensions: CMVideoDimensions
     public let livePhotoMovieDimensions: CMVideoDimensions
+    /// Size of the portrait effects matte ({0,0} without one): half the photo's width and height.
     public let portraitEffectsMatteDimensions: CMVideoDimensions
+    /// OpenCapture addition: size of the depth map ({0,0} without depth); Apple reports it only
+    /// through the delivered `AVDepthData`.
+    public let depthDataDimensions: CMVideoDimensions
     public let deferredPhotoProxyDimensions: CMVideoDimensions
     /// Whether the flash fires (`.auto` resolved against the scene).
     public let isFlashEnabled: Bool
@@ -42,6 +46,7 @@ public final class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable
                 rawEmbeddedThumbnailDimensions: CMVideoDimensions = CMVideoDimensions(width: 0, height: 0),
                 livePhotoMovieDimensions: CMVideoDimensions = CMVideoDimensions(width: 0, height: 0),
                 portraitEffectsMatteDimensions: CMVideoDimensions = CMVideoDimensions(width: 0, height: 0),
+                depthDataDimensions: CMVideoDimensions = CMVideoDimensions(width: 0, height: 0),
                 deferredPhotoProxyDimensions: CMVideoDimensions = CMVideoDimensions(width: 0, height: 0),
                 isFlashEnabled: Bool = false,
                 isRedEyeReductionEnabled: Bool = false,
@@ -59,6 +64,7 @@ public final class AVCaptureResolvedPhotoSettings: NSObject, @unchecked Sendable
         self.rawEmbeddedThumbnailDimensions = rawEmbeddedThumbnailDimensions
         self.livePhotoMovieDimensions = livePhotoMovieDimensions
         self.portraitEffectsMatteDimensions = portraitEffectsMatteDimensions
+        self.depthDataDimensions = depthDataDimensions
         self.deferredPhotoProxyDimensions = deferredPhotoProxyDimensions
         self.isFlashEnabled = isFlashEnabled
         self.isRedEyeReductionEnabled = isRedEyeReductionEnabled

@@ -59,6 +59,12 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case lensStabilizationNotSupported
     /// Flash, still-image stabilisation or a Live Photo movie requested with a bracket.
     case bracketUnsupportedFeature(String)
+    /// `isPortraitEffectsMatteDeliveryEnabled` without `isDepthDataDeliveryEnabled` (the matte is computed from depth).
+    case portraitEffectsMatteNeedsDepth
+    /// `isCameraCalibrationDataDeliveryEnabled` without `isDepthDataDeliveryEnabled`.
+    case cameraCalibrationNeedsDepth
+    /// Depth asked for with a RAW-only request: depth comes with the processed photo.
+    case depthNeedsProcessedPhoto
 
     public var description: String {
         switch self {
@@ -116,6 +122,12 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "lensStabilizationEnabled requires lensStabilizationDuringBracketedCaptureSupported"
         case .bracketUnsupportedFeature(let feature):
             return "AVCapturePhotoBracketSettings do not support \(feature)"
+        case .portraitEffectsMatteNeedsDepth:
+            return "isPortraitEffectsMatteDeliveryEnabled requires isDepthDataDeliveryEnabled"
+        case .cameraCalibrationNeedsDepth:
+            return "isCameraCalibrationDataDeliveryEnabled requires isDepthDataDeliveryEnabled"
+        case .depthNeedsProcessedPhoto:
+            return "depth data is delivered with a processed photo; a RAW-only request cannot have it"
         }
     }
 }

@@ -16,6 +16,11 @@ struct PhotoSettingsRules {
         var maxQuality: AVCapturePhotoOutput.QualityPrioritization
         var highResolutionCaptureEnabled: Bool
         var maxPhotoDimensions: CMVideoDimensions
+        /// The output's `isDepthDataDeliveryEnabled` and `isPortraitEffectsMatteDeliveryEnabled` (already
+        /// false when unsupported) and the device's active depth format.
+        var depthEnabled = false
+        var matteEnabled = false
+        var depthFormat: (kind: DepthMap.Kind, pixelFormat: FourCC, size: Size)?
     }
 
     /// What the rules parsed from the settings.
@@ -25,6 +30,7 @@ struct PhotoSettingsRules {
         var photoSize = Size(width: 0, height: 0)
         var preview: PreviewDelivery?
         var thumbnail: Size?
+        var depth: DepthDelivery?
     }
 
     struct Rule: Sendable {
@@ -73,11 +79,10 @@ struct PhotoSettingsRules {
             if let format = c.device?.activeFormat { p.photoSize = photoSize(s, format: format) }
         },
         Rule(name: "bracket shape, ranges and features", appliesToPreparation: true, check: checkBracket),
+        Rule(name: "depth, matte and calibration: enabled on the output, matte and calibration with depth, no bracket",
+             appliesToPreparation: true, check: checkDepth),
         Rule(name: "features not supported are not requested", appliesToPreparation: false) { _, s, _ in
             let requested: [(Bool, String)] = [
-                (s.isDepthDataDeliveryEnabled, "Depth data delivery"),
-                (s.isPortraitEffectsMatteDeliveryEnabled, "Portrait effects matte delivery"),
-                (s.isCameraCalibrationDataDeliveryEnabled, "Camera calibration data delivery"),
                 (s.livePhotoMovieFileURL != nil, "Live Photo capture"),
                 (s.isConstantColorEnabled, "Constant color"),
                 (s.isShutterSoundSuppressionEnabled, "Shutter sound suppression"),
@@ -95,6 +100,22 @@ struct PhotoSettingsRules {
     ]
 
     // MARK: Rules
+
+    private static func checkDepth(_ c: Context, _ s: AVCapturePhotoSettings, _ p: inout Parsed) throws {
+        let depth = s.isDepthDataDeliveryEnabled, matte = s.isPortraitEffectsMatteDeliveryEnabled
+        let calibration = s.isCameraCalibrationDataDeliveryEnabled
+        guard depth || matte || calibration else { return }
+        if matte && !depth { throw PhotoSettingsError.portraitEffectsMatteNeedsDepth }
+        if calibration && !depth { throw PhotoSettingsError.cameraCalibrationNeedsDepth }
+        if s is AVCapturePhotoBracketSettings { throw PhotoSettingsError.bracketUnsupportedFeature("depth data delivery") }
+        // Depth and the matte are delivered only when the output has them on (which needs a device that measures depth).
+        guard c.depthEnabled, let format = c.depthFormat else { throw PhotoSettingsError.featureNotEnabled("Depth data delivery") }
+        if matte && !c.matteEnabled { throw PhotoSettingsError.featureNotEnabled("Portrait effects matte delivery") }
+        if s.format == nil && s.rawPhotoPixelFormatType != 0 { throw PhotoSettingsError.depthNeedsProcessedPhoto }
+        p.depth = DepthDelivery(kind: format.kind, pixelFormat: format.pixelFormat, size: format.size,
+                                filtered: s.isDepthDataFiltered, embed: s.embedsDepthDataInPhoto, calibration: calibration,
+                                matte: matte ? MatteDelivery(embed: s.embedsPortraitEffectsMatteInPhoto) : nil)
+    }
 
     private static func checkRaw(_ c: Context, _ s: AVCapturePhotoSettings, _ p: inout Parsed) throws {
         guard s.rawPhotoPixelFormatType != 0 else {

@@ -1,0 +1,108 @@
+import CameraSimulation
+import CaptureCore
+import Depth
+import Foundation
+import ImagePipeline
+
+/// Measures depth for a photo the way the device's hardware does, and derives the portrait matte
+/// from the photo and that depth.
+///
+/// - Dual camera (stereo): the telephoto frame is the photo and the right eye; the wide frame,
+///   exposed at the same moment 1 cm to its left, is the left eye. Both are reduced to linear luma,
+///   rectified from their calibrations into the telephoto's pinhole geometry at the depth size
+///   (768×576), matched by semi-global matching, and disparity in pixels becomes 1/m through
+///   f·B. Relative accuracy, as Apple reports for the dual camera.
+/// - TrueDepth (structured light): the infrared camera's view of the projected dots is decoded
+///   against the reference pattern into metres, then registered into the colour camera's view.
+///   Absolute accuracy.
+package enum DepthDeveloper {
+    /// The second camera's readout for a depth map of `depth` size: its half-resolution luma covers
+    /// the photo camera's field of view with about `depth.width` pixels (3104×2328 for 768×576: the
+    /// wide sees ≈ 2.02× the telephoto's width), so rectification resamples close to 1:1 without
+    /// rendering the wide camera at 12 MP.
+    package static func stereoSecondaryReadout(depth: Size, primary: CameraModule, secondary: CameraModule) -> Size {
+        let ratio = tan(secondary.horizontalFieldOfView / 2 * .pi / 180) / tan(primary.horizontalFieldOfView / 2 * .pi / 180)
+        let width = min(secondary.nativeSize.width, (Int((Double(depth.width) * 2 * max(ratio, 1)).rounded(.up)) + 15) & ~15)
+        return secondary.readoutSize(forPhoto: Size(width: width, height: width * 3 / 4))
+    }
+
+    /// Disparity search range at 768 px: f·B ≈ 12.6 px·m, so 48 px reaches 0.26 m, nearer than any lens focuses.
+    static let stereoDisparityCount = 48
+
+    /// Stereo depth from the photo camera's frame (`primary`, the right eye) and the secondary frame (left eye).
+    package static func stereo(primary: RawImage, primaryModule: CameraModule, secondary: RawImage,
+                               secondaryModule: CameraModule, delivery: DepthDelivery) throws -> DepthMap {
+        let size = delivery.size
+        let readout = Size(width: primary.width, height: primary.height)
+        // The depth map's geometry: the photo camera's ideal pinhole at the depth size.
+        let target = primaryModule.calibration(size: readout).scaled(to: size)
+        let primaryLuma = Resampler.downscale(primary.halfResolutionLuma(), to: size)
+        let right = StereoRectifier.resample(primaryLuma, from: primaryModule.calibration(size: readout).scaled(to: size),
+                                             into: target)
+        let secondaryLuma = secondary.halfResolutionLuma()
+        let secondaryCalibration = secondaryModule
+            .calibration(size: Size(width: secondary.width, height: secondary.height), relativeTo: primaryModule)
+            .scaled(to: secondaryLuma.size)
+        let left = StereoRectifier.resample(secondaryLuma, from: secondaryCalibration, into: target)
+        let baseline = (secondaryCalibration.translation * secondaryCalibration.translation).sum().squareRoot()
+        guard baseline > 0 else { throw DepthError.invalidParameter("the two cameras of a stereo pair share one position") }
+
+        var parameters = StereoMatcher.Parameters()
+        parameters.minDisparity = 0
+        parameters.disparityCount = stereoDisparityCount
+        var pixels = try StereoMatcher(parameters: parameters).match(left: left, right: right, reference: .right)
+        if delivery.filtered {
+            pixels = try DepthFilter.filtered(pixels, guide: perceptual(right))
+        }
+        // Disparity in 1/m = pixel shift / (focal length in pixels × baseline in metres).
+        let scale = Float(1 / (target.focalLength.x * baseline))
+        pixels.storage = pixels.storage.map { $0 * scale }
+        let map = DepthMap(values: pixels, kind: .disparity, accuracy: .relative, quality: .high,
+                           isFiltered: delivery.filtered)
+        return map.converted(to: delivery.kind)
+    }
+
+    /// Structured-light depth registered to the colour camera, at the delivery's size.
+    package static func structuredLight(rig: TrueDepthRig, seed: UInt64, photo: Raster<UInt8>,
+                                        delivery: DepthDelivery) throws -> DepthMap {
+        let calibration = rig.calibration
+        let infrared = rig.captureInfrared(seed: seed)
+        let measured = try StructuredLightDecoder.decode(infrared: infrared, reference: rig.referenceImage(),
+                                                         calibration: calibration)
+        var metres = DepthRegistration.register(depth: measured, from: calibration.infrared, to: calibration.color)
+        if metres.size != delivery.size { metres = Resampler.downscale(metres, to: delivery.size) }
+        if delivery.filtered {
+            metres = try DepthFilter.filtered(metres, guide: guideLuma(photo, size: metres.size))
+        }
+        let map = DepthMap(values: metres, kind: .depth, accuracy: .absolute, quality: .high, isFiltered: delivery.filtered)
+        return map.converted(to: delivery.kind)
+    }
+
+    /// The portrait effects matte at half the photo's size, from the photo and its depth; nil when
+    /// no subject stands clear of the background.
+    package static func matte(photo: Raster<UInt8>, depth: DepthMap, subject: SIMD2<Double>?) throws -> Raster<Float>? {
+        let size = MatteDelivery.size(forPhoto: photo.size)
+        let small = Resampler.downscale(photo, to: size)
+        var image = Raster<Float>(width: small.width, height: small.height, channels: 3)
+        image.storage = small.storage.map { Float($0) / 255 }
+        return try PortraitMatteEstimator.estimate(image: image, depth: depth, subjectPoint: subject)
+    }
+
+    /// Luma of an 8-bit RGB photo at `size`, 0…1 (display-referred), for guiding depth filters.
+    static func guideLuma(_ photo: Raster<UInt8>, size: Size) -> Raster<Float> {
+        let small = Resampler.downscale(photo, to: size)
+        var luma = [Float](repeating: 0, count: small.width * small.height)
+        for i in luma.indices {
+            let r = Float(small.storage[3 * i]), g = Float(small.storage[3 * i + 1]), b = Float(small.storage[3 * i + 2])
+            luma[i] = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+        }
+        return Raster(width: small.width, height: small.height, channels: 1, storage: luma)
+    }
+
+    /// Linear luma → a perceptual scale (square root), so edges in shadows guide as strongly as in highlights.
+    static func perceptual(_ linear: Raster<Float>) -> Raster<Float> {
+        var out = linear
+        out.storage = linear.storage.map { $0.isFinite ? max(0, $0).squareRoot() : 0 }
+        return out
+    }
+}

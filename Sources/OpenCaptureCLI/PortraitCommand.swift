@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import OpenCapture
+
+/// `opencapture portrait`: synthetic depth of field from a photo that carries depth.
+struct PortraitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "portrait",
+        abstract: "Render a shallow depth of field from a JPEG or HEIC photo with embedded depth.")
+
+    @Argument(help: "A JPEG or HEIC photo with depth (e.g. from `opencapture shoot --device dual --depth`).") var photo: String
+    @Option(help: "f-number of the simulated full-frame lens.") var aperture: Double = 2.8
+    @Option(help: "Focus distance in metres (default: the subject at the centre).") var focusDistance: Double?
+    @Option(name: .shortAndLong, help: "Output JPEG.") var output: String
+
+    func validate() throws {
+        guard aperture.isFinite, aperture > 0 else { throw CLIError("--aperture \(aperture) must be a positive f-number") }
+        if let focusDistance, !(focusDistance.isFinite && focusDistance > 0) {
+            throw CLIError("--focus-distance \(focusDistance) must be a positive number of metres")
+        }
+    }
+
+    func run() throws {
+        let data: Data
+        do { data = try AtomicFile.read(URL(fileURLWithPath: photo)) } catch {
+            throw CLIError("cannot read \(photo): \(FileAccessError.reason(for: error))")
+        }
+        var rendering = PortraitRendering()
+        rendering.aperture = aperture
+        rendering.focusDistance = focusDistance
+        let jpeg = try rendering.render(photo: data)
+        try AtomicFile.write(jpeg, to: URL(fileURLWithPath: output))
+        print("wrote \(output) (f/\(aperture)\(focusDistance.map { ", focused at \($0) m" } ?? ""))")
+    }
+}

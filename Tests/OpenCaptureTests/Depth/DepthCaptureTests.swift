@@ -1,0 +1,225 @@
+import CameraSimulation
+import CaptureCore
+import Foundation
+import ImagePipeline
+import MediaFormats
+import OpenCaptureTestSupport
+import Testing
+@testable import OpenCapture
+
+/// Photos with depth through the Apple surface, measured against the simulator's ground truth.
+@Suite struct DepthCaptureTests {
+    static func depthRig(_ type: AVCaptureDevice.DeviceType, position: AVCaptureDevice.Position = .back,
+                         matte: Bool = false) -> CaptureRig {
+        let rig = CaptureRig(type, position: position, preset: .vga640x480)
+        rig.output.isDepthDataDeliveryEnabled = true
+        rig.output.isPortraitEffectsMatteDeliveryEnabled = matte
+        return rig
+    }
+
+    static func depthSettings(codec: AVVideoCodecType = .hevc, matte: Bool = false) -> AVCapturePhotoSettings {
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: codec])
+        settings.isDepthDataDeliveryEnabled = true
+        settings.isCameraCalibrationDataDeliveryEnabled = true
+        settings.isPortraitEffectsMatteDeliveryEnabled = matte
+        return settings
+    }
+
+    /// The true disparity (1/m) at the depth map's size: the photo's depth truth averaged down.
+    static func trueDisparity(_ photo: AVCapturePhoto, size: Size) throws -> [Float] {
+        let truth = try #require(photo.simulationGroundTruth())
+        let depth = Raster<Float>(width: truth.width, height: truth.height, channels: 1,
+                                  storage: truth.depth.map { 1 / $0 })
+        return Resampler.downscale(depth, to: size).storage
+    }
+
+    @Test func singleCamerasHaveNoDepth() {
+        let rig = CaptureRig(.builtInWideAngleCamera, preset: .vga640x480)
+        #expect(!rig.output.isDepthDataDeliverySupported)
+        rig.output.isDepthDataDeliveryEnabled = true
+        #expect(!rig.output.isDepthDataDeliveryEnabled)
+        #expect(throws: PhotoSettingsError.featureNotEnabled("Depth data delivery")) {
+            try rig.output.validate(Self.depthSettings())
+        }
+    }
+
+    @Test func depthRulesGiveTypedErrors() throws {
+        let rig = Self.depthRig(.builtInDualCamera)
+        #expect(rig.output.isDepthDataDeliverySupported && rig.output.isDepthDataDeliveryEnabled)
+        let matteOnly = AVCapturePhotoSettings()
+        matteOnly.isPortraitEffectsMatteDeliveryEnabled = true
+        #expect(throws: PhotoSettingsError.portraitEffectsMatteNeedsDepth) { try rig.output.validate(matteOnly) }
+        let calibrationOnly = AVCapturePhotoSettings()
+        calibrationOnly.isCameraCalibrationDataDeliveryEnabled = true
+        #expect(throws: PhotoSettingsError.cameraCalibrationNeedsDepth) { try rig.output.validate(calibrationOnly) }
+        // The matte needs the output's matte delivery.
+        #expect(throws: PhotoSettingsError.featureNotEnabled("Portrait effects matte delivery")) {
+            try rig.output.validate(Self.depthSettings(matte: true))
+        }
+        // Depth in a bracket.
+        let bracket = AVCapturePhotoBracketSettings(
+            rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+            bracketedSettings: [AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: 0)])
+        bracket.isDepthDataDeliveryEnabled = true
+        #expect(throws: PhotoSettingsError.bracketUnsupportedFeature("depth data delivery")) { try rig.output.validate(bracket) }
+        // Depth with RAW only.
+        let rawOnly = AVCapturePhotoSettings(rawPixelFormatType: rig.output.availableRawPhotoPixelFormatTypes[0])
+        rawOnly.photoQualityPrioritization = .speed
+        rawOnly.isAutoStillImageStabilizationEnabled = false
+        rawOnly.isDepthDataDeliveryEnabled = true
+        #expect(throws: PhotoSettingsError.depthNeedsProcessedPhoto) { try rig.output.validate(rawOnly) }
+        // A refused capture reports through didFinishCapture, never traps.
+        let refused = AVCapturePhotoSettings()
+        refused.isPortraitEffectsMatteDeliveryEnabled = true
+        let delegate = RecordingDelegate(output: rig.output)
+        rig.output.capturePhoto(with: refused, delegate: delegate)
+    }
+
+    @Test func dualCameraMeasuresRelativeDisparityAgainstTheTruth() async throws {
+        let rig = Self.depthRig(.builtInDualCamera)
+        let result = try await rig.capture(Self.depthSettings())
+        let photo = try #require(result.photos.first)
+        let depth = try #require(photo.depthData)
+        #expect(depth.depthDataType == kCVPixelFormatType_DisparityFloat16)
+        #expect(depth.depthDataAccuracy == .relative)
+        #expect(depth.isDepthDataFiltered)
+        #expect(photo.sourceDeviceType == .builtInDualCamera)
+        let width = CVPixelBufferGetWidth(depth.depthDataMap), height = CVPixelBufferGetHeight(depth.depthDataMap)
+        #expect(result.resolvedSettings.depthDataDimensions.width == Int32(width))
+        let measured = try #require(depth.converting(toDepthDataType: kCVPixelFormatType_DisparityFloat32).depthDataMap.depthValues())
+        let truth = try Self.trueDisparity(photo, size: Size(width: width, height: height))
+        // Error in pixels of shift at this size: disparity × f·B. A pixel is bad beyond 1 px.
+        let calibration = try #require(depth.cameraCalibrationData)
+        let fx = Double(calibration.intrinsicMatrix.columns.0.x) * Double(width)
+            / Double(calibration.intrinsicMatrixReferenceDimensions.width)
+        let fB = Float(fx * 0.01)
+        var bad = 0, sum: Float = 0, count = 0
+        for (m, t) in zip(measured.storage, truth) where t.isFinite && m.isFinite {
+            let error = abs(m - t)
+            if error * fB > 1 { bad += 1 }
+            sum += error
+            count += 1
+        }
+        let badRate = Double(bad) / Double(max(count, 1)), mean = sum / Float(max(count, 1))
+        print("dual camera \(width)×\(height): bad-1px \(badRate * 100) %, mean |Δ| \(mean) 1/m over \(count) px")
+        #expect(count == width * height)
+        #expect(badRate < 0.15)
+        #expect(mean < 0.12)
+    }
+
+    @Test func trueDepthMeasuresAbsoluteDepthOfTheFace() async throws {
+        let rig = Self.depthRig(.builtInTrueDepthCamera, position: .front)
+        #expect(rig.output.isDepthDataDeliverySupported)
+        let settings = Self.depthSettings()
+        settings.isDepthDataFiltered = false
+        let result = try await rig.capture(settings)
+        let photo = try #require(result.photos.first)
+        let depth = try #require(photo.depthData)
+        #expect(depth.depthDataAccuracy == .absolute)
+        #expect(!depth.isDepthDataFiltered)
+        let metres = try #require(depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat32).depthDataMap.depthValues())
+        // The face centre, projected with the colour camera's own geometry.
+        let camera = SimulatedCamera(module: .frontTrueDepth, scene: .default)
+        let p = try #require(camera.pixelLocation(of: SimulatedScene.faceCenter, size: metres.size))
+        let truth = camera.depthMap(size: metres.size)
+        var errors: [Float] = []
+        for dy in -4...4 { for dx in -4...4 {
+            let x = Int(p.x) + dx, y = Int(p.y) + dy
+            let v = metres[x, y]
+            if v.isFinite { errors.append(abs(v - truth[x, y])) }
+        } }
+        #expect(errors.count > 40)
+        let median = errors.sorted()[errors.count / 2]
+        print("TrueDepth face: median |Δ| \(median * 1000) mm over \(errors.count) px")
+        #expect(median < 0.01)
+    }
+
+    @Test func dualCameraMatteCoversThePerson() async throws {
+        let rig = Self.depthRig(.builtInDualCamera, matte: true)
+        let result = try await rig.capture(Self.depthSettings(matte: true))
+        let photo = try #require(result.photos.first)
+        let matte = try #require(photo.portraitEffectsMatte)
+        #expect(matte.pixelFormatType == kCVPixelFormatType_OneComponent8)
+        let values = try #require(matte.mattingImage.matteValues())
+        #expect(values.width == 320 && values.height == 240)
+        let camera = SimulatedCamera(module: .backTelephoto, scene: .default)
+        let truth = camera.personMask(size: values.size)
+        var intersection: Float = 0, union: Float = 0
+        for (m, t) in zip(values.storage, truth.storage) {
+            intersection += min(m, t) > 0.5 ? 1 : 0
+            union += max(m, t) > 0.5 ? 1 : 0
+        }
+        let iou = union > 0 ? intersection / union : 0
+        print("dual camera matte IoU \(iou)")
+        #expect(iou > 0.8)
+    }
+
+    @Test func heicAndJPEGCarryTheDepth() async throws {
+        for codec in [AVVideoCodecType.hevc, .jpeg] {
+            let rig = Self.depthRig(.builtInDualCamera, matte: true)
+            let result = try await rig.capture(Self.depthSettings(codec: codec, matte: true))
+            let photo = try #require(result.photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            let embedded = try EmbeddedDepthReader.read(data)
+            let depth = try #require(embedded.depth)
+            let delivered = try #require(photo.depthData?.depthDataMap.depthValues())
+            #expect(depth.size == delivered.size)
+            // Within the 8-bit quantisation step of the stored range.
+            let range = try #require(depth.finiteRange)
+            let step = (range.upperBound - range.lowerBound) / 255
+            var worst: Float = 0
+            for (a, b) in zip(depth.values.storage, delivered.storage) where a.isFinite && b.isFinite { worst = max(worst, abs(a - b)) }
+            #expect(worst <= step * 0.51 + 0.002)
+            #expect(depth.calibration?.referenceDimensions == Size(width: 640, height: 480))
+            #expect(embedded.matte != nil)
+        }
+    }
+
+    @Test(.enabled(if: ExternalTool.heifInfo.isInstalled))
+    func heifInfoSeesTheDepthChannel() async throws {
+        let rig = Self.depthRig(.builtInDualCamera)
+        let result = try await rig.capture(Self.depthSettings())
+        let data = try #require(result.photos.first?.fileDataRepresentation())
+        let output = try ExternalTool.heifInfo.run([], file: data, fileExtension: "heic").output
+        #expect(output.contains("depth channel: yes"))
+    }
+
+    @Test func autoFocusFindsTheChartAndTheExifRecordsIt() async throws {
+        let rig = CaptureRig(.builtInWideAngleCamera, preset: .vga640x480)
+        #expect(rig.device.focusMode == .continuousAutoFocus)
+        // The centre of the frame is the easel board at 1.5 m.
+        let result = try await rig.capture(AVCapturePhotoSettings())
+        let photo = try #require(result.photos.first)
+        let data = try #require(photo.fileDataRepresentation())
+        let exif = try ExifReader.read(jpeg: data)
+        let distance = try #require(exif.subjectDistance)
+        #expect(abs(1 / distance - 1 / 1.5) < 0.15, "focused at \(distance) m")
+        #expect(exif.subjectArea?.count == 4)
+        // Locking the lens at infinity: the EXIF follows.
+        try rig.device.lockForConfiguration()
+        rig.device.setFocusModeLocked(lensPosition: 1)
+        rig.device.unlockForConfiguration()
+        #expect(rig.device.focusMode == .locked && rig.device.lensPosition == 1)
+        let far = try await rig.capture(AVCapturePhotoSettings())
+        let farExif = try ExifReader.read(jpeg: try #require(far.photos.first?.fileDataRepresentation()))
+        #expect(farExif.subjectDistance == .infinity)
+    }
+
+    @Test func focusSettersReportInsteadOfTrapping() throws {
+        let front = try #require(AVCaptureDevice.makeSimulatedDevice(.builtInTrueDepthCamera, position: .front))
+        #expect(!front.isFocusModeSupported(.autoFocus) && front.focusMode == .locked)
+        try front.lockForConfiguration()
+        front.focusMode = .continuousAutoFocus          // unsupported: reported, unchanged
+        front.setFocusModeLocked(lensPosition: 0.5)     // fixed focus: reported
+        front.unlockForConfiguration()
+        #expect(front.focusMode == .locked)
+        let wide = try #require(AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back))
+        try wide.lockForConfiguration()
+        wide.setFocusModeLocked(lensPosition: 2)        // out of range: reported, unchanged
+        wide.focusPointOfInterest = CGPoint(x: 1.5, y: 0)
+        wide.unlockForConfiguration()
+        #expect(wide.focusMode == .continuousAutoFocus)
+        #expect(wide.focusPointOfInterest == CGPoint(x: 0.5, y: 0.5))
+        #expect(wide.minimumFocusDistance == 100)
+    }
+}
