@@ -1,4 +1,5 @@
 import CameraSimulation
+import CaptureCore
 import CaptureEngine
 import Dispatch
 import Foundation
