@@ -121,7 +121,7 @@ import Testing
         // The face centre, projected with the colour camera's own geometry.
         let camera = SimulatedCamera(module: .frontTrueDepth, scene: .default)
         let p = try #require(camera.pixelLocation(of: SimulatedScene.faceCenter, size: metres.size))
-        let truth = camera.depthMap(size: metres.size)
+        let truth: Raster<Float> = camera.depthMap(size: metres.size)
         var errors: [Float] = []
         for dy in -4...4 { for dx in -4...4 {
             let x = Int(p.x) + dx, y = Int(p.y) + dy
