@@ -140,21 +140,22 @@ extension CaptureEngine {
                              secondary: RawImage?, rgb: Raster<UInt8>) throws -> MeasuredDepth {
         let module = request.device.module
         let calibration = module.calibration(size: request.photoSize)
-        var map: DepthMap
+        let measurement: DepthDeveloper.Measurement
         switch request.device.depthSource {
         case .stereo(_, let secondModule):
             guard let secondary else { throw DepthError.noData("the stereo pair's second frame is missing") }
-            map = try DepthDeveloper.stereo(primary: frames[0], primaryModule: module, secondary: secondary,
+            measurement = try DepthDeveloper.stereo(primary: frames[0], primaryModule: module, secondary: secondary,
                                             secondaryModule: secondModule, delivery: delivery)
         case .structuredLight(let rig):
-            map = try DepthDeveloper.structuredLight(rig: rig, seed: RandomSource.mix(plan.exposures[0].seed, 0x1D07),
+            measurement = try DepthDeveloper.structuredLight(rig: rig, seed: RandomSource.mix(plan.exposures[0].seed, 0x1D07),
                                                      photo: rgb, delivery: delivery)
         case nil:
             throw DepthError.noData("\(request.device.name) does not measure depth")
         }
+        var map = measurement.delivered
         map.calibration = calibration
         let matte = try delivery.matte.flatMap { _ in
-            try DepthDeveloper.matte(photo: rgb, depth: map, subject: request.device.focus?.pointOfInterest)
+            try DepthDeveloper.matte(photo: rgb, depth: measurement.measured, subject: request.device.focus?.pointOfInterest)
         }
         return MeasuredDepth(map: map, matte: matte, calibration: delivery.calibration ? calibration : nil,
                              embedDepth: delivery.embed, embedMatte: delivery.matte?.embed ?? false)

@@ -73,7 +73,9 @@ package enum CapturePlanner {
     }
 
     /// The second eye's frame: the same start, flash and focus as the photo's first frame, metered by
-    /// its own camera (or the same manual exposure), at the stereo readout size.
+    /// its own camera (or the same manual exposure), at the stereo readout size. Without optical
+    /// stabilisation: a shifting lens would move one eye against the other's calibration (the photo's
+    /// telephoto eye has none), so both eyes see the phone's one shake alike.
     static func secondaryExposure(_ source: any FrameSource, module: CameraModule, size: Size, first: SensorExposure,
                                   bias: Double, flash: Bool, manual: ExposureControl) -> SecondaryExposure {
         var (duration, iso) = (first.duration, first.iso)
@@ -84,7 +86,7 @@ package enum CapturePlanner {
         var frame = SensorExposure(size: size, duration: min(max(duration, module.exposureDurationRange.lowerBound),
                                                              module.exposureDurationRange.upperBound),
                                    iso: min(max(iso, module.isoRange.lowerBound), module.isoRange.upperBound),
-                                   flash: flash, opticalStabilization: module.hasOpticalStabilization,
+                                   flash: flash, opticalStabilization: false,
                                    startTime: first.startTime, bias: bias, seed: RandomSource.mix(first.seed, 0x5EC0))
         frame.focusDistance = first.focusDistance
         return SecondaryExposure(source: source, module: module, exposure: frame)

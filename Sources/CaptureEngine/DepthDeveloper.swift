@@ -26,12 +26,32 @@ package enum DepthDeveloper {
         return secondary.readoutSize(forPhoto: Size(width: width, height: width * 3 / 4))
     }
 
-    /// Disparity search range at 768 px: f·B ≈ 12.6 px·m, so 48 px reaches 0.26 m, nearer than any lens focuses.
-    static let stereoDisparityCount = 48
+    /// Nearest distance the stereo search reaches, metres: the telephoto focuses no nearer than 0.35 m.
+    static let stereoNearestDistance = 0.25
+
+    /// Disparities searched for a pair with `focalPixels` × `baseline` (px·m): out to
+    /// `stereoNearestDistance`, in steps of 8 (48 at 768 px, where f·B ≈ 12.6 px·m). A shorter search
+    /// has fewer wrong minima to fall into.
+    static func stereoDisparityCount(focalPixels: Double, baseline: Double) -> Int {
+        max(16, (Int((focalPixels * baseline / stereoNearestDistance).rounded(.up)) + 7) & ~7)
+    }
+
+    /// Uniqueness of the stereo winner: flat surfaces (a grey board, a clipped window) match every
+    /// shift almost equally, and a strict ratio leaves them to the hole filling instead of a guess.
+    static let stereoUniqueness: Float = 0.25
+
+    /// A depth measurement: what the hardware measured (NaN where it could not) and what is delivered
+    /// (filtered when the delivery asks for it, in the delivery's kind).
+    package struct Measurement {
+        /// The unfiltered measurement, with its holes; the matte segments this one, whose edges the
+        /// filter has not softened.
+        package var measured: DepthMap
+        package var delivered: DepthMap
+    }
 
     /// Stereo depth from the photo camera's frame (`primary`, the right eye) and the secondary frame (left eye).
     package static func stereo(primary: RawImage, primaryModule: CameraModule, secondary: RawImage,
-                               secondaryModule: CameraModule, delivery: DepthDelivery) throws -> DepthMap {
+                               secondaryModule: CameraModule, delivery: DepthDelivery) throws -> Measurement {
         let size = delivery.size
         let readout = Size(width: primary.width, height: primary.height)
         // The depth map's geometry: the photo camera's ideal pinhole at the depth size.
@@ -49,33 +69,37 @@ package enum DepthDeveloper {
 
         var parameters = StereoMatcher.Parameters()
         parameters.minDisparity = 0
-        parameters.disparityCount = stereoDisparityCount
+        parameters.disparityCount = stereoDisparityCount(focalPixels: target.focalLength.x, baseline: baseline)
+        parameters.uniqueness = stereoUniqueness
         var pixels = try StereoMatcher(parameters: parameters).match(left: left, right: right, reference: .right)
-        if delivery.filtered {
-            pixels = try DepthFilter.filtered(pixels, guide: perceptual(right))
-        }
         // Disparity in 1/m = pixel shift / (focal length in pixels × baseline in metres).
         let scale = Float(1 / (target.focalLength.x * baseline))
         pixels.storage = pixels.storage.map { $0 * scale }
-        let map = DepthMap(values: pixels, kind: .disparity, accuracy: .relative, quality: .high,
-                           isFiltered: delivery.filtered)
-        return map.converted(to: delivery.kind)
+        let measured = DepthMap(values: pixels, kind: .disparity, accuracy: .relative, quality: .high, isFiltered: false)
+        var delivered = measured
+        if delivery.filtered {
+            delivered.values = try DepthFilter.filtered(pixels, guide: perceptual(right))
+            delivered.isFiltered = true
+        }
+        return Measurement(measured: measured, delivered: delivered.converted(to: delivery.kind))
     }
 
     /// Structured-light depth registered to the colour camera, at the delivery's size.
     package static func structuredLight(rig: TrueDepthRig, seed: UInt64, photo: Raster<UInt8>,
-                                        delivery: DepthDelivery) throws -> DepthMap {
+                                        delivery: DepthDelivery) throws -> Measurement {
         let calibration = rig.calibration
         let infrared = rig.captureInfrared(seed: seed)
-        let measured = try StructuredLightDecoder.decode(infrared: infrared, reference: rig.referenceImage(),
-                                                         calibration: calibration)
-        var metres = DepthRegistration.register(depth: measured, from: calibration.infrared, to: calibration.color)
+        let decoded = try StructuredLightDecoder.decode(infrared: infrared, reference: rig.referenceImage(),
+                                                        calibration: calibration)
+        var metres = DepthRegistration.register(depth: decoded, from: calibration.infrared, to: calibration.color)
         if metres.size != delivery.size { metres = Resampler.downscale(metres, to: delivery.size) }
+        let measured = DepthMap(values: metres, kind: .depth, accuracy: .absolute, quality: .high, isFiltered: false)
+        var delivered = measured
         if delivery.filtered {
-            metres = try DepthFilter.filtered(metres, guide: guideLuma(photo, size: metres.size))
+            delivered.values = try DepthFilter.filtered(metres, guide: guideLuma(photo, size: metres.size))
+            delivered.isFiltered = true
         }
-        let map = DepthMap(values: metres, kind: .depth, accuracy: .absolute, quality: .high, isFiltered: delivery.filtered)
-        return map.converted(to: delivery.kind)
+        return Measurement(measured: measured, delivered: delivered.converted(to: delivery.kind))
     }
 
     /// The portrait effects matte at half the photo's size, from the photo and its depth; nil when

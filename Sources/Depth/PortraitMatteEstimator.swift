@@ -8,7 +8,8 @@ import CaptureCore
 /// layer is the band of nearness around the subject point bounded by the first empty gaps of the local histogram
 /// on either side (the gap's width must exceed a few times the measured depth noise). The connected part of that
 /// band at the subject point, opened (no thin edge lines) and with its holes filled, is the coarse matte; it is kept only when most of its outline
-/// borders something farther (a subject standing in front of a background, not a wall with a window in it). A colour
+/// borders something farther (a subject standing in front of a background, not a wall with a window in it) and it
+/// holds at most half of the frame's edge (not the room itself). A colour
 /// guided filter (He et al.) on the photo then moves the matte's edges onto the photo's edges.
 public enum PortraitMatteEstimator {
     /// Matte (0…1, 1 = person) at image's size from a display-referred RGB image (3 ch, 0…1) and a depth map of any
@@ -311,6 +312,12 @@ public enum PortraitMatteEstimator {
                 if y + 1 < height { classify(i, i + width) }
             }
         }
+        // A subject stands inside the picture: a region holding over half of the frame's edge is the
+        // room itself (a wall or floor the depth could not split), not someone in front of it.
+        var edge = 0
+        for x in 0..<width { edge += (mask[x] ? 1 : 0) + (mask[(height - 1) * width + x] ? 1 : 0) }
+        for y in 0..<height { edge += (mask[y * width] ? 1 : 0) + (mask[y * width + width - 1] ? 1 : 0) }
+        guard edge * 2 <= 2 * (width + height) else { return false }
         return farther > 0 && farther >= nearer
     }
 }

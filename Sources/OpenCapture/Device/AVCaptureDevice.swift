@@ -444,8 +444,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         var depthSource: DepthSource?
         switch depthCapability {
         case .stereo:
-            let secondarySeed = RandomSource.mix(_seed, 0x5EC0_4DA7)
-            depthSource = .stereo(secondary: cameraLocked(module: module, seed: secondarySeed), module: module)
+            // The same session seed: both lenses sit in one phone, so they share its hand-shake trajectory
+            // (their fixed-pattern noise still differs: it is drawn per readout size, and the two eyes read out at different sizes).
+            depthSource = .stereo(secondary: cameraLocked(module: module), module: module)
         case .structuredLight:
             let rig = trueDepthRigs[_lighting] ?? TrueDepthRig(scene: .livingRoom(lighting: _lighting.sceneLighting), seed: _seed)
             trueDepthRigs[_lighting] = rig
