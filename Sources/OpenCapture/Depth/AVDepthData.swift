@@ -8,7 +8,7 @@ import Foundation
 /// Differences: `converting(toDepthDataType:)` with a type not in `availableDepthDataTypes` reports
 /// `DepthDataError.unsupportedDepthDataType` to `DeviceDiagnostics` and returns the receiver (Apple
 /// raises); methods Apple declares returning `Self` return `AVDepthData` (the class is final).
-/// The dictionary representation for ImageIO is not available yet.
+/// The ImageIO dictionary carries the XMP as `Data` (see `dictionaryRepresentation(forAuxiliaryDataType:)`).
 ///
 /// `@unchecked Sendable`: every stored property is an immutable `let`. The map's pixel memory is
 /// the caller's to coordinate, as with any `CVPixelBuffer`.

@@ -6,7 +6,7 @@ import Foundation
 /// hair. Apple's type cannot be constructed; OpenCapture adds a public initialiser for fakes in tests.
 ///
 /// Differences: methods Apple declares returning `Self` return `AVPortraitEffectsMatte` (the class
-/// is final); the dictionary representation for ImageIO is not available yet.
+/// is final); the ImageIO dictionary carries the XMP as `Data`.
 ///
 /// `@unchecked Sendable`: the only stored property is an immutable `let`. The pixel memory is the
 /// caller's to coordinate, as with any `CVPixelBuffer`.

@@ -12,6 +12,9 @@ public enum DepthDataError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidLookupTable(byteCount: Int)
     /// Reference dimensions that are not positive whole pixel sizes.
     case invalidReferenceDimensions(width: Double, height: Double)
+    /// `init(fromDictionaryRepresentation:)` with a dictionary that is not an auxiliary-data info
+    /// dictionary of the right kind (the reason says which entry).
+    case invalidDictionary(String)
 
     public var description: String {
         switch self {
@@ -23,6 +26,8 @@ public enum DepthDataError: Error, Equatable, Sendable, CustomStringConvertible 
             return "a lens distortion lookup table of \(count) bytes is not a whole number of Floats"
         case .invalidReferenceDimensions(let width, let height):
             return "reference dimensions \(width)×\(height) are not positive whole pixel sizes"
+        case .invalidDictionary(let why):
+            return "not an auxiliary data dictionary: \(why)"
         }
     }
 }
