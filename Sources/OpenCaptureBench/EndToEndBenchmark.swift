@@ -49,6 +49,12 @@ enum EndToEndBenchmark {
         let heicFolder = try timeCommand("shoot.heic_12mp", program: cli, { ["shoot", "--format", "heic", "-o", $0.path] },
                                          expect: ".heic", anchor: "startRunning → first 12 MP HEIC on disk")
         _ = heicFolder
+        // shoot with depth: the dual camera's 12 MP telephoto HEIC without and with embedded depth (+ its PFM and PNG).
+        _ = try timeCommand("shoot.dual_heic_12mp", program: cli, { ["shoot", "--device", "dual", "--format", "heic", "-o", $0.path] },
+                            expect: ".heic", anchor: "dual camera, startRunning → first 12 MP HEIC on disk, no depth")
+        _ = try timeCommand("shoot.dual_depth_heic_12mp", program: cli,
+                            { ["shoot", "--device", "dual", "--depth", "--format", "heic", "-o", $0.path] }, expect: ".pfm",
+                            anchor: "the same with 768×576 stereo depth embedded, plus depth.pfm and depth.png")
 
         // Anchors on the same pixels: the JPEG decoded once (untimed) to PPM for cjpeg.
         if let cjpeg = ExternalTool.find("cjpeg"), let djpeg = ExternalTool.find("djpeg") {

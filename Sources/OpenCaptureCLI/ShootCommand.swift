@@ -22,6 +22,8 @@ struct ShootCommand: AsyncParsableCommand {
     @Flag(help: "With --depth: also the portrait effects matte (embedded, plus matte.png).") var matte = false
     @Option(help: "With --depth: disparity (1/m, the default) or depth (metres), as activeDepthDataFormat.")
     var depthType: DepthTypeChoice = .disparity
+    @Option(help: ArgumentHelp("Tap to focus: the focus point of interest as x,y in 0…1 of the landscape frame (0,0 top left); the matte's subject follows it.",
+                               valueName: "x,y")) var focusPoint: String?
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
@@ -34,6 +36,16 @@ struct ShootCommand: AsyncParsableCommand {
         guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
         guard (1...1000).contains(count) else { throw CLIError("--count must be 1…1000") }
         if matte && !depth { throw CLIError("--matte needs --depth") }
+        if let focusPoint, Self.point(focusPoint) == nil {
+            throw CLIError("--focus-point '\(focusPoint)' must be x,y with both within 0…1, e.g. 0.5,0.3")
+        }
+    }
+
+    /// "x,y" with both in 0…1.
+    static func point(_ text: String) -> CGPoint? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let x = parts[0], let y = parts[1], (0...1).contains(x), (0...1).contains(y) else { return nil }
+        return CGPoint(x: x, y: y)
     }
 
     func run() async throws {
@@ -57,6 +69,14 @@ struct ShootCommand: AsyncParsableCommand {
             }
             device.exposureMode = .continuousAutoExposure
             device.setExposureTargetBias(bias)
+        }
+        if let focusPoint, let point = Self.point(focusPoint) {
+            guard device.isFocusPointOfInterestSupported else {
+                device.unlockForConfiguration()
+                throw CLIError("\(device.localizedName) has a fixed-focus lens: --focus-point does not apply")
+            }
+            device.focusPointOfInterest = point
+            device.focusMode = .autoFocus
         }
         if depth {
             let wanted = depthType == .depth ? kCVPixelFormatType_DepthFloat16 : kCVPixelFormatType_DisparityFloat16
