@@ -25,7 +25,7 @@ enum DepthCaptureBenchmark {
         session.addInput(try AVCaptureDeviceInput(device: device))
         session.addOutput(output)
         session.commitConfiguration()
-        output.isDepthDataDeliveryEnabled = true
+        output.isDepthDataDeliveryEnabled = output.isDepthDataDeliverySupported
         session.startRunning()
         return (session, output)
     }
@@ -36,14 +36,17 @@ enum DepthCaptureBenchmark {
         return settings
     }
 
-    /// Median steady-state request → HEIC delivered time with and without depth, and the last photo with depth.
-    static func timeRequests(_ output: AVCapturePhotoOutput, runs: Int) async throws -> (plain: Double, depth: Double, AVCapturePhoto) {
-        _ = try await output.capturePhotos(with: settings(depth: true))      // renders both eyes' scenes once
+    /// Median steady-state request → HEIC delivered time of `plain` (no depth) and `depthOutput` (with depth),
+    /// and the last photo with depth. The first request of each renders its scenes and is not counted.
+    static func timeRequests(plain plainOutput: AVCapturePhotoOutput, depth depthOutput: AVCapturePhotoOutput,
+                             runs: Int) async throws -> (plain: Double, depth: Double, AVCapturePhoto) {
+        _ = try await plainOutput.capturePhotos(with: settings(depth: false))
+        _ = try await depthOutput.capturePhotos(with: settings(depth: true))
         var plain: [Double] = [], withDepth: [Double] = []
         var last: AVCapturePhoto?
         for _ in 0..<max(1, runs) {
-            let (_, p) = try await CaptureBenchmark.timed { try await output.capturePhotos(with: settings(depth: false)) }
-            let (result, d) = try await CaptureBenchmark.timed { try await output.capturePhotos(with: settings(depth: true)) }
+            let (_, p) = try await CaptureBenchmark.timed { try await plainOutput.capturePhotos(with: settings(depth: false)) }
+            let (result, d) = try await CaptureBenchmark.timed { try await depthOutput.capturePhotos(with: settings(depth: true)) }
             plain.append(p); withDepth.append(d)
             last = result.photos.first
         }
@@ -52,10 +55,12 @@ enum DepthCaptureBenchmark {
     }
 
     static func dual(_ options: BenchmarkOptions) async throws {
-        guard let (session, output) = try session(.builtInDualCamera, position: .back) else { return }
-        defer { session.stopRunning() }
-        let (plain, withDepth, photo) = try await timeRequests(output, runs: options.repetitions)
-        report("depth.dual.request_to_heic", plain, "s", format: "%.2f", anchor: "12 MP telephoto HEIC, no depth")
+        // The dual camera's photo with depth is its telephoto's: the baseline is the telephoto camera alone.
+        guard let (session, output) = try session(.builtInDualCamera, position: .back),
+              let (teleSession, tele) = try self.session(.builtInTelephotoCamera, position: .back) else { return }
+        defer { session.stopRunning(); teleSession.stopRunning() }
+        let (plain, withDepth, photo) = try await timeRequests(plain: tele, depth: output, runs: options.repetitions)
+        report("depth.dual.request_to_heic", plain, "s", format: "%.2f", anchor: "12 MP telephoto HEIC, no depth (telephoto camera)")
         report("depth.dual.request_to_heic_with_depth", withDepth, "s", format: "%.2f",
                anchor: String(format: "+%.2f s: the wide eye's frame, rectification, SGM, filter, embedding", withDepth - plain))
         guard let depth = photo.depthData?.converting(toDepthDataType: kCVPixelFormatType_DisparityFloat32),
@@ -90,7 +95,7 @@ enum DepthCaptureBenchmark {
     static func trueDepth(_ options: BenchmarkOptions) async throws {
         guard let (session, output) = try session(.builtInTrueDepthCamera, position: .front) else { return }
         defer { session.stopRunning() }
-        let (plain, withDepth, photo) = try await timeRequests(output, runs: options.repetitions)
+        let (plain, withDepth, photo) = try await timeRequests(plain: output, depth: output, runs: options.repetitions)
         report("depth.truedepth.request_to_heic", plain, "s", format: "%.2f", anchor: "front camera HEIC, no depth")
         report("depth.truedepth.request_to_heic_with_depth", withDepth, "s", format: "%.2f",
                anchor: String(format: "+%.2f s: infrared frame, decode, registration, filter, embedding", withDepth - plain))
