@@ -53,38 +53,49 @@ public enum DepthFilter {
     }
 
     /// A joint bilateral filter of `values` with per-pixel `weights`, the range kernel on `guide`.
+    /// The spatial kernel is precomputed and the range kernel read from a table over |Δguide| up to
+    /// 6 σ (beyond, e^−18: zero), so the inner loop has no `exp`.
     static func jointBilateral(_ values: [Float], _ weights: [Float], guide: [Float], width: Int, height: Int,
                                radius: Int, sigmaSpace: Float, sigmaRange: Float) -> [Float] {
         var out = values
+        let side = 2 * radius + 1
         var spatial: [Float] = []
-        for dy in -radius...radius { for dx in -radius...radius { spatial.append(Float(-(dx * dx + dy * dy)) / (2 * sigmaSpace * sigmaSpace)) } }
-        let rangeScale = -1 / (2 * sigmaRange * sigmaRange)
+        for dy in -radius...radius { for dx in -radius...radius { spatial.append(expf(Float(-(dx * dx + dy * dy)) / (2 * sigmaSpace * sigmaSpace))) } }
+        let tableSize = 4096
+        let tableReach = 6 * sigmaRange, tableScale = Float(tableSize - 1) / tableReach
+        let range = (0..<tableSize).map { i -> Float in
+            let d = Float(i) / tableScale
+            return expf(-d * d / (2 * sigmaRange * sigmaRange))
+        } + [0]
         values.withUnsafeBufferPointer { v in
             weights.withUnsafeBufferPointer { c in
                 guide.withUnsafeBufferPointer { g in
-                    out.withUnsafeMutableBufferPointer { dst in
-                        nonisolated(unsafe) let dst = dst
-                        // Each band writes only its own rows of `out`.
-                        Parallel.forEachBand(height: height, bandHeight: 32) { rows in
-                            for y in rows {
-                                for x in 0..<width {
-                                    let centre = g[y * width + x]
-                                    var total: Float = 0, norm: Float = 0, k = 0
-                                    for dy in -radius...radius {
-                                        let yy = y + dy
-                                        guard yy >= 0 && yy < height else { k += 2 * radius + 1; continue }
-                                        for dx in -radius...radius {
-                                            let xx = x + dx
-                                            defer { k += 1 }
-                                            guard xx >= 0 && xx < width else { continue }
-                                            let q = yy * width + xx
-                                            let d = g[q] - centre
-                                            let wq = c[q] * expf(spatial[k] + rangeScale * d * d)
-                                            total += wq * v[q]
-                                            norm += wq
+                    spatial.withUnsafeBufferPointer { sk in
+                        range.withUnsafeBufferPointer { rk in
+                            out.withUnsafeMutableBufferPointer { dst in
+                                nonisolated(unsafe) let dst = dst
+                                // Each band writes only its own rows of `out`.
+                                Parallel.forEachBand(height: height, bandHeight: 32) { rows in
+                                    for y in rows {
+                                        let y0 = max(0, y - radius), y1 = min(height - 1, y + radius)
+                                        for x in 0..<width {
+                                            let centre = g[y * width + x]
+                                            let x0 = max(0, x - radius), x1 = min(width - 1, x + radius)
+                                            var total: Float = 0, norm: Float = 0
+                                            for yy in y0...y1 {
+                                                let kRow = (yy - y + radius) * side + radius - x, row = yy * width
+                                                for xx in x0...x1 {
+                                                    let q = row + xx
+                                                    let d = abs(g[q] - centre) * tableScale
+                                                    let index = d < Float(tableSize) ? Int(d) : tableSize
+                                                    let wq = c[q] * sk[kRow + xx] * rk[index]
+                                                    total += wq * v[q]
+                                                    norm += wq
+                                                }
+                                            }
+                                            dst[y * width + x] = norm > 0 ? total / norm : v[y * width + x]
                                         }
                                     }
-                                    dst[y * width + x] = norm > 0 ? total / norm : v[y * width + x]
                                 }
                             }
                         }
