@@ -4,16 +4,7 @@ import OpenCapture
 /// Request-to-JPEG-delivered time for a 12 MP photo through the public API.
 enum CaptureBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {
-        guard let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back) else { return }
-        device.simulatedLighting = .indoor
-        let session = AVCaptureSession()
-        let output = AVCapturePhotoOutput()
-        session.beginConfiguration()
-        session.sessionPreset = .photo
-        session.addInput(try AVCaptureDeviceInput(device: device))
-        session.addOutput(output)
-        session.commitConfiguration()
-        session.startRunning()
+        guard let (session, device, output) = try BenchmarkSession.start(.builtInWideAngleCamera) else { return }
         defer { session.stopRunning() }
 
         var times: [Double] = []

@@ -13,20 +13,11 @@ enum DepthCaptureBenchmark {
         try await trueDepth(options)
     }
 
-    /// A running session on `type` at the photo preset with depth delivery enabled on the output.
+    /// A running session on `type` at the photo preset with depth delivery enabled where supported.
     static func session(_ type: AVCaptureDevice.DeviceType, position: AVCaptureDevice.Position)
         throws -> (AVCaptureSession, AVCapturePhotoOutput)? {
-        guard let device = AVCaptureDevice.makeSimulatedDevice(type, position: position) else { return nil }
-        device.simulatedLighting = .indoor
-        let session = AVCaptureSession()
-        let output = AVCapturePhotoOutput()
-        session.beginConfiguration()
-        session.sessionPreset = .photo
-        session.addInput(try AVCaptureDeviceInput(device: device))
-        session.addOutput(output)
-        session.commitConfiguration()
+        guard let (session, _, output) = try BenchmarkSession.start(type, position: position) else { return nil }
         output.isDepthDataDeliveryEnabled = output.isDepthDataDeliverySupported
-        session.startRunning()
         return (session, output)
     }
 
