@@ -87,6 +87,20 @@ import Testing
         rig.output.capturePhoto(with: refused, delegate: delegate)
     }
 
+    @Test func turningDepthOffLetsTheRequestInFlightFinishWithDepth() async throws {
+        let rig = Self.depthRig(.builtInTrueDepthCamera, position: .front)
+        let delegate = RecordingDelegate(output: rig.output)
+        rig.output.capturePhoto(with: Self.depthSettings(), delegate: delegate)
+        rig.output.isDepthDataDeliveryEnabled = false            // reconfigures for later requests only
+        await delegate.waitUntilFinished()
+        #expect(delegate.errors.isEmpty)
+        #expect(delegate.photos.first?.depthData != nil)
+        #expect(!rig.output.isDepthDataDeliveryEnabled)
+        #expect(throws: PhotoSettingsError.featureNotEnabled("Depth data delivery")) {
+            try rig.output.validate(Self.depthSettings())
+        }
+    }
+
     @Test func dualCameraMeasuresRelativeDisparityAgainstTheTruth() async throws {
         let rig = Self.depthRig(.builtInDualCamera)
         let result = try await rig.capture(Self.depthSettings())
