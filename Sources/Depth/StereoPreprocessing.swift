@@ -18,7 +18,21 @@ enum StereoPreprocessing {
         let scale: Float = high > low ? 255 / (high - low) : 0
         let offset = low.isFinite ? low : 0
         func quantize(_ image: Raster<Float>) -> [UInt8] {
-            image.storage.map { v in v.isFinite ? UInt8(max(0, min(255, ((v - offset) * scale).rounded()))) : 0 }
+            var out = [UInt8](repeating: 0, count: image.storage.count)
+            image.storage.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for i in 0..<src.count {
+                        let v = src[i]
+                        guard v.isFinite else { continue }
+                        // (v − offset) · scale lies in 0…255 (+ rounding): rounded half away from zero
+                        // by truncation and the exact fraction, as `rounded()` would, without a libm call.
+                        let x = max(0, min(255, (v - offset) * scale))
+                        let whole = Int(x)
+                        dst[i] = UInt8(min(255, x - Float(whole) >= 0.5 ? whole + 1 : whole))
+                    }
+                }
+            }
+            return out
         }
         return (quantize(left), quantize(right))
     }
