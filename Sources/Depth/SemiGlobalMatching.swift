@@ -32,6 +32,10 @@ struct SemiGlobalMatching {
     let subpixel: StereoMatcher.SubpixelFit
     let bandRows: Int
     let margin: Int
+    /// S of the top-down pass kept as UInt8: exact when its two paths (4-path mode) each stay within
+    /// census cost + P2 ≤ 31 + 96, so 2 · 127 ≤ 255 for every disparity that is ever decided.
+    /// Halves the band memory and its traffic (the band cut stays the one of Int16 sums).
+    let narrowSums: Bool
 
     typealias V = SIMD16<Int16>
     static let lanes = 16
@@ -54,6 +58,7 @@ struct SemiGlobalMatching {
             return Int16(max(Float(p.p1 + 1), scaled.rounded()))
         }
         eightPaths = p.paths == .eight
+        narrowSums = !eightPaths && 2 * (31 + Int(p2Table.max() ?? .max)) <= 255
         uniqueness = p.uniqueness
         lrTolerance = p.lrTolerance
         subpixel = p.subpixel
@@ -78,8 +83,8 @@ struct SemiGlobalMatching {
                         nonisolated(unsafe) let out = out
                         // S buffers are reused by the next band instead of freshly mapped (and zeroed
                         // by the kernel) for every band; at most one per worker exists.
-                        let pool = Locked<[UnsafeMutablePointer<Int16>]>([])
-                        let capacity = bandRows * width * paddedCount
+                        let pool = Locked<[UnsafeMutableRawPointer]>([])
+                        let capacity = bandRows * width * paddedCount * (narrowSums ? 1 : 2)
                         // Each band writes only its own core rows of `out`.
                         Parallel.forEachBand(height: height, bandHeight: bandRows) { rows in
                             let sums = pool.withLock { $0.popLast() } ?? Self.allocateLarge(capacity)
@@ -94,26 +99,26 @@ struct SemiGlobalMatching {
         return output
     }
 
-    /// `count` Int16 for a band's S (release with `free`), on 2 MB boundaries and marked for huge
-    /// pages where the system has them: a band's S is tens of megabytes written once and read once,
-    /// and 4 kB pages would cost one page fault and TLB miss per 2 kB of it.
-    static func allocateLarge(_ count: Int) -> UnsafeMutablePointer<Int16> {
-        let bytes = count * MemoryLayout<Int16>.stride
+    /// `bytes` for a band's S (release with `free`), on 2 MB boundaries and marked for huge pages
+    /// where the system has them: a band's S is tens of megabytes written once and read once, and
+    /// 4 kB pages would cost one page fault and TLB miss per 4 kB of it.
+    static func allocateLarge(_ bytes: Int) -> UnsafeMutableRawPointer {
         var memory: UnsafeMutableRawPointer?
         if posix_memalign(&memory, 2 << 20, bytes) != 0 { memory = malloc(bytes) }
         guard let memory else { fatalError("SemiGlobalMatching: out of memory for \(bytes) bytes of path sums") }
         #if os(Linux)
         _ = madvise(memory, bytes, MADV_HUGEPAGE)
         #endif
-        return memory.bindMemory(to: Int16.self, capacity: count)
+        return memory
     }
 
     // MARK: - One band
 
-    private func band(_ core: Range<Int>, _ sums: UnsafeMutablePointer<Int16>, _ leftCodes: UnsafePointer<UInt32>, _ rightCodes: UnsafePointer<UInt32>,
+    private func band(_ core: Range<Int>, _ sums: UnsafeMutableRawPointer, _ leftCodes: UnsafePointer<UInt32>, _ rightCodes: UnsafePointer<UInt32>,
                       _ luma: UnsafePointer<UInt8>, _ out: UnsafeMutablePointer<Float>) {
         let w = width, dv = paddedCount, slot = slot
-        let rowElements = w * dv
+        let sumBytes = narrowSums ? 1 : 2
+        let rowBytes = w * dv * sumBytes
         let top = max(0, core.lowerBound - margin), bottom = min(height, core.upperBound + margin)
 
         // One pixel's costs, rebuilt from the census codes for every pixel of both passes: they stay in
@@ -183,7 +188,7 @@ struct SemiGlobalMatching {
             let codes = leftCodes + y * w
             let lumaRow = luma + y * w
             let lumaFrom = luma + (first ? y : (downward ? y - 1 : y + 1)) * w
-            let sumRow = sums + (inCore ? (y - core.lowerBound) * rowElements : 0)
+            let sumRow = sums + (inCore ? (y - core.lowerBound) * rowBytes : 0)
             let outRow = out + y * w
             let prevRow = pathRows + (1 - current) * rowSlots, curRow = pathRows + current * rowSlots
             let prevMin = pathMins + (1 - current) * (w + 2), curMin = pathMins + current * (w + 2)
@@ -207,7 +212,13 @@ struct SemiGlobalMatching {
                                             current: curRow + (x + 1) * slot,
                                             p2: p2Table[Int(abs(Int16(lumaRow[x]) - Int16(lumaFrom[x])))])
                     if inCore {
-                        let (mv, ml) = step2(cost, vertical, line, sumRow + x * dv, add: !downward, total: pixelSum)
+                        let sum = sumRow + x * dv * sumBytes
+                        let (mv, ml) = switch (narrowSums, downward) {
+                        case (true, true): step2(cost, vertical, line, sum, add: false, narrow: true, total: pixelSum)
+                        case (true, false): step2(cost, vertical, line, sum, add: true, narrow: true, total: pixelSum)
+                        case (false, true): step2(cost, vertical, line, sum, add: false, narrow: false, total: pixelSum)
+                        case (false, false): step2(cost, vertical, line, sum, add: true, narrow: false, total: pixelSum)
+                        }
                         curMin[x + 1] = mv
                         line.previousMin = ml
                     } else {
@@ -223,7 +234,8 @@ struct SemiGlobalMatching {
                                             p2: p2Table[Int(abs(Int16(lumaRow[x]) - Int16(fromLuma)))])
                     }
                     if inCore { steps[k] = line }
-                    fusedStep(cost, steps, inCore ? k + 1 : k, lowest, inCore ? sumRow + x * dv : nil, add: !downward,
+                    fusedStep(cost, steps, inCore ? k + 1 : k, lowest,
+                              inCore ? (sumRow + x * dv * 2).assumingMemoryBound(to: Int16.self) : nil, add: !downward,
                               total: pixelSum)
                     for i in 0..<k { curMin[2 * i * (w + 2) + x + 1] = hmin(lowest[i]) }
                     if inCore { line.previousMin = hmin(lowest[k]) }
@@ -327,15 +339,15 @@ struct SemiGlobalMatching {
     }
 
     /// Two paths' steps at one pixel in one pass over the disparities; their sum is stored in `sum`
-    /// (or, with `add`, added to `sum` and written to `total`). Returns both paths' min_d L(p).
+    /// (or, with `add`, added to `sum` and written to `total`); `sum` holds Int16, or UInt8 when
+    /// `narrow`. Returns both paths' min_d L(p).
     @inline(__always)
-    private func step2(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutablePointer<Int16>,
-                       add: Bool, total totalOut: UnsafeMutablePointer<Int16>) -> (Int16, Int16) {
+    private func step2(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
+                       add: Bool, narrow: Bool, total totalOut: UnsafeMutablePointer<Int16>) -> (Int16, Int16) {
         let vp1 = V(repeating: p1)
         let jumpA = V(repeating: a.previousMin &+ a.p2), floorA = V(repeating: a.previousMin)
         let jumpB = V(repeating: b.previousMin &+ b.p2), floorB = V(repeating: b.previousMin)
-        let c = UnsafeRawPointer(cost), s = UnsafeMutableRawPointer(sum)
-        let t = UnsafeMutableRawPointer(add ? totalOut : sum)
+        let c = UnsafeRawPointer(cost), s = sum, t = UnsafeMutableRawPointer(totalOut)
         let previousA = UnsafeRawPointer(a.previous), currentA = UnsafeMutableRawPointer(a.current)
         let previousB = UnsafeRawPointer(b.previous), currentB = UnsafeMutableRawPointer(b.current)
         var lowA = V(repeating: .max), lowB = V(repeating: .max)
@@ -349,8 +361,15 @@ struct SemiGlobalMatching {
             lowA = vmin(lowA, la)
             lowB = vmin(lowB, lb)
             var total = la &+ lb
-            if add { total &+= s.loadUnaligned(fromByteOffset: d * 2, as: V.self) }
-            t.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
+            if add {
+                total &+= narrow ? V(truncatingIfNeeded: s.loadUnaligned(fromByteOffset: d, as: SIMD16<UInt8>.self))
+                                 : s.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+                t.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
+            } else if narrow {
+                s.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: total), toByteOffset: d, as: SIMD16<UInt8>.self)
+            } else {
+                s.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
+            }
             d += Self.lanes
         }
         return (hmin(lowA), hmin(lowB))
