@@ -302,6 +302,20 @@ struct SemiGlobalMatching {
         if count < paddedCount { (cost + count).update(repeating: Self.invalidCost, count: paddedCount - count) }
     }
 
+    /// 16 values' low bytes in 16 bytes: lanes 0…7 in the low and 8…15 in the high byte of each
+    /// 16-bit word (plain 16-bit vector operations, where a byte pack is an out-of-line call here).
+    @inline(__always)
+    static func narrowed(_ v: V) -> SIMD8<UInt16> {
+        let low = SIMD8<UInt16>(truncatingIfNeeded: v.lowHalf), high = SIMD8<UInt16>(truncatingIfNeeded: v.highHalf)
+        return (low & 0xFF) | (high &<< 8)
+    }
+
+    /// The inverse of `narrowed`.
+    @inline(__always)
+    static func widened(_ w: SIMD8<UInt16>) -> V {
+        V(lowHalf: SIMD8<Int16>(truncatingIfNeeded: w & 0xFF), highHalf: SIMD8<Int16>(truncatingIfNeeded: w &>> 8))
+    }
+
     /// One path's step at one pixel: where its previous L is, and where the new one goes.
     struct PathStep {
         var previous: UnsafePointer<Int16>
@@ -362,11 +376,11 @@ struct SemiGlobalMatching {
             lowB = vmin(lowB, lb)
             var total = la &+ lb
             if add {
-                total &+= narrow ? V(truncatingIfNeeded: s.loadUnaligned(fromByteOffset: d, as: SIMD16<UInt8>.self))
+                total &+= narrow ? Self.widened(s.loadUnaligned(fromByteOffset: d, as: SIMD8<UInt16>.self))
                                  : s.loadUnaligned(fromByteOffset: d * 2, as: V.self)
                 t.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
             } else if narrow {
-                s.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: total), toByteOffset: d, as: SIMD16<UInt8>.self)
+                s.storeBytes(of: Self.narrowed(total), toByteOffset: d, as: SIMD8<UInt16>.self)
             } else {
                 s.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
             }
@@ -419,12 +433,20 @@ struct SemiGlobalMatching {
         guard valid > 0 else { out[x] = .nan; return }
         if valid < dv { (s + valid).update(repeating: .max, count: dv - valid) }
         let raw = UnsafeRawPointer(s)
-        var lowest = V(repeating: .max)
+        // Each lane's minimum and the first disparity that reaches it; the winner is the first
+        // disparity with the smallest S.
+        var lowest = V(repeating: .max), lowestIndex = V()
         var d = 0
-        while d < dv { lowest = vmin(lowest, raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)); d += Self.lanes }
+        while d < dv {
+            let sv = raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+            let better = (sv &- lowest) &>> 15   // all ones where sv < lowest
+            lowestIndex = ((lanes &+ V(repeating: Int16(d))) & better) | (lowestIndex & ~better)
+            lowest = vmin(lowest, sv)
+            d += Self.lanes
+        }
         let bestValue = hmin(lowest)
-        var best = 0
-        while s[best] != bestValue { best += 1 }
+        let atBest = (lowest &- V(repeating: bestValue) &- 1) &>> 15   // all ones where lowest == bestValue
+        let best = Int(hmin((lowestIndex & atBest) | (V(repeating: .max) & ~atBest)))
         // The right view's winner from the same sums: right pixel x − minDisparity − d.
         // (Impossible disparities hold Int16.max and never win.)
         let rb = UnsafeMutableRawPointer(rightBest + (w - 1 - x + minDisparity))
