@@ -64,29 +64,29 @@ enum DisparityCleanup {
     /// is flooded in, so the result does not depend on the traversal.
     static func removeSpeckles(_ values: inout [Float], width: Int, height: Int, window: Int, range: Float) {
         let n = values.count
-        guard window > 0, width > 0, n > 0 else { return }
+        guard window > 0, width > 0, n > 0, n <= Int(Int32.max) else { return }
         values.withUnsafeMutableBufferPointer { buffer in
             let v = buffer.baseAddress!
             let visited = UnsafeMutablePointer<Bool>.allocate(capacity: n)
             visited.initialize(repeating: false, count: n)
             // Every pixel enters the stack once at most; `region` lists the current region's pixels.
-            let stack = UnsafeMutablePointer<Int>.allocate(capacity: n)
-            let region = UnsafeMutablePointer<Int>.allocate(capacity: n)
+            let stack = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+            let region = UnsafeMutablePointer<Int32>.allocate(capacity: n)
             defer { visited.deallocate(); stack.deallocate(); region.deallocate() }
             for start in 0..<n where !visited[start] && v[start].isFinite {
                 visited[start] = true
-                stack[0] = start
+                stack[0] = Int32(start)
                 var depth = 1, size = 0
                 while depth > 0 {
                     depth -= 1
-                    let p = stack[depth]
-                    region[size] = p
+                    let p = Int(stack[depth])
+                    region[size] = Int32(p)
                     size += 1
                     let value = v[p], x = p % width
                     @inline(__always) func visit(_ q: Int) {
                         if !visited[q], abs(v[q] - value) <= range {   // false for NaN
                             visited[q] = true
-                            stack[depth] = q
+                            stack[depth] = Int32(q)
                             depth += 1
                         }
                     }
@@ -95,7 +95,7 @@ enum DisparityCleanup {
                     if p >= width { visit(p - width) }
                     if p + width < n { visit(p + width) }
                 }
-                if size < window { for i in 0..<size { v[region[i]] = .nan } }
+                if size < window { for i in 0..<size { v[Int(region[i])] = .nan } }
             }
         }
     }

@@ -190,8 +190,11 @@ struct SemiGlobalMatching {
             let lumaFrom = luma + (first ? y : (downward ? y - 1 : y + 1)) * w
             let sumRow = sums + (inCore ? (y - core.lowerBound) * rowBytes : 0)
             let outRow = out + y * w
-            let prevRow = pathRows + (1 - current) * rowSlots, curRow = pathRows + current * rowSlots
-            let prevMin = pathMins + (1 - current) * (w + 2), curMin = pathMins + current * (w + 2)
+            // The vertical path alone (4 paths) updates one row of slots in place: slot x is read and
+            // rewritten by pixel x only, and half the buffer stays in the caches.
+            let inPlace = k == 1
+            let prevRow = pathRows + (inPlace ? 0 : 1 - current) * rowSlots, curRow = pathRows + (inPlace ? 0 : current) * rowSlots
+            let prevMin = pathMins + (inPlace ? 0 : 1 - current) * (w + 2), curMin = pathMins + (inPlace ? 0 : current) * (w + 2)
             var line = PathStep(previous: UnsafePointer(lineSlots), previousMin: 0, current: lineSlots + slot, p2: 0)
             var lineTarget = 1
             if inCore && !downward {
@@ -342,13 +345,18 @@ struct SemiGlobalMatching {
         let jump = V(repeating: a.previousMin &+ a.p2), floor = V(repeating: a.previousMin)
         let c = UnsafeRawPointer(cost), previous = UnsafeRawPointer(a.previous), current = UnsafeMutableRawPointer(a.current)
         var low = V(repeating: .max)
+        // Each block is stored after the next one has read its neighbours, so `current` may be
+        // `previous` (the vertical path updates its row in place).
+        var pending = V()
         var d = 0
         while d < paddedCount {
             let l = pathValues(c.loadUnaligned(fromByteOffset: d * 2, as: V.self), previous, d, vp1, jump, floor)
-            current.storeBytes(of: l, toByteOffset: (8 + d) * 2, as: V.self)
+            if d > 0 { current.storeBytes(of: pending, toByteOffset: (8 + d - Self.lanes) * 2, as: V.self) }
+            pending = l
             low = vmin(low, l)
             d += Self.lanes
         }
+        current.storeBytes(of: pending, toByteOffset: (8 + paddedCount - Self.lanes) * 2, as: V.self)
         return hmin(low)
     }
 
@@ -365,12 +373,15 @@ struct SemiGlobalMatching {
         let previousA = UnsafeRawPointer(a.previous), currentA = UnsafeMutableRawPointer(a.current)
         let previousB = UnsafeRawPointer(b.previous), currentB = UnsafeMutableRawPointer(b.current)
         var lowA = V(repeating: .max), lowB = V(repeating: .max)
+        // Path a's blocks are stored one block late, so `a.current` may be `a.previous` (in place).
+        var pendingA = V()
         var d = 0
         while d < paddedCount {
             let cv = c.loadUnaligned(fromByteOffset: d * 2, as: V.self)
             let la = pathValues(cv, previousA, d, vp1, jumpA, floorA)
             let lb = pathValues(cv, previousB, d, vp1, jumpB, floorB)
-            currentA.storeBytes(of: la, toByteOffset: (8 + d) * 2, as: V.self)
+            if d > 0 { currentA.storeBytes(of: pendingA, toByteOffset: (8 + d - Self.lanes) * 2, as: V.self) }
+            pendingA = la
             currentB.storeBytes(of: lb, toByteOffset: (8 + d) * 2, as: V.self)
             lowA = vmin(lowA, la)
             lowB = vmin(lowB, lb)
@@ -386,6 +397,7 @@ struct SemiGlobalMatching {
             }
             d += Self.lanes
         }
+        currentA.storeBytes(of: pendingA, toByteOffset: (8 + paddedCount - Self.lanes) * 2, as: V.self)
         return (hmin(lowA), hmin(lowB))
     }
 
@@ -433,34 +445,29 @@ struct SemiGlobalMatching {
         guard valid > 0 else { out[x] = .nan; return }
         if valid < dv { (s + valid).update(repeating: .max, count: dv - valid) }
         let raw = UnsafeRawPointer(s)
-        // Each lane's minimum and the first disparity that reaches it; the winner is the first
-        // disparity with the smallest S.
+        // Each lane's minimum and the first disparity that reaches it (the winner is the first
+        // disparity with the smallest S), and in the same pass the right view's winners from these
+        // sums: right pixel x − minDisparity − d. (Impossible disparities hold Int16.max and never win.)
+        let rb = UnsafeMutableRawPointer(rightBest + (w - 1 - x + minDisparity))
+        let ri = UnsafeMutableRawPointer(rightIndex + (w - 1 - x + minDisparity))
         var lowest = V(repeating: .max), lowestIndex = V()
         var d = 0
         while d < dv {
             let sv = raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+            let index = lanes &+ V(repeating: Int16(d))
             let better = (sv &- lowest) &>> 15   // all ones where sv < lowest
-            lowestIndex = ((lanes &+ V(repeating: Int16(d))) & better) | (lowestIndex & ~better)
+            lowestIndex = (index & better) | (lowestIndex & ~better)
             lowest = vmin(lowest, sv)
+            let bv = rb.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+            let right = (sv &- bv &- 1) &>> 15   // all ones where sv ≤ bv (both in 0…Int16.max)
+            rb.storeBytes(of: vmin(sv, bv), toByteOffset: d * 2, as: V.self)
+            let iv = ri.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+            ri.storeBytes(of: (index & right) | (iv & ~right), toByteOffset: d * 2, as: V.self)
             d += Self.lanes
         }
         let bestValue = hmin(lowest)
         let atBest = (lowest &- V(repeating: bestValue) &- 1) &>> 15   // all ones where lowest == bestValue
         let best = Int(hmin((lowestIndex & atBest) | (V(repeating: .max) & ~atBest)))
-        // The right view's winner from the same sums: right pixel x − minDisparity − d.
-        // (Impossible disparities hold Int16.max and never win.)
-        let rb = UnsafeMutableRawPointer(rightBest + (w - 1 - x + minDisparity))
-        let ri = UnsafeMutableRawPointer(rightIndex + (w - 1 - x + minDisparity))
-        d = 0
-        while d < dv {
-            let sv = raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)
-            let bv = rb.loadUnaligned(fromByteOffset: d * 2, as: V.self)
-            let better = (sv &- bv &- 1) &>> 15   // all ones where sv ≤ bv (both in 0…Int16.max)
-            rb.storeBytes(of: vmin(sv, bv), toByteOffset: d * 2, as: V.self)
-            let iv = ri.loadUnaligned(fromByteOffset: d * 2, as: V.self)
-            ri.storeBytes(of: ((lanes &+ V(repeating: Int16(d))) & better) | (iv & ~better), toByteOffset: d * 2, as: V.self)
-            d += Self.lanes
-        }
         if uniqueness > 0 {
             let lo = max(0, best - 1), hi = min(dv - 1, best + 1)
             let saved = (s[lo], s[best], s[hi])
