@@ -469,13 +469,17 @@ struct SemiGlobalMatching {
         let atBest = (lowest &- V(repeating: bestValue) &- 1) &>> 15   // all ones where lowest == bestValue
         let best = Int(hmin((lowestIndex & atBest) | (V(repeating: .max) & ~atBest)))
         if uniqueness > 0 {
-            let lo = max(0, best - 1), hi = min(dv - 1, best + 1)
-            let saved = (s[lo], s[best], s[hi])
-            s[lo] = .max; s[best] = .max; s[hi] = .max
+            // The smallest S away from the winner (|d − best| > 1): the winner and its neighbours
+            // read as Int16.max (S ≥ 0, so OR-ing 0x7FFF gives it), without writing S.
             var rest = V(repeating: .max)
+            let bestV = V(repeating: Int16(best))
             d = 0
-            while d < dv { rest = vmin(rest, raw.loadUnaligned(fromByteOffset: d * 2, as: V.self)); d += Self.lanes }
-            (s[lo], s[best], s[hi]) = saved
+            while d < dv {
+                let offset = lanes &+ V(repeating: Int16(d)) &- bestV
+                let near = ((offset &- 2) &>> 15) & ~((offset &+ 1) &>> 15)   // all ones where −1 ≤ offset ≤ 1
+                rest = vmin(rest, raw.loadUnaligned(fromByteOffset: d * 2, as: V.self) | (near & V(repeating: .max)))
+                d += Self.lanes
+            }
             if Float(hmin(rest)) * (1 - uniqueness) <= Float(bestValue) { out[x] = .nan; return }
         }
         var offset: Float = 0
