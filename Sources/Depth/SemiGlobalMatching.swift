@@ -35,7 +35,7 @@ struct SemiGlobalMatching {
     /// S of the top-down pass kept as UInt8: exact when its two paths (4-path mode) each stay within
     /// census cost + P2 ≤ 31 + 96, so 2 · 127 ≤ 255 for every disparity that is ever decided.
     /// Halves the band memory and its traffic (the band cut stays the one of Int16 sums).
-    let narrowSums: Bool
+    var narrowSums: Bool
 
     typealias V = SIMD16<Int16>
     static let lanes = 16
