@@ -127,10 +127,16 @@ public struct StereoMatcher: Sendable {
 
     /// The image flipped left to right.
     static func mirrored(_ image: Raster<Float>) -> Raster<Float> {
+        let w = image.width, h = image.height
+        guard w > 0, h > 0, image.storage.count >= w * h else { return image }
         var out = image
-        let w = image.width
-        for y in 0..<image.height {
-            for x in 0..<w { out.storage[y * w + x] = image.storage[y * w + w - 1 - x] }
+        image.storage.withUnsafeBufferPointer { src in
+            out.storage.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let from = src.baseAddress! + y * w, to = dst.baseAddress! + y * w
+                    for x in 0..<w { to[x] = from[w - 1 - x] }
+                }
+            }
         }
         return out
     }
