@@ -217,10 +217,10 @@ struct SemiGlobalMatching {
                     if inCore {
                         let sum = sumRow + x * dv * sumBytes
                         let (mv, ml) = switch (narrowSums, downward) {
-                        case (true, true): step2(cost, vertical, line, sum, add: false, narrow: true, total: pixelSum)
-                        case (true, false): step2(cost, vertical, line, sum, add: true, narrow: true, total: pixelSum)
-                        case (false, true): step2(cost, vertical, line, sum, add: false, narrow: false, total: pixelSum)
-                        case (false, false): step2(cost, vertical, line, sum, add: true, narrow: false, total: pixelSum)
+                        case (true, true): Self.step2StoreNarrow(cost, vertical, line, sum, pixelSum, p1, dv)
+                        case (true, false): Self.step2AddNarrow(cost, vertical, line, sum, pixelSum, p1, dv)
+                        case (false, true): Self.step2Store(cost, vertical, line, sum, pixelSum, p1, dv)
+                        case (false, false): Self.step2Add(cost, vertical, line, sum, pixelSum, p1, dv)
                         }
                         curMin[x + 1] = mv
                         line.previousMin = ml
@@ -362,10 +362,12 @@ struct SemiGlobalMatching {
 
     /// Two paths' steps at one pixel in one pass over the disparities; their sum is stored in `sum`
     /// (or, with `add`, added to `sum` and written to `total`); `sum` holds Int16, or UInt8 when
-    /// `narrow`. Returns both paths' min_d L(p).
+    /// `narrow`. Returns both paths' min_d L(p). One small out-of-line function per (add, narrow)
+    /// below, so each is compiled with its flags folded and `pmin` inlined.
     @inline(__always)
-    private func step2(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
-                       add: Bool, narrow: Bool, total totalOut: UnsafeMutablePointer<Int16>) -> (Int16, Int16) {
+    static func step2(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
+                      _ totalOut: UnsafeMutablePointer<Int16>, _ p1: Int16, _ paddedCount: Int,
+                      add: Bool, narrow: Bool) -> (Int16, Int16) {
         let vp1 = V(repeating: p1)
         let jumpA = V(repeating: a.previousMin &+ a.p2), floorA = V(repeating: a.previousMin)
         let jumpB = V(repeating: b.previousMin &+ b.p2), floorB = V(repeating: b.previousMin)
@@ -378,27 +380,58 @@ struct SemiGlobalMatching {
         var d = 0
         while d < paddedCount {
             let cv = c.loadUnaligned(fromByteOffset: d * 2, as: V.self)
-            let la = pathValues(cv, previousA, d, vp1, jumpA, floorA)
-            let lb = pathValues(cv, previousB, d, vp1, jumpB, floorB)
-            if d > 0 { currentA.storeBytes(of: pendingA, toByteOffset: (8 + d - Self.lanes) * 2, as: V.self) }
+            // `pathValues` for both paths, written out.
+            let sameA = previousA.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
+            let belowA = previousA.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
+            let aboveA = previousA.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
+            let la = cv &+ pmin(pmin(sameA, pmin(belowA, aboveA) &+ vp1), jumpA) &- floorA
+            let sameB = previousB.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
+            let belowB = previousB.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
+            let aboveB = previousB.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
+            let lb = cv &+ pmin(pmin(sameB, pmin(belowB, aboveB) &+ vp1), jumpB) &- floorB
+            if d > 0 { currentA.storeBytes(of: pendingA, toByteOffset: (8 + d - lanes) * 2, as: V.self) }
             pendingA = la
             currentB.storeBytes(of: lb, toByteOffset: (8 + d) * 2, as: V.self)
-            lowA = vmin(lowA, la)
-            lowB = vmin(lowB, lb)
+            lowA = pmin(lowA, la)
+            lowB = pmin(lowB, lb)
             var total = la &+ lb
             if add {
-                total &+= narrow ? Self.widened(s.loadUnaligned(fromByteOffset: d, as: SIMD8<UInt16>.self))
+                total &+= narrow ? widened(s.loadUnaligned(fromByteOffset: d, as: SIMD8<UInt16>.self))
                                  : s.loadUnaligned(fromByteOffset: d * 2, as: V.self)
                 t.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
             } else if narrow {
-                s.storeBytes(of: Self.narrowed(total), toByteOffset: d, as: SIMD8<UInt16>.self)
+                s.storeBytes(of: narrowed(total), toByteOffset: d, as: SIMD8<UInt16>.self)
             } else {
                 s.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
             }
-            d += Self.lanes
+            d += lanes
         }
-        currentA.storeBytes(of: pendingA, toByteOffset: (8 + paddedCount - Self.lanes) * 2, as: V.self)
+        currentA.storeBytes(of: pendingA, toByteOffset: (8 + paddedCount - lanes) * 2, as: V.self)
         return (hmin(lowA), hmin(lowB))
+    }
+
+    @inline(never)
+    static func step2StoreNarrow(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
+                                 _ total: UnsafeMutablePointer<Int16>, _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16) {
+        step2(cost, a, b, sum, total, p1, paddedCount, add: false, narrow: true)
+    }
+
+    @inline(never)
+    static func step2AddNarrow(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
+                               _ total: UnsafeMutablePointer<Int16>, _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16) {
+        step2(cost, a, b, sum, total, p1, paddedCount, add: true, narrow: true)
+    }
+
+    @inline(never)
+    static func step2Store(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
+                           _ total: UnsafeMutablePointer<Int16>, _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16) {
+        step2(cost, a, b, sum, total, p1, paddedCount, add: false, narrow: false)
+    }
+
+    @inline(never)
+    static func step2Add(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ b: PathStep, _ sum: UnsafeMutableRawPointer,
+                         _ total: UnsafeMutablePointer<Int16>, _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16) {
+        step2(cost, a, b, sum, total, p1, paddedCount, add: true, narrow: false)
     }
 
     /// `n` paths' steps at one pixel in one pass over the disparities (the cost and S are read
@@ -512,6 +545,16 @@ func vmin(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD16<Int16> {
 func vmin(_ a: SIMD8<Int16>, _ b: SIMD8<Int16>) -> SIMD8<Int16> {
     let d = a &- b
     return b &+ (d & (d &>> 15))
+}
+
+/// Lane-wise minimum written lane by lane, which LLVM turns into single `pminsw` instructions
+/// (two fewer per use than `vmin`); used in the small out-of-line path kernels only, as its longer
+/// source changes the inliner's decisions in large functions.
+@inline(__always)
+func pmin(_ a: SIMD16<Int16>, _ b: SIMD16<Int16>) -> SIMD16<Int16> {
+    var r = a
+    for i in 0..<16 { r[i] = Swift.min(a[i], b[i]) }
+    return r
 }
 
 /// The smallest lane.
