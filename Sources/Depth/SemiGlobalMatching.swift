@@ -490,10 +490,10 @@ struct SemiGlobalMatching {
             let index = lanes &+ V(repeating: Int16(d))
             let better = (sv &- lowest) &>> 15   // all ones where sv < lowest
             lowestIndex = (index & better) | (lowestIndex & ~better)
-            lowest = vmin(lowest, sv)
+            lowest = pmin(lowest, sv)
             let bv = rb.loadUnaligned(fromByteOffset: d * 2, as: V.self)
             let right = (sv &- bv &- 1) &>> 15   // all ones where sv ≤ bv (both in 0…Int16.max)
-            rb.storeBytes(of: vmin(sv, bv), toByteOffset: d * 2, as: V.self)
+            rb.storeBytes(of: pmin(sv, bv), toByteOffset: d * 2, as: V.self)
             let iv = ri.loadUnaligned(fromByteOffset: d * 2, as: V.self)
             ri.storeBytes(of: (index & right) | (iv & ~right), toByteOffset: d * 2, as: V.self)
             d += Self.lanes
@@ -510,7 +510,7 @@ struct SemiGlobalMatching {
             while d < dv {
                 let offset = lanes &+ V(repeating: Int16(d)) &- bestV
                 let near = ((offset &- 2) &>> 15) & ~((offset &+ 1) &>> 15)   // all ones where −1 ≤ offset ≤ 1
-                rest = vmin(rest, raw.loadUnaligned(fromByteOffset: d * 2, as: V.self) | (near & V(repeating: .max)))
+                rest = pmin(rest, raw.loadUnaligned(fromByteOffset: d * 2, as: V.self) | (near & V(repeating: .max)))
                 d += Self.lanes
             }
             if Float(hmin(rest)) * (1 - uniqueness) <= Float(bestValue) { out[x] = .nan; return }
