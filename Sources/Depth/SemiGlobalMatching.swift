@@ -225,7 +225,7 @@ struct SemiGlobalMatching {
                         curMin[x + 1] = mv
                         line.previousMin = ml
                     } else {
-                        curMin[x + 1] = step1(cost, vertical)
+                        curMin[x + 1] = Self.step1(cost, vertical, p1, dv)
                     }
                 } else {
                     for i in 0..<k {
@@ -339,8 +339,8 @@ struct SemiGlobalMatching {
     }
 
     /// One path's step at one pixel (a margin row: S untouched); returns min_d L(p).
-    @inline(__always)
-    private func step1(_ cost: UnsafePointer<Int16>, _ a: PathStep) -> Int16 {
+    @inline(never)
+    static func step1(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ p1: Int16, _ paddedCount: Int) -> Int16 {
         let vp1 = V(repeating: p1)
         let jump = V(repeating: a.previousMin &+ a.p2), floor = V(repeating: a.previousMin)
         let c = UnsafeRawPointer(cost), previous = UnsafeRawPointer(a.previous), current = UnsafeMutableRawPointer(a.current)
@@ -350,13 +350,16 @@ struct SemiGlobalMatching {
         var pending = V()
         var d = 0
         while d < paddedCount {
-            let l = pathValues(c.loadUnaligned(fromByteOffset: d * 2, as: V.self), previous, d, vp1, jump, floor)
-            if d > 0 { current.storeBytes(of: pending, toByteOffset: (8 + d - Self.lanes) * 2, as: V.self) }
+            let same = previous.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
+            let below = previous.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
+            let above = previous.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
+            let l = c.loadUnaligned(fromByteOffset: d * 2, as: V.self) &+ pmin(pmin(same, pmin(below, above) &+ vp1), jump) &- floor
+            if d > 0 { current.storeBytes(of: pending, toByteOffset: (8 + d - lanes) * 2, as: V.self) }
             pending = l
-            low = vmin(low, l)
-            d += Self.lanes
+            low = pmin(low, l)
+            d += lanes
         }
-        current.storeBytes(of: pending, toByteOffset: (8 + paddedCount - Self.lanes) * 2, as: V.self)
+        current.storeBytes(of: pending, toByteOffset: (8 + paddedCount - lanes) * 2, as: V.self)
         return hmin(low)
     }
 
