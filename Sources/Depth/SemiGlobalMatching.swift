@@ -148,8 +148,6 @@ struct SemiGlobalMatching {
         // The horizontal path of a row: a zero slot and two alternating slots.
         let lineSlots = UnsafeMutablePointer<Int16>.allocate(capacity: 3 * slot)
         let steps = UnsafeMutablePointer<PathStep>.allocate(capacity: 4)
-        let lowest = UnsafeMutablePointer<V>.allocate(capacity: 4)
-        lowest.initialize(repeating: V(), count: 4)
         // The right view's best S and disparity, stored right to left (index w − 1 − xr) so that one
         // left pixel's disparities touch consecutive entries; padded for whole SIMD loads.
         let rightCount = w + minDisparity + dv + Self.lanes
@@ -160,7 +158,7 @@ struct SemiGlobalMatching {
         rightIndex.initialize(repeating: 0, count: rightCount)
         bestIndex.initialize(repeating: 0, count: w)
         defer {
-            steps.deallocate(); lowest.deallocate(); cost.deallocate(); pixelSum.deallocate()
+            steps.deallocate(); cost.deallocate(); pixelSum.deallocate()
             reversedLow.deallocate(); reversedHigh.deallocate()
             pathRows.deallocate(); pathMins.deallocate(); lineSlots.deallocate()
             rightBest.deallocate(); rightIndex.deallocate(); bestIndex.deallocate()
@@ -242,12 +240,18 @@ struct SemiGlobalMatching {
                                             current: curRow + 2 * i * rowSlots + (x + 1) * slot,
                                             p2: p2Table[Int(abs(Int16(lumaRow[x]) - Int16(fromLuma)))])
                     }
-                    if inCore { steps[k] = line }
-                    fusedStep(cost, steps, inCore ? k + 1 : k, lowest,
-                              inCore ? (sumRow + x * dv * 2).assumingMemoryBound(to: Int16.self) : nil, add: !downward,
-                              total: pixelSum)
-                    for i in 0..<k { curMin[2 * i * (w + 2) + x + 1] = hmin(lowest[i]) }
-                    if inCore { line.previousMin = hmin(lowest[k]) }
+                    let m: (Int16, Int16, Int16, Int16)
+                    if inCore {
+                        let sum = (sumRow + x * dv * 2).assumingMemoryBound(to: Int16.self)
+                        m = downward ? Self.step4Store(cost, steps[0], steps[1], steps[2], line, sum, pixelSum, p1, dv)
+                                     : Self.step4Add(cost, steps[0], steps[1], steps[2], line, sum, pixelSum, p1, dv)
+                        line.previousMin = m.3
+                    } else {
+                        m = Self.step3(cost, steps[0], steps[1], steps[2], p1, dv)
+                    }
+                    curMin[x + 1] = m.0
+                    curMin[2 * (w + 2) + x + 1] = m.1
+                    curMin[4 * (w + 2) + x + 1] = m.2
                 }
                 if inCore {
                     line.previous = UnsafePointer(line.current)
@@ -333,17 +337,6 @@ struct SemiGlobalMatching {
         var p2: Int16
     }
 
-    /// L(p, d) = C(p, d) + min(L(p−r, d), L(p−r, d±1) + P1, min L(p−r) + P2) − min L(p−r) for the 16
-    /// disparities from `d` (`jump` = min L(p−r) + P2, `floor` = min L(p−r)).
-    @inline(__always)
-    private func pathValues(_ c: V, _ previous: UnsafeRawPointer, _ d: Int, _ vp1: V, _ jump: V, _ floor: V) -> V {
-        let same = previous.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
-        let below = previous.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
-        let above = previous.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
-        let m = vmin(vmin(same, vmin(below, above) &+ vp1), jump)
-        return c &+ m &- floor
-    }
-
     /// One path's step at one pixel (a margin row: S untouched); returns min_d L(p).
     @inline(never)
     static func step1(_ cost: UnsafePointer<Int16>, _ a: PathStep, _ p1: Int16, _ paddedCount: Int) -> Int16 {
@@ -389,7 +382,7 @@ struct SemiGlobalMatching {
         var d = 0
         while d < paddedCount {
             let cv = c.loadUnaligned(fromByteOffset: d * 2, as: V.self)
-            // `pathValues` for both paths, written out.
+            // L(p, d) = C(p, d) + min(L(p−r, d), L(p−r, d±1) + P1, min L(p−r) + P2) − min L(p−r), both paths.
             let sameA = previousA.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
             let belowA = previousA.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
             let aboveA = previousA.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
@@ -443,35 +436,67 @@ struct SemiGlobalMatching {
         step2(cost, a, b, sum, total, p1, paddedCount, add: true, narrow: false)
     }
 
-    /// `n` paths' steps at one pixel in one pass over the disparities (the cost and S are read
-    /// once); `lowest[i]` receives path i's lane minima. Their sum is stored in `sum` (with `add`,
-    /// added to `sum` and written to `totalOut`); without `sum` nothing is summed.
+    /// Eight-path mode's steps at one pixel: the three paths from the row above or below and, with
+    /// `four`, the row's horizontal path, in one pass over the disparities. With `four` their sum
+    /// is stored in `sum` (with `add`, added to `sum` and written to `totalOut`). Returns each
+    /// path's min_d L(p). Specialised by the small out-of-line functions below.
     @inline(__always)
-    private func fusedStep(_ cost: UnsafePointer<Int16>, _ steps: UnsafePointer<PathStep>, _ n: Int,
-                           _ lowest: UnsafeMutablePointer<V>, _ sum: UnsafeMutablePointer<Int16>?, add: Bool,
-                           total totalOut: UnsafeMutablePointer<Int16>) {
-        let vp1 = V(repeating: p1)
-        for i in 0..<n { lowest[i] = V(repeating: .max) }
-        let c = UnsafeRawPointer(cost)
+    static func stepPaths(_ cost: UnsafePointer<Int16>, _ s0: PathStep, _ s1: PathStep, _ s2: PathStep, _ s3: PathStep,
+                          four: Bool, _ sum: UnsafeMutablePointer<Int16>, _ totalOut: UnsafeMutablePointer<Int16>,
+                          _ p1: Int16, _ paddedCount: Int, add: Bool) -> (Int16, Int16, Int16, Int16) {
+        let vp1 = V(repeating: p1), c = UnsafeRawPointer(cost)
+        @inline(__always) func values(_ cv: V, _ step: PathStep, _ d: Int) -> V {
+            let previous = UnsafeRawPointer(step.previous)
+            let same = previous.loadUnaligned(fromByteOffset: (8 + d) * 2, as: V.self)
+            let below = previous.loadUnaligned(fromByteOffset: (7 + d) * 2, as: V.self)
+            let above = previous.loadUnaligned(fromByteOffset: (9 + d) * 2, as: V.self)
+            let l = cv &+ pmin(pmin(same, pmin(below, above) &+ vp1), V(repeating: step.previousMin &+ step.p2))
+                &- V(repeating: step.previousMin)
+            UnsafeMutableRawPointer(step.current).storeBytes(of: l, toByteOffset: (8 + d) * 2, as: V.self)
+            return l
+        }
+        var low0 = V(repeating: .max), low1 = low0, low2 = low0, low3 = low0
         var d = 0
         while d < paddedCount {
             let cv = c.loadUnaligned(fromByteOffset: d * 2, as: V.self)
-            var total = V()
-            for i in 0..<n {
-                let step = steps[i]
-                let l = pathValues(cv, UnsafeRawPointer(step.previous), d, vp1, V(repeating: step.previousMin &+ step.p2),
-                                   V(repeating: step.previousMin))
-                UnsafeMutableRawPointer(step.current).storeBytes(of: l, toByteOffset: (8 + d) * 2, as: V.self)
-                lowest[i] = vmin(lowest[i], l)
-                total &+= l
+            let l0 = values(cv, s0, d), l1 = values(cv, s1, d), l2 = values(cv, s2, d)
+            low0 = pmin(low0, l0); low1 = pmin(low1, l1); low2 = pmin(low2, l2)
+            if four {
+                let l3 = values(cv, s3, d)
+                low3 = pmin(low3, l3)
+                var total = l0 &+ l1 &+ l2 &+ l3
+                let sv = UnsafeMutableRawPointer(sum)
+                if add {
+                    total &+= sv.loadUnaligned(fromByteOffset: d * 2, as: V.self)
+                    UnsafeMutableRawPointer(totalOut).storeBytes(of: total, toByteOffset: d * 2, as: V.self)
+                } else {
+                    sv.storeBytes(of: total, toByteOffset: d * 2, as: V.self)
+                }
             }
-            if let sum {
-                let s = UnsafeMutableRawPointer(sum)
-                if add { total &+= s.loadUnaligned(fromByteOffset: d * 2, as: V.self) }
-                UnsafeMutableRawPointer(add ? totalOut : sum).storeBytes(of: total, toByteOffset: d * 2, as: V.self)
-            }
-            d += Self.lanes
+            d += lanes
         }
+        return (hmin(low0), hmin(low1), hmin(low2), four ? hmin(low3) : 0)
+    }
+
+    @inline(never)
+    static func step3(_ cost: UnsafePointer<Int16>, _ s0: PathStep, _ s1: PathStep, _ s2: PathStep,
+                      _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16, Int16, Int16) {
+        stepPaths(cost, s0, s1, s2, s2, four: false, UnsafeMutablePointer(mutating: s0.previous),
+                  UnsafeMutablePointer(mutating: s0.previous), p1, paddedCount, add: false)
+    }
+
+    @inline(never)
+    static func step4Store(_ cost: UnsafePointer<Int16>, _ s0: PathStep, _ s1: PathStep, _ s2: PathStep, _ s3: PathStep,
+                           _ sum: UnsafeMutablePointer<Int16>, _ total: UnsafeMutablePointer<Int16>,
+                           _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16, Int16, Int16) {
+        stepPaths(cost, s0, s1, s2, s3, four: true, sum, total, p1, paddedCount, add: false)
+    }
+
+    @inline(never)
+    static func step4Add(_ cost: UnsafePointer<Int16>, _ s0: PathStep, _ s1: PathStep, _ s2: PathStep, _ s3: PathStep,
+                         _ sum: UnsafeMutablePointer<Int16>, _ total: UnsafeMutablePointer<Int16>,
+                         _ p1: Int16, _ paddedCount: Int) -> (Int16, Int16, Int16, Int16) {
+        stepPaths(cost, s0, s1, s2, s3, four: true, sum, total, p1, paddedCount, add: true)
     }
 
     /// Winner-take-all for one pixel whose S is complete: uniqueness, sub-pixel fit, and its share of
