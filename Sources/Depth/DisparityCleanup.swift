@@ -60,33 +60,43 @@ enum DisparityCleanup {
     }
 
     /// Regions of 4-connected pixels whose neighbours differ by at most `range`, smaller than
-    /// `window` pixels, set to NaN (OpenCV's filterSpeckles).
+    /// `window` pixels, set to NaN (OpenCV's filterSpeckles). A region is the same whatever order it
+    /// is flooded in, so the result does not depend on the traversal.
     static func removeSpeckles(_ values: inout [Float], width: Int, height: Int, window: Int, range: Float) {
-        guard window > 0 else { return }
-        var label = [Int32](repeating: 0, count: values.count)
-        var stack: [Int] = []
-        var region: [Int] = []
-        var next: Int32 = 0
-        for start in 0..<values.count where values[start].isFinite && label[start] == 0 {
-            next += 1
-            label[start] = next
-            stack.append(start)
-            region.removeAll(keepingCapacity: true)
-            while let p = stack.popLast() {
-                region.append(p)
-                let v = values[p], x = p % width
-                @inline(__always) func visit(_ q: Int) {
-                    if label[q] == 0, values[q].isFinite, abs(values[q] - v) <= range {
-                        label[q] = next
-                        stack.append(q)
+        let n = values.count
+        guard window > 0, width > 0, n > 0, n <= Int(Int32.max) else { return }
+        values.withUnsafeMutableBufferPointer { buffer in
+            let v = buffer.baseAddress!
+            let visited = UnsafeMutablePointer<Bool>.allocate(capacity: n)
+            visited.initialize(repeating: false, count: n)
+            // Every pixel enters the stack once at most; `region` lists the current region's pixels.
+            let stack = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+            let region = UnsafeMutablePointer<Int32>.allocate(capacity: n)
+            defer { visited.deallocate(); stack.deallocate(); region.deallocate() }
+            for start in 0..<n where !visited[start] && v[start].isFinite {
+                visited[start] = true
+                stack[0] = Int32(start)
+                var depth = 1, size = 0
+                while depth > 0 {
+                    depth -= 1
+                    let p = Int(stack[depth])
+                    region[size] = Int32(p)
+                    size += 1
+                    let value = v[p], x = p % width
+                    @inline(__always) func visit(_ q: Int) {
+                        if !visited[q], abs(v[q] - value) <= range {   // false for NaN
+                            visited[q] = true
+                            stack[depth] = Int32(q)
+                            depth += 1
+                        }
                     }
+                    if x > 0 { visit(p - 1) }
+                    if x < width - 1 { visit(p + 1) }
+                    if p >= width { visit(p - width) }
+                    if p + width < n { visit(p + width) }
                 }
-                if x > 0 { visit(p - 1) }
-                if x < width - 1 { visit(p + 1) }
-                if p >= width { visit(p - width) }
-                if p + width < values.count { visit(p + width) }
+                if size < window { for i in 0..<size { v[Int(region[i])] = .nan } }
             }
-            if region.count < window { for p in region { values[p] = .nan } }
         }
     }
 }

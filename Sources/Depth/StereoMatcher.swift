@@ -15,7 +15,8 @@ public struct StereoMatcher: Sendable {
     public enum SubpixelFit: Sendable { case none, parabola, equiangular }
 
     /// Aggregation paths: 8 (horizontal, vertical, diagonals) or 4 (horizontal and vertical). The default is 4:
-    /// on Middlebury Aloe it matches 8 within 0.3 % bad-2 (19.7 vs 19.5 % of all pixels) at two thirds of the CPU time.
+    /// on Middlebury Aloe it matches 8 within 0.3 % bad-2 (19.6 vs 19.3 % of all ground-truth pixels) at about half the
+    /// CPU time.
     public enum Paths: Sendable { case four, eight }
 
     /// Matching parameters; costs are census Hamming distances (0…31).
@@ -127,10 +128,16 @@ public struct StereoMatcher: Sendable {
 
     /// The image flipped left to right.
     static func mirrored(_ image: Raster<Float>) -> Raster<Float> {
+        let w = image.width, h = image.height
+        guard w > 0, h > 0, image.storage.count >= w * h else { return image }
         var out = image
-        let w = image.width
-        for y in 0..<image.height {
-            for x in 0..<w { out.storage[y * w + x] = image.storage[y * w + w - 1 - x] }
+        image.storage.withUnsafeBufferPointer { src in
+            out.storage.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let from = src.baseAddress! + y * w, to = dst.baseAddress! + y * w
+                    for x in 0..<w { to[x] = from[w - 1 - x] }
+                }
+            }
         }
         return out
     }

@@ -6,21 +6,49 @@ enum StereoPreprocessing {
     /// Both images mapped linearly to 0…255 with the pair's joint finite range (so the same scene
     /// brightness gives the same code in both), NaN and ±∞ as 0.
     static func quantizedPair(_ left: Raster<Float>, _ right: Raster<Float>) -> ([UInt8], [UInt8]) {
-        var low = Float.infinity, high = -Float.infinity
-        for image in [left, right] {
-            image.storage.withUnsafeBufferPointer { p in
-                for v in p where v.isFinite {
+        // Both images in chunks on all cores (min and max are exact, so the order does not matter).
+        let n = min(left.storage.count, right.storage.count), chunk = 1 << 16
+        let chunks = max(1, (n + chunk - 1) / chunk)
+        let ranges = Parallel.map(count: 2 * chunks) { i -> (low: Float, high: Float) in
+            let start = (i % chunks) * chunk, end = min(n, start + chunk)
+            return (i < chunks ? left : right).storage.withUnsafeBufferPointer { p in
+                var low = Float.infinity, high = -Float.infinity
+                for v in p[start..<end] where v.isFinite {
                     low = min(low, v)
                     high = max(high, v)
                 }
+                return (low, high)
             }
         }
+        let low = ranges.map(\.low).min() ?? .infinity, high = ranges.map(\.high).max() ?? -.infinity
         let scale: Float = high > low ? 255 / (high - low) : 0
         let offset = low.isFinite ? low : 0
-        func quantize(_ image: Raster<Float>) -> [UInt8] {
-            image.storage.map { v in v.isFinite ? UInt8(max(0, min(255, ((v - offset) * scale).rounded()))) : 0 }
+        var codes = ([UInt8](repeating: 0, count: n), [UInt8](repeating: 0, count: n))
+        left.storage.withUnsafeBufferPointer { l in
+            right.storage.withUnsafeBufferPointer { r in
+                codes.0.withUnsafeMutableBufferPointer { l8 in
+                    codes.1.withUnsafeMutableBufferPointer { r8 in
+                        nonisolated(unsafe) let l = l, r = r, l8 = l8, r8 = r8
+                        // Each band (one chunk of one image) writes only its own chunk.
+                        Parallel.forEachBand(height: 2 * chunks, bandHeight: 1) { band in
+                            let i = band.lowerBound
+                            let src = i < chunks ? l : r, dst = i < chunks ? l8 : r8
+                            for p in (i % chunks) * chunk..<min(n, (i % chunks + 1) * chunk) {
+                                let v = src[p]
+                                guard v.isFinite else { continue }
+                                // (v − offset) · scale lies in 0…255 (+ rounding): rounded half away from
+                                // zero by truncation and the exact fraction, as `rounded()` would, without a
+                                // libm call.
+                                let x = max(0, min(255, (v - offset) * scale))
+                                let whole = Int(x)
+                                dst[p] = UInt8(min(255, x - Float(whole) >= 0.5 ? whole + 1 : whole))
+                            }
+                        }
+                    }
+                }
+            }
         }
-        return (quantize(left), quantize(right))
+        return codes
     }
 
     /// A 3×3 binomial blur ([1 2 1]⊗[1 2 1] / 16), edges replicated.

@@ -67,6 +67,11 @@ enum StereoBenchmark {
             report("stereo.\(name).density", score.density, "%", format: "%.1f", anchor: "GT pixels with a value")
         }
 
+        // Both programs share the machine with whatever else runs: the 1-minute load before and after
+        // says how far the times can be compared with another run's.
+        if let load = Self.loadAverage() { report("stereo.load_before", load, "", format: "%.2f", anchor: "1-minute load average") }
+        defer { if let load = Self.loadAverage() { report("stereo.load_after", load, "", format: "%.2f", anchor: "1-minute load average") } }
+
         let ours = root.appendingPathComponent("opencapture.pfm")
         try measure("opencapture", cli, ["depth", left, right, "--min-disparity", "32", "--max-disparity", "224",
                                          "-o", ours.path, "--timing"], output: ours,
@@ -81,6 +86,12 @@ enum StereoBenchmark {
         let sgbm = root.appendingPathComponent("sgbm.pfm")
         try measure("anchor.sgbm", python, [script.path, left, right, sgbm.path], output: sgbm,
                     anchor: "OpenCV StereoSGBM (ANCHORS §3 parameters) via python3, same files")
+    }
+
+    /// The 1-minute load average (Linux), nil where /proc/loadavg is missing.
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
     }
 
     /// Scores a disparity map (non-finite = no value) against 8-bit ground truth (0 = unknown).
