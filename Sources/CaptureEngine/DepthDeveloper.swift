@@ -36,6 +36,9 @@ package enum DepthDeveloper {
         max(16, (Int((focalPixels * baseline / stereoNearestDistance).rounded(.up)) + 7) & ~7)
     }
 
+    /// The smallest pixel shift stereo reports: a quarter pixel, about what its sub-pixel fit resolves.
+    static let stereoSmallestShift: Float = 0.25
+
     /// Uniqueness of the stereo winner: flat surfaces (a grey board, a clipped window) match every
     /// shift almost equally, and a strict ratio leaves them to the hole filling instead of a guess.
     static let stereoUniqueness: Float = 0.25
@@ -72,9 +75,11 @@ package enum DepthDeveloper {
         parameters.disparityCount = stereoDisparityCount(focalPixels: target.focalLength.x, baseline: baseline)
         parameters.uniqueness = stereoUniqueness
         var pixels = try StereoMatcher(parameters: parameters).match(left: left, right: right, reference: .right)
-        // Disparity in 1/m = pixel shift / (focal length in pixels × baseline in metres).
+        // Disparity in 1/m = pixel shift / (focal length in pixels × baseline in metres). A shift below a quarter
+        // pixel cannot be told from none (the sub-pixel fit's precision): it reads as that quarter pixel (≈ 50 m at
+        // 768 px), so a far surface is far, not at an infinity that would swamp a depth map's stored range.
         let scale = Float(1 / (target.focalLength.x * baseline))
-        pixels.storage = pixels.storage.map { $0 * scale }
+        pixels.storage = pixels.storage.map { $0.isNaN ? $0 : max($0, stereoSmallestShift) * scale }
         let measured = DepthMap(values: pixels, kind: .disparity, accuracy: .relative, quality: .high, isFiltered: false)
         var delivered = measured
         if delivery.filtered {

@@ -76,6 +76,12 @@ public struct DepthAuxiliaryImage: Sendable {
         guard let floatMin = m.floatMinValue, let floatMax = m.floatMaxValue, floatMin.isFinite, floatMax.isFinite else {
             throw MediaFormatError.invalidMetadata("depth XMP lacks apdi:FloatMinValue/FloatMaxValue")
         }
+        // Distances and disparities are not negative (the bottom may sit one code step below zero, where an
+        // unfiltered map reserves code 0 for holes), the range runs upwards, and a top beyond 10⁶ m or 10⁶ 1/m is
+        // damage, not a measurement.
+        guard floatMax >= floatMin, floatMax >= 0, floatMax <= 1e6, floatMin >= -(floatMax - floatMin) / 200 else {
+            throw MediaFormatError.invalidMetadata("depth XMP range \(floatMin)…\(floatMax) is not an ascending range of non-negative values")
+        }
         if let stored = m.storedFormat, stored != .oneComponent8 {
             throw MediaFormatError.unsupported("depth stored as \(stored), not L008")
         }

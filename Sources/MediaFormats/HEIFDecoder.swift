@@ -4,14 +4,18 @@ import Foundation
 
 /// HEIF/HEIC reading through libheif (grids, `irot`/`imir` and colour conversion included).
 public enum HEIFDecoder {
-    /// Decodes the primary image to 8-bit interleaved RGB, as displayed (transformations applied).
-    /// The file's box structure is parsed first: truncated files and primary images over
-    /// `ImageLimits` are refused before libheif allocates anything.
-    public static func decode(_ data: Data) throws -> Raster<UInt8> {
+    /// Decodes the primary image to 8-bit interleaved RGB, as displayed (transformations applied), or
+    /// as coded (`applyingTransformations` false: without `irot`/`imir`, in the geometry its auxiliary
+    /// depth and matte images share). The file's box structure is parsed first: truncated files and
+    /// primary images over `ImageLimits` are refused before libheif allocates anything.
+    public static func decode(_ data: Data, applyingTransformations: Bool = true) throws -> Raster<UInt8> {
         try HEIFStructure.parse(data).checkDecodable()
         return try withPrimaryImage(data) { _, handle in
             var image: OpaquePointer?
-            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil))
+            let options = heif_decoding_options_alloc()
+            defer { heif_decoding_options_free(options) }
+            options?.pointee.ignore_transformations = applyingTransformations ? 0 : 1
+            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options))
             guard let image else { throw MediaFormatError.decoderFailed("libheif returned no image") }
             defer { heif_image_release(image) }
             let width = Int(heif_image_get_width(image, heif_channel_interleaved))

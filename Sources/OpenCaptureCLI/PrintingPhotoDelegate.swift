@@ -87,7 +87,11 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
             files.append(("depth.pfm", { try depth.pfmRepresentation() }))
             files.append(("depth.png", { try depth.colorMappedPNGRepresentation() }))
         }
-        if let matte = photo.portraitEffectsMatte { files.append(("matte.png", { try matte.pngRepresentation() })) }
+        if let matte = photo.portraitEffectsMatte {
+            files.append(("matte.png", { try matte.pngRepresentation() }))
+        } else if photo.resolvedSettings.portraitEffectsMatteDimensions.width > 0 {
+            log("  matte: none — no subject stands clear of the background at the focus point (aim --focus-point at a person)")
+        }
         for (suffix, make) in files {
             let url = directory.appendingPathComponent("\(name)-\(suffix)")
             do {

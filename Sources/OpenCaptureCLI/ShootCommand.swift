@@ -21,7 +21,7 @@ struct ShootCommand: AsyncParsableCommand {
     var depth = false
     @Flag(help: "With --depth: also the portrait effects matte (embedded, plus matte.png).") var matte = false
     @Option(help: "With --depth: disparity (1/m, the default) or depth (metres), as activeDepthDataFormat.")
-    var depthType: DepthTypeChoice = .disparity
+    var depthType: DepthTypeChoice?
     @Option(help: ArgumentHelp("Tap to focus: the focus point of interest as x,y in 0…1 of the landscape frame (0,0 top left); the matte's subject follows it.",
                                valueName: "x,y")) var focusPoint: String?
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
@@ -36,6 +36,7 @@ struct ShootCommand: AsyncParsableCommand {
         guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
         guard (1...1000).contains(count) else { throw CLIError("--count must be 1…1000") }
         if matte && !depth { throw CLIError("--matte needs --depth") }
+        if depthType != nil && !depth { throw CLIError("--depth-type needs --depth") }
         if let focusPoint, Self.point(focusPoint) == nil {
             throw CLIError("--focus-point '\(focusPoint)' must be x,y with both within 0…1, e.g. 0.5,0.3")
         }
@@ -79,7 +80,7 @@ struct ShootCommand: AsyncParsableCommand {
             device.focusMode = .autoFocus
         }
         if depth {
-            let wanted = depthType == .depth ? kCVPixelFormatType_DepthFloat16 : kCVPixelFormatType_DisparityFloat16
+            let wanted = (depthType ?? .disparity) == .depth ? kCVPixelFormatType_DepthFloat16 : kCVPixelFormatType_DisparityFloat16
             let formats = device.activeFormat.supportedDepthDataFormats
             if let format = formats.filter({ CMFormatDescriptionGetMediaSubType($0.formatDescription) == wanted })
                 .max(by: { CMVideoFormatDescriptionGetDimensions($0.formatDescription).width

@@ -91,4 +91,15 @@ import Testing
         }
         #expect(codes.storage.filter { $0 == 0 }.count == map.values.storage.filter(\.isNaN).count)
     }
+
+    @Test(arguments: [(Float(9), Float(2)), (0, -2), (0, 3e38), (-1, 1)])
+    func absurdValueRangesAreRefused(_ range: (Float, Float)) throws {
+        let map = DepthMap(values: Raster(width: 2, height: 1, storage: [0.5, 1]), kind: .disparity, accuracy: .relative,
+                           isFiltered: true)
+        let (codes, encodedMetadata) = try DepthAuxiliaryImage(map: map).encoded()
+        var m = encodedMetadata
+        #expect(throws: Never.self) { try DepthAuxiliaryImage.decoded(codes: codes, metadata: m) }
+        (m.floatMinValue, m.floatMaxValue) = range
+        #expect(throws: MediaFormatError.self) { try DepthAuxiliaryImage.decoded(codes: codes, metadata: m) }
+    }
 }

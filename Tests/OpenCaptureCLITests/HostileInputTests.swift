@@ -71,6 +71,8 @@ struct HostileInputTests {
         ("shoot unparsable duration", ["shoot", "--iso", "100", "--duration", "soon", "--preset", "low", "-o", "out"]),
         ("shoot bias 100", ["shoot", "--bias", "100", "--preset", "low", "-o", "out"]),
         ("shoot into a file", ["shoot", "--preset", "low", "-o", "a-file"]),
+        ("shoot depth type without depth", ["shoot", "--device", "dual", "--depth-type", "depth", "--preset", "low", "-o", "out"]),
+        ("shoot focus point outside", ["shoot", "--focus-point", "1.5,0", "--preset", "low", "-o", "out"]),
         ("bracket empty ev", ["bracket", "--ev=-2,,2", "--preset", "low", "-o", "out"]),
         ("bracket ev 100", ["bracket", "--ev=-2,0,100", "--preset", "low", "-o", "out"]),
         ("bracket manual ISO 0", ["bracket", "--manual", "1/60@0,1/30@100", "--preset", "low", "-o", "out"]),

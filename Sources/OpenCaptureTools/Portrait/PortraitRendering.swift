@@ -32,7 +32,8 @@ public struct PortraitRendering: Sendable {
             pixels = try JPEGDecoder.decode(data)
             if let read = try? ExifReader.read(jpeg: data) { exif = read }
         case .heif?:
-            pixels = try HEIFDecoder.decode(data)
+            // As coded, like the depth map beside it; the EXIF orientation (kept) tells viewers how to turn both.
+            pixels = try HEIFDecoder.decode(data, applyingTransformations: false)
             if let block = try? HEIFStructure.parse(data).exif, let read = try? ExifReader.read(jpeg: block) { exif = read }
         default:
             throw PortraitRenderingError.unsupportedFile(FileKind.of(data)?.rawValue ?? "unknown data")

@@ -139,6 +139,9 @@ import Testing
         // and the board differ by under 2 px of shift; flat surfaces (the clipped window, the plain grey
         // board and wall) carry no parallax signal and are filled from their surroundings, and the
         // zone plate's fine rings alias at this size. The bounds guard against regressions.
+        // Asked for as depth, no pixel reads as beyond ≈ 50 m (a shift under ¼ px is that far, not infinite).
+        let metres = try #require(depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat32).depthDataMap.depthValues())
+        #expect(metres.storage.allSatisfy { $0.isFinite && $0 > 0 && $0 < 100 })
         #expect(texturedCount > width * height / 10)
         #expect(texturedRate < 0.16)
         #expect(badRate < 0.18)
