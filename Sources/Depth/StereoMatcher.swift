@@ -89,7 +89,8 @@ public struct StereoMatcher: Sendable {
         self.parameters = parameters
     }
 
-    /// Disparity in pixels (left x − right x, ≥ 0) for each pixel of the reference image; NaN where invalid.
+    /// Disparity in pixels (left x − right x, ≥ 0) for each pixel of the reference image; NaN where invalid,
+    /// including winners within half a pixel of the search range's ends (the match may lie beyond them).
     /// Both images are 1-channel, the same size, rectified (epipolar lines are rows); any value scale.
     public func match(left: Raster<Float>, right: Raster<Float>, reference: Reference = .left) throws -> Raster<Float> {
         try parameters.validate()
@@ -120,6 +121,13 @@ public struct StereoMatcher: Sendable {
         let rc = StereoPreprocessing.census(rs, width: w, height: h)
         let sgm = SemiGlobalMatching(width: w, height: h, parameters: parameters)
         var disparity = sgm.match(leftCodes: lc, rightCodes: rc, leftLuma: ls)
+        // A winner on the edge of the search says only that the match lies there or beyond: unknown, not clamped.
+        // (Disparity 0 is a real bound: nothing is farther than infinity.)
+        let top = Float(parameters.minDisparity + parameters.disparityCount - 1) - 0.5
+        let bottom = parameters.minDisparity > 0 ? Float(parameters.minDisparity) + 0.5 : -Float.infinity
+        if parameters.disparityCount > 2 {
+            for i in disparity.indices where disparity[i] > top || disparity[i] < bottom { disparity[i] = .nan }
+        }
         if parameters.median { disparity = DisparityCleanup.median3x3(disparity, width: w, height: h) }
         DisparityCleanup.removeSpeckles(&disparity, width: w, height: h, window: parameters.speckleWindow,
                                         range: parameters.speckleRange)

@@ -104,6 +104,16 @@ import Testing
         #expect((0..<120).allSatisfy { map[10, $0].isNaN })
     }
 
+    @Test func matchesBeyondTheSearchRangeAreUnknownNotClamped() throws {
+        // The foreground's 48 px lie beyond a search of 30 ..< 46: unknown, not 45; the background (40) is found.
+        let pair = StereoFixtures.randomDotStep(background: 40, foreground: 48)
+        let map = try StereoMatcher(parameters: .init(minDisparity: 30, disparityCount: 16)).match(left: pair.left, right: pair.right)
+        #expect(abs(map[100, 20] - 40) < 0.5)
+        let foreground = (50..<70).map { map[85, $0] }
+        #expect(foreground.filter(\.isNaN).count >= 18, "\(foreground)")
+        #expect(!map.storage.contains { $0 > 45 })
+    }
+
     @Test func badInputsThrowTypedErrors() {
         let a = Raster<Float>(width: 20, height: 10), b = Raster<Float>(width: 21, height: 10)
         #expect(throws: DepthError.self) { try StereoMatcher().match(left: a, right: b) }
