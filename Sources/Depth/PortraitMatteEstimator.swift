@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 
 /// A portrait effects matte (Apple's `AVPortraitEffectsMatte`: 1 = person, 0 = background) estimated from a photo
 /// and its depth, without any knowledge of the scene.
@@ -9,8 +10,11 @@ import CaptureCore
 /// on either side (the gap's width must exceed a few times the measured depth noise). The connected part of that
 /// band at the subject point, opened (no thin edge lines) and with its holes filled, is the coarse matte; it is kept only when most of its outline
 /// borders something farther (a subject standing in front of a background, not a wall with a window in it) and it
-/// holds at most half of the frame's edge (not the room itself). A colour
-/// guided filter (He et al.) on the photo then moves the matte's edges onto the photo's edges.
+/// holds at most half of the frame's edge (not the room itself). When the histogram has no empty gap (a subject
+/// a couple of pixels of parallax in front of a wall), the band is bounded by the histogram's valleys instead.
+/// The photo's colours then re-decide a margin around the outline (colour histograms of the region's core
+/// against its surroundings: depth maps are coarse and matchers fatten near surfaces), and a colour guided filter
+/// (He et al.) gives the soft edge.
 public enum PortraitMatteEstimator {
     /// Matte (0…1, 1 = person) at image's size from a display-referred RGB image (3 ch, 0…1) and a depth map of any
     /// size registered to it; nil when no subject separates from the background.
@@ -39,6 +43,7 @@ public enum PortraitMatteEstimator {
         }
         guard nearness.contains(where: { $0.isFinite }) else { throw DepthError.noData("the depth map has no finite value") }
         let sigma = noiseLevel(nearness, width: dw, height: dh)
+        let measured = nearness
         fillHolesFromFartherSide(&nearness, width: dw, height: dh)
         let layer = upsample(nearness, from: Size(width: dw, height: dh), to: Size(width: width, height: height))
 
@@ -50,30 +55,42 @@ public enum PortraitMatteEstimator {
         } else {
             seed = nearestLargeRegionNearCentre(layer, width: width, height: height, sigma: sigma)
         }
-        let subject = median(of: layer, width: width, height: height, around: seed, radius: seedRadius)
+        // The subject's nearness from what was measured near the seed (a plain face is often a stereo hole, which
+        // the filling above gives the background's value).
+        let depthSeed = (x: min(dw - 1, seed.x * dw / width), y: min(dh - 1, seed.y * dh / height))
+        let subject = measuredMedian(measured, width: dw, height: dh, around: depthSeed)
+            ?? median(of: layer, width: width, height: height, around: seed, radius: seedRadius)
 
-        // Depth band bounded by empty gaps in the local histogram (window around the seed).
-        guard let band = subjectBand(layer, width: width, height: height, seed: seed, subject: subject, sigma: sigma) else {
-            return nil
-        }
-        var inBand = [Bool](repeating: false, count: width * height)
-        for i in 0..<(width * height) where layer[i] >= band.lowerBound && layer[i] <= band.upperBound { inBand[i] = true }
-
-        // Opening removes the thin lines bilinear upsampling leaves in the band where a nearer and a farther surface
-        // meet (the board's edge against the wall passes through the person's depth): about one depth pixel wide.
+        // Depth band bounded by empty gaps in the local histogram (window around the seed); when that gives no
+        // subject standing in front of a background, the band between the histogram's valleys.
         let openRadius = max(1, Int((Double(width) / Double(dw)).rounded(.up)))
-        inBand = opened(inBand, width: width, height: height, radius: openRadius)
-
-        guard var coarse = largestComponent(inBand, width: width, height: height, touching: seed, radius: seedRadius) else {
+        func region(in band: ClosedRange<Float>) -> [Bool]? {
+            var inBand = [Bool](repeating: false, count: width * height)
+            for i in 0..<(width * height) where layer[i] >= band.lowerBound && layer[i] <= band.upperBound { inBand[i] = true }
+            // Opening removes the thin lines bilinear upsampling leaves in the band where a nearer and a farther
+            // surface meet (the board's edge against the wall passes through the person's depth): about one depth
+            // pixel wide.
+            inBand = opened(inBand, width: width, height: height, radius: openRadius)
+            guard var coarse = largestComponent(inBand, width: width, height: height, touching: seed, radius: seedRadius) else {
+                return nil
+            }
+            let area = coarse.reduce(0) { $0 + ($1 ? 1 : 0) }
+            guard area * 1000 >= width * height, area * 100 <= 98 * width * height else { return nil }
+            fillHoles(&coarse, width: width, height: height)
+            guard outlineMostlyBordersBackground(coarse, layer: layer, width: width, height: height, band: band) else { return nil }
+            return coarse
+        }
+        let gapBand = subjectBand(layer, width: width, height: height, seed: seed, subject: subject, sigma: sigma)
+        guard var coarse = gapBand.flatMap(region(in:))
+            ?? valleyBand(measured, width: dw, height: dh, seed: depthSeed, subject: subject).flatMap(region(in:)) else {
             return nil
         }
-        let area = coarse.reduce(0) { $0 + ($1 ? 1 : 0) }
-        guard area * 1000 >= width * height, area * 100 <= 98 * width * height else { return nil }
-        fillHoles(&coarse, width: width, height: height)
-        guard outlineMostlyBordersBackground(coarse, layer: layer, width: width, height: height, band: band) else { return nil }
 
-        // Edges onto the photo: colour guided filter, radius ≈ 0.6 % of the image's long side.
+        // Edges onto the photo: the outline is re-decided by colour within a margin of it, then a colour guided
+        // filter (radius ≈ 0.6 % of the image's long side) gives the soft edge.
         let guide = image.storage.map { $0.isFinite ? min(max($0, 0), 1) : 0 }
+        let margin = max(2, Int((Double(max(width, height)) * 0.014).rounded()))
+        coarse = refinedByColour(coarse, guide: guide, width: width, height: height, seed: seed, margin: margin)
         let radius = max(2, Int((Double(max(width, height)) / 170).rounded()))
         let input = coarse.map { $0 ? Float(1) : 0 }
         let refined = GuidedFilter.filter(input: input, guide: guide, width: width, height: height, radius: radius, epsilon: 1e-3)
@@ -238,6 +255,124 @@ public enum PortraitMatteEstimator {
         guard let far = gap(direction: -1) else { return nil }
         let near = gap(direction: 1) ?? Float.infinity
         return far...near
+    }
+
+    /// Median of the finite measured values in the smallest square around `c` (radius 2, 4, 8, … up to a tenth
+    /// of the map's width) holding at least 20 of them; nil when none does.
+    static func measuredMedian(_ values: [Float], width: Int, height: Int, around c: (x: Int, y: Int)) -> Float? {
+        var radius = 2
+        while radius <= max(2, width / 10) {
+            var window: [Float] = []
+            for y in max(0, c.y - radius)...min(height - 1, c.y + radius) {
+                for x in max(0, c.x - radius)...min(width - 1, c.x + radius) where values[y * width + x].isFinite {
+                    window.append(values[y * width + x])
+                }
+            }
+            if window.count >= 20 {
+                window.sort()
+                return window[window.count / 2]
+            }
+            radius *= 2
+        }
+        return nil
+    }
+
+    /// The subject's nearness band when the histogram has no empty gap: a 64-bin histogram of the measured
+    /// (finite) values in a window around the seed, from the subject's mode outwards to the deepest point of each
+    /// valley that the histogram climbs out of again (to over twice the valley and at most half the mode's height
+    /// there); nil when nothing farther separates from the subject that way.
+    static func valleyBand(_ values: [Float], width: Int, height: Int, seed: (x: Int, y: Int),
+                           subject: Float) -> ClosedRange<Float>? {
+        let hx = max(8, Int(0.3 * Double(max(width, height))))
+        var window: [Float] = []
+        for y in max(0, seed.y - hx)...min(height - 1, seed.y + hx) {
+            for x in max(0, seed.x - hx)...min(width - 1, seed.x + hx) where values[y * width + x].isFinite {
+                window.append(values[y * width + x])
+            }
+        }
+        guard window.count >= 100, subject.isFinite else { return nil }
+        window.sort()
+        let low = window[window.count / 200], high = window[window.count - 1 - window.count / 200]
+        guard high > low else { return nil }
+        let bins = 64, binWidth = (high - low) / Float(bins)
+        var counts = [Float](repeating: 0, count: bins)
+        for v in window where v >= low && v <= high { counts[min(bins - 1, Int((v - low) / binWidth))] += 1 }
+        var smooth = [Float](repeating: 0, count: bins)
+        for b in 0..<bins {
+            let range = max(0, b - 1)...min(bins - 1, b + 1)
+            smooth[b] = range.reduce(0) { $0 + counts[$1] } / Float(range.count)
+        }
+        // Climb from the subject's bin to the top of its mode.
+        var peak = min(bins - 1, max(0, Int((subject - low) / binWidth)))
+        while true {
+            let left = peak > 0 ? smooth[peak - 1] : -1, right = peak + 1 < bins ? smooth[peak + 1] : -1
+            if left > smooth[peak], left >= right { peak -= 1 } else if right > smooth[peak] { peak += 1 } else { break }
+        }
+        func valley(direction: Int) -> Float? {
+            var b = peak, deepest = peak
+            while b + direction >= 0, b + direction < bins {
+                b += direction
+                if smooth[b] < smooth[deepest] { deepest = b }
+                if smooth[b] > 2 * smooth[deepest] + 5, smooth[deepest] < 0.5 * smooth[peak] {
+                    return low + (Float(deepest) + 0.5) * binWidth
+                }
+            }
+            return nil
+        }
+        guard let far = valley(direction: -1) else { return nil }
+        return far...(valley(direction: 1) ?? .infinity)
+    }
+
+    /// Re-decides the pixels within `margin` of the region's outline by colour: 16³-bin colour histograms of the
+    /// region's core (eroded by the margin) and of its surroundings (outside the dilated region, within three
+    /// margins of it) give each pixel's log-likelihood ratio, averaged over 3×3, with the depth's answer as a small
+    /// tie-break; then the component at the seed with its holes filled. Returns `mask` unchanged when the core or
+    /// the surroundings are empty.
+    static func refinedByColour(_ mask: [Bool], guide: [Float], width: Int, height: Int, seed: (x: Int, y: Int),
+                                margin: Int) -> [Bool] {
+        let coverage = GuidedFilter.boxMean(mask.map { $0 ? 1 : 0 }, width: width, height: height, channels: 1, radius: margin)
+        let core = coverage.map { $0 > 0.9999 }, outer = coverage.map { $0 > 1e-4 }
+        var minX = width, maxX = -1, minY = height, maxY = -1
+        for y in 0..<height {
+            for x in 0..<width where outer[y * width + x] {
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+        }
+        guard maxX >= 0 else { return mask }
+        let pad = 3 * margin
+        let xs = max(0, minX - pad)...min(width - 1, maxX + pad), ys = max(0, minY - pad)...min(height - 1, maxY + pad)
+
+        let levels = 16
+        func bin(_ i: Int) -> Int {
+            var b = 0
+            for c in 0..<3 { b = b * levels + min(levels - 1, Int(guide[3 * i + c] * Float(levels))) }
+            return b
+        }
+        var inside = [Float](repeating: 0, count: levels * levels * levels), around = inside
+        var insideCount: Float = 0, aroundCount: Float = 0
+        for y in ys {
+            for x in xs {
+                let i = y * width + x
+                if core[i] { inside[bin(i)] += 1; insideCount += 1 } else if !outer[i] { around[bin(i)] += 1; aroundCount += 1 }
+            }
+        }
+        guard insideCount > 0, aroundCount > 0 else { return mask }
+        var ratio = [Float](repeating: 0, count: inside.count)
+        for b in ratio.indices {
+            let p = (inside[b] + 0.5) / insideCount, q = (around[b] + 0.5) / aroundCount
+            ratio[b] = Float(log(Double(p) / Double(q)))
+        }
+        var evidence = [Float](repeating: 0, count: width * height)
+        for y in ys { for x in xs { let i = y * width + x; if outer[i] && !core[i] { evidence[i] = ratio[bin(i)] } } }
+        let averaged = GuidedFilter.boxMean(evidence, width: width, height: height, channels: 1, radius: 1)
+        var decided = core
+        for i in decided.indices where outer[i] && !core[i] { decided[i] = averaged[i] + (mask[i] ? 0.5 : -0.5) > 0 }
+        decided = opened(decided, width: width, height: height, radius: 1)
+        guard var result = largestComponent(decided, width: width, height: height, touching: seed, radius: margin) else {
+            return mask
+        }
+        fillHoles(&result, width: width, height: height)
+        return result
     }
 
     /// Morphological opening with a (2r+1)² square: erosion then dilation, through box means.
