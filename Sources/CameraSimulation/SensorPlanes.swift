@@ -24,21 +24,26 @@ final class SensorPlanes: Sendable {
         self.depth = depth
     }
 
-    /// Standard-normal deviates per pixel from `seed`, quantised to σ/32 and clipped at ±4σ.
+    /// Standard-normal deviates per pixel from `seed`, quantised to σ/32 and clipped at ±4σ (a `GaussianTable`
+    /// quantile per random number, looked up already quantised).
     static func makeFixedPattern(width: Int, height: Int, seed: UInt64) -> [Int8] {
-        var pattern = [Int8](repeating: 0, count: width * height * 2)
-        let table = GaussianTable.values
-        pattern.withUnsafeMutableBufferPointer { buffer in
-            let p = buffer.baseAddress!
-            Parallel.forEachBandIndexed(height: height, bandHeight: 64) { band, rows in
-                var rng = NoiseStream(RandomSource(seed: seed, stream: UInt64(band)))
-                for i in (rows.lowerBound * width * 2)..<(rows.upperBound * width * 2) {
-                    let g = table[Int(rng.next() >> 48)] * 32
-                    p[i] = Int8(max(-127, min(127, g.rounded())))
+        let count = width * height * 2
+        return [Int8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = count
+            guard let p = buffer.baseAddress else { return }
+            quantisedGaussian.withUnsafeBufferPointer { table in
+                let t = table.baseAddress!
+                Parallel.forEachBandIndexed(height: height, bandHeight: 64) { band, rows in
+                    var rng = NoiseStream(RandomSource(seed: seed, stream: UInt64(band)))
+                    for i in (rows.lowerBound * width * 2)..<(rows.upperBound * width * 2) {
+                        p[i] = t[Int(rng.next() >> 48)]
+                    }
                 }
             }
         }
-        return pattern
     }
+
+    /// `GaussianTable`'s 65 536 quantiles in units of σ/32, rounded and clipped to ±127.
+    private static let quantisedGaussian: [Int8] = GaussianTable.values.map { Int8(max(-127, min(127, ($0 * 32).rounded()))) }
 }
 

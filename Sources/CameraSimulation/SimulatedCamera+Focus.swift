@@ -67,6 +67,19 @@ extension SimulatedCamera {
             return AutoFocusResult(lensPosition: 0, focusDistance: module.minimumFocusDistance, framesExamined: 0,
                                    sweepDuration: 0)
         }
+        // The sweep is deterministic (same camera, scene, point and exposure ⇒ same frames): an earlier process's
+        // answer is this one's.
+        let key = "auto focus|\(RenderCache.buildIdentity)|\(module)|\(scene)|seed \(seed)|\(pointOfInterest)|\(size)|\(exposure)"
+        if let v = renderCache?.loadValues(key: key, count: 4) {
+            return AutoFocusResult(lensPosition: v[0], focusDistance: v[1], framesExamined: Int(v[2]), sweepDuration: v[3])
+        }
+        let result = sweepAutoFocus(pointOfInterest: pointOfInterest, size: size, exposure: exposure)
+        renderCache?.storeValues(key: key, [result.lensPosition, result.focusDistance, Double(result.framesExamined),
+                                            result.sweepDuration])
+        return result
+    }
+
+    func sweepAutoFocus(pointOfInterest: SIMD2<Double>, size: Size, exposure: SensorExposure) -> AutoFocusResult {
         let native = ViewGeometry(module: module, size: module.nativeSize)
         let readout = ViewGeometry(module: module, size: size)
         func clamp(_ v: Double) -> Double { v.isNaN ? 0.5 : min(max(v, 0), 1) }

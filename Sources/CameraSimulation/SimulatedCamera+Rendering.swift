@@ -71,7 +71,7 @@ extension SimulatedCamera {
               }
             }
         }
-        let patternSeed = RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(g.width) << 32 | UInt64(g.height))
+        let patternSeed = fixedPatternSeed(Size(width: g.width, height: g.height))
         return SensorPlanes(width: g.width, height: g.height, rate: rate, flashRatio: ratio,
                             fixedPattern: SensorPlanes.makeFixedPattern(width: g.width, height: g.height, seed: patternSeed),
                             depth: depth)

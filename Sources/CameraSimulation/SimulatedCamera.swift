@@ -32,12 +32,22 @@ public final class SimulatedCamera: @unchecked Sendable {
     }
     /// True person masks per size (`personMask(size:)`), behind their own lock.
     let personMaskCache = Locked<[Size: Raster<Float>]>([:])
+    /// Renders kept on disk between processes (nil: off).
+    let renderCache: RenderCache?
+    /// Held while lens-blurred planes are built, so two requests for the same focus build them once.
+    private let defocusBuildLock = NSLock()
 
-    /// Creates a camera; rendering happens lazily, once per readout size.
-    public init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
+    /// Creates a camera; rendering happens lazily, once per readout size (and is kept on disk between
+    /// processes: see `OPENCAPTURE_RENDER_CACHE` in the README).
+    public convenience init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
+        self.init(module: module, scene: scene, seed: seed, renderCache: RenderCache.shared)
+    }
+
+    init(module: CameraModule, scene: SimulatedScene, seed: UInt64, renderCache: RenderCache?) {
         self.module = module
         self.scene = scene
         self.seed = seed
+        self.renderCache = renderCache
         renderer = SceneRenderer(scene: scene)
         shake = HandShake(seed: seed)
     }
@@ -75,6 +85,14 @@ public final class SimulatedCamera: @unchecked Sendable {
         return !cached
     }
 
+    /// Renders (or reads from the render cache) what a capture at readout `size` needs with the lens focused at
+    /// `focusDistance` (nil: all in focus), ahead of the first capture.
+    public func prepare(size: Size, focusDistance: Double?) {
+        var exposure = SensorExposure(size: size, duration: 0, iso: module.baseISO)
+        exposure.focusDistance = focusDistance
+        _ = sensorPlanes(for: exposure)
+    }
+
     /// Whether the scene is already rendered for a readout size.
     public func isPrepared(size: Size) -> Bool {
         sensorLock.withLock { sensorCache[size] != nil }
@@ -99,7 +117,11 @@ public final class SimulatedCamera: @unchecked Sendable {
         sensorLock.lock()
         defer { sensorLock.unlock() }
         if let cached = sensorCache[size] { return cached }
-        let planes = renderSensorPlanes(ViewGeometry(module: module, size: size))
+        let planes = storedPlanes(size: size, focusSteps: nil) ?? {
+            let rendered = renderSensorPlanes(ViewGeometry(module: module, size: size))
+            store(rendered, focusSteps: nil)
+            return rendered
+        }()
         sensorCache[size] = planes
         return planes
     }
@@ -109,9 +131,15 @@ public final class SimulatedCamera: @unchecked Sendable {
         guard let focus = exposure.focusDistance else { return sensorPlanes(size: exposure.size) }
         let key = DefocusKey(size: exposure.size, focusSteps: focusSteps(focus))
         if let cached = sensorLock.withLock({ defocusCache[key] }) { return cached }
-        let sharp = sensorPlanes(size: exposure.size)
-        let planes = defocused(sharp, geometry: ViewGeometry(module: module, size: exposure.size),
-                               focusDistance: SimulatedCamera.focusDistance(steps: key.focusSteps))
+        defocusBuildLock.lock()
+        defer { defocusBuildLock.unlock() }
+        if let cached = sensorLock.withLock({ defocusCache[key] }) { return cached }
+        let planes = storedPlanes(size: exposure.size, focusSteps: key.focusSteps) ?? {
+            let built = defocused(sensorPlanes(size: exposure.size), geometry: ViewGeometry(module: module, size: exposure.size),
+                                  focusDistance: SimulatedCamera.focusDistance(steps: key.focusSteps))
+            store(built, focusSteps: key.focusSteps)
+            return built
+        }()
         sensorLock.withLock {
             if defocusCache[key] == nil {
                 defocusCache[key] = planes
@@ -120,6 +148,30 @@ public final class SimulatedCamera: @unchecked Sendable {
             }
         }
         return planes
+    }
+
+    /// Planes an earlier process rendered for this camera (nil focus: all in focus), with this session's
+    /// fixed-pattern noise.
+    private func storedPlanes(size: Size, focusSteps: Int?) -> SensorPlanes? {
+        guard let cache = renderCache,
+              let stored = cache.load(key: RenderCache.key(module: module, scene: scene, size: size, focusSteps: focusSteps),
+                                      width: size.width, height: size.height) else { return nil }
+        return SensorPlanes(width: size.width, height: size.height, rate: stored.rate, flashRatio: stored.flashRatio,
+                            fixedPattern: SensorPlanes.makeFixedPattern(width: size.width, height: size.height,
+                                                                        seed: fixedPatternSeed(size)),
+                            depth: stored.depth)
+    }
+
+    private func store(_ planes: SensorPlanes, focusSteps: Int?) {
+        let size = Size(width: planes.width, height: planes.height)
+        renderCache?.store(key: RenderCache.key(module: module, scene: scene, size: size, focusSteps: focusSteps),
+                           width: planes.width, height: planes.height, rate: planes.rate,
+                           flashRatio: planes.flashRatio, depth: planes.depth)
+    }
+
+    /// Seed of a readout size's fixed-pattern noise (from the session seed).
+    func fixedPatternSeed(_ size: Size) -> UInt64 {
+        RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(size.width) << 32 | UInt64(size.height))
     }
 
     func radianceView(size: Size) -> RadianceView {

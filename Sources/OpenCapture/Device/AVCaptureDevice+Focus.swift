@@ -128,16 +128,23 @@ extension AVCaptureDevice {
     /// need it. Nil for replayed frames.
     func focusSnapshot(for module: CameraModule) -> FocusSnapshot? {
         guard replay == nil else { return nil }
-        let (mode, point, key, known) = withFocusState { state -> (FocusMode, SIMD2<Double>, FocusState.Key, Double?) in
-            let key = FocusState.Key(lighting: simulatedLightingLocked, seed: simulationSeedLocked,
-                                     pointOfInterest: state.pointOfInterest, size: activeFormatLocked.sensorReadoutSize)
-            let found = state.found[module.name] == key
-            return (state.mode, state.pointOfInterest, key, found || state.mode == .locked ? state.position(module) : nil)
+        func current() -> (point: SIMD2<Double>, key: FocusState.Key, known: Double?) {
+            withFocusState { state in
+                let key = FocusState.Key(lighting: simulatedLightingLocked, seed: simulationSeedLocked,
+                                         pointOfInterest: state.pointOfInterest, size: activeFormatLocked.sensorReadoutSize)
+                let found = state.found[module.name] == key
+                return (state.pointOfInterest, key, found || state.mode == .locked ? state.position(module) : nil)
+            }
         }
-        if let known {
-            return FocusSnapshot(distance: module.focusDistance(lensPosition: known), lensPosition: known, pointOfInterest: point)
+        func snapshot(_ position: Double, _ point: SIMD2<Double>) -> FocusSnapshot {
+            FocusSnapshot(distance: module.focusDistance(lensPosition: position), lensPosition: position, pointOfInterest: point)
         }
-        _ = mode
+        if let known = current().known { return snapshot(known, current().point) }
+        // One sweep at a time: a second caller finds the first one's answer.
+        autoFocusLock.lock()
+        defer { autoFocusLock.unlock() }
+        let (point, key, known) = current()
+        if let known { return snapshot(known, point) }
         guard module.supportsAutoFocus, let camera = cameraForFocus(module) else {
             let position = withFocusState { $0.position(module) }
             return FocusSnapshot(distance: module.focusDistance(lensPosition: position), lensPosition: position,

@@ -91,6 +91,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var trueDepthRigs: [SimulatedLighting: TrueDepthRig] = [:]
     /// Focus state (guarded by `state`, used by `AVCaptureDevice+Focus`).
     var focusState: FocusState
+    /// Held while auto focus sweeps, so a warm-up and a request needing the same focus sweep once.
+    let autoFocusLock = NSLock()
     /// Recorded frames that replace the simulation (a replay device).
     let replay: ReplayFrameSource?
 
@@ -425,6 +427,16 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     enum DepthCapability { case stereo, structuredLight }
+
+    /// What a running session does before the first request, as a phone's camera pipeline does: auto focus for
+    /// the module a photo of `photoSize` uses, then the scene rendered (or read from the render cache) at that
+    /// readout size and focus, so the first photo waits for neither.
+    func prepareForFirstPhoto(photoSize: Size, withDepth: Bool) {
+        let photoModule = withDepth && depthCapability == .stereo ? CameraModule.backTelephoto : module
+        let focus = focusSnapshot(for: photoModule)
+        guard let camera = cameraForFocus(photoModule) else { return }
+        camera.prepare(size: photoModule.readoutSize(forPhoto: photoSize), focusDistance: focus?.distance)
+    }
 
     /// Everything a capture depends on, read at once under the device's lock: later changes to
     /// exposure, bias, lighting, seed or focus do not reach a request already made. With `withDepth`

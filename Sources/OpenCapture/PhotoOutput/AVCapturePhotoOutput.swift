@@ -11,8 +11,8 @@ import Foundation
 /// and calls only `photoOutput(_:didFinishCaptureFor:error:)` with that error.
 ///
 /// `@unchecked Sendable`: `lock` guards every mutable field (used IDs, request counter, size and
-/// quality limits, scene-monitoring settings, prepared settings, the pending preparation and the
-/// depth and matte delivery flags).
+/// quality limits, scene-monitoring settings, prepared settings, the pending preparation, the
+/// depth and matte delivery flags and the last warm-up).
 public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSRecursiveLock()
     private var usedIDs = Set<Int64>()
@@ -24,6 +24,13 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private var _prepared: [AVCapturePhotoSettings] = []
     private var pendingPreparation: PreparationHandler?
     private var preparationGeneration = 0
+    /// What the running session last warmed up for (device, photo size, depth).
+    private var warmedUp: WarmUp?
+    private struct WarmUp: Equatable {
+        var device: ObjectIdentifier
+        var size: Size
+        var depth: Bool
+    }
     /// What `isDepthDataDeliveryEnabled` / `isPortraitEffectsMatteDeliveryEnabled` were set to (read through `withOutputLock`).
     var depthDeliveryRequested = false
     var matteDeliveryRequested = false
@@ -281,6 +288,28 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         let generation = pendingPreparation == nil ? nil : preparationGeneration
         lock.unlock()
         if let generation { startPreparationIfRunning(generation: generation) }
+        warmUpIfRunning()
+    }
+
+    /// When the session runs (or its device, format or depth delivery changed while running): auto focus and the
+    /// scene render for a default photo start in the background, as a phone's pipeline warms up, so the first
+    /// request after `startRunning()` does not render the scene itself.
+    private func warmUpIfRunning() {
+        guard let device = currentDevice, session?.isRunning == true else {
+            lock.lock(); warmedUp = nil; lock.unlock()
+            return
+        }
+        let dimensions = device.activeFormat.dimensions
+        lock.lock()
+        let plan = WarmUp(device: ObjectIdentifier(device), size: Size(width: Int(dimensions.width), height: Int(dimensions.height)),
+                          depth: depthDeliveryRequested)
+        let fresh = warmedUp != plan
+        warmedUp = plan
+        lock.unlock()
+        guard fresh else { return }
+        DispatchQueue.global(qos: .userInitiated).async {
+            device.prepareForFirstPhoto(photoSize: plan.size, withDepth: plan.depth)
+        }
     }
 
     // MARK: Internals

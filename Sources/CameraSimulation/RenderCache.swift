@@ -1,0 +1,209 @@
+import CaptureCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Rendered sensor planes kept on disk between processes, so the first photo of a new process skips
+/// the scene render (and the lens blur) that an earlier process already did.
+///
+/// Where: `$OPENCAPTURE_RENDER_CACHE` (a folder; `off` turns the cache off), else
+/// `$XDG_CACHE_HOME/opencapture/renders`, else `~/.cache/opencapture/renders`. An entry is the photo-electron
+/// rate, flash ratio and depth planes of one module, scene, readout size and focus, with its whole key
+/// written in the file and compared on reading. The key includes the running executable's size and
+/// modification time, so a rebuilt binary (a changed renderer or scene) never reads an older render. Files
+/// are written under a temporary name in the folder and renamed; a damaged or foreign file is a miss
+/// (the next store replaces it); the folder is trimmed to `byteLimit`, least recently used first.
+/// Failures only cost the render: the cache never throws.
+struct RenderCache: Sendable {
+    let directory: URL
+
+    /// Largest total size of the folder's entries (a 12 MP entry is ≈ 245 MB).
+    static let byteLimit: Int64 = 3 << 30
+
+    /// The cache the environment asks for (see the type's documentation), nil when it is off.
+    static let shared: RenderCache? = fromEnvironment(ProcessInfo.processInfo.environment)
+
+    static func fromEnvironment(_ environment: [String: String]) -> RenderCache? {
+        if let setting = environment["OPENCAPTURE_RENDER_CACHE"] {
+            if setting.isEmpty || setting == "off" || setting == "0" { return nil }
+            return RenderCache(directory: URL(fileURLWithPath: setting, isDirectory: true))
+        }
+        let base: URL
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".cache", isDirectory: true)
+        } else {
+            return nil
+        }
+        return RenderCache(directory: base.appendingPathComponent("opencapture/renders", isDirectory: true))
+    }
+
+    /// What identifies the running code: OpenCapture's version and the executable's size and modification time.
+    static let buildIdentity: String = {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        return "\(OpenCaptureVersion.string) \(path) \(size) \(modified)"
+    }()
+
+    /// The planes' key: build, module, scene, readout size and focus (nil = all in focus).
+    static func key(module: CameraModule, scene: SimulatedScene, size: Size, focusSteps: Int?) -> String {
+        "\(buildIdentity)|\(module)|\(scene)|\(size.width)x\(size.height)|focus \(focusSteps.map(String.init) ?? "sharp")"
+    }
+
+    /// The planes stored under `key` for a `width`×`height` readout, or nil.
+    func load(key: String, width: Int, height: Int) -> (rate: [Float], flashRatio: [Float], depth: [Float])? {
+        let url = fileURL(key)
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let header = Self.header(key: key, width: width, height: height)
+        let count = width * height
+        var status = stat()
+        guard fstat(fd, &status) == 0, Int(status.st_size) == header.count + count * 5 * MemoryLayout<Float>.size else {
+            return nil
+        }
+        var stored = [UInt8](repeating: 0, count: header.count)
+        guard stored.withUnsafeMutableBytes({ readFully(fd, into: $0, at: 0) }), stored == header else { return nil }
+        func plane(_ elements: Int, at offset: Int) -> [Float]? {
+            var ok = false
+            let values = [Float](unsafeUninitializedCapacity: elements) { buffer, initialized in
+                ok = readFully(fd, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+                initialized = elements
+            }
+            return ok ? values : nil
+        }
+        let floatSize = MemoryLayout<Float>.size
+        guard let rate = plane(3 * count, at: header.count),
+              let flash = plane(count, at: header.count + 3 * count * floatSize),
+              let depth = plane(count, at: header.count + 4 * count * floatSize) else { return nil }
+        // Most recently used: the trimming keeps it.
+        _ = utimes(url.path, nil)
+        return (rate, flash, depth)
+    }
+
+    /// Stores planes under `key` (temporary name, then rename), then trims the folder.
+    func store(key: String, width: Int, height: Int, rate: [Float], flashRatio: [Float], depth: [Float]) {
+        let count = width * height
+        guard rate.count == 3 * count, flashRatio.count == count, depth.count == count else { return }
+        write(fileURL(key), header: Self.header(key: key, width: width, height: height), [rate, flashRatio, depth])
+    }
+
+    /// A few numbers stored under `key` (a result that took frames to find, such as auto focus), or nil.
+    func loadValues(key: String, count: Int) -> [Double]? {
+        let url = fileURL(key, kind: "values")
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let header = Self.header(key: key, width: count, height: 1)
+        guard data.count == header.count + count * 8, Array(data.prefix(header.count)) == header else { return nil }
+        let values = (0..<count).map { i -> Double in
+            var bits: UInt64 = 0
+            for b in 0..<8 { bits |= UInt64(data[data.startIndex + header.count + 8 * i + b]) << (8 * UInt64(b)) }
+            return Double(bitPattern: bits)
+        }
+        _ = utimes(url.path, nil)
+        return values
+    }
+
+    /// Stores a few numbers under `key`.
+    func storeValues(key: String, _ values: [Double]) {
+        let bits = values.map { $0.bitPattern.littleEndian }
+        write(fileURL(key, kind: "values"), header: Self.header(key: key, width: values.count, height: 1), [bits])
+    }
+
+    /// Writes the header and the arrays' bytes to a temporary name in the folder, renames it to `url`, then
+    /// trims the folder.
+    private func write<Element>(_ url: URL, header: [UInt8], _ arrays: [[Element]]) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            return
+        }
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { return }
+        var ok: Bool
+        ok = header.withUnsafeBytes { writeFully(fd, $0) }
+        for array in arrays where ok {
+            ok = array.withUnsafeBytes { writeFully(fd, $0) }
+        }
+        ok = close(fd) == 0 && ok
+        guard ok, rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            return
+        }
+        trim()
+    }
+
+    /// Removes the least recently used entries (and stale temporary files) beyond `byteLimit`.
+    func trim(limit: Int64 = RenderCache.byteLimit) {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return }
+        var entries: [(url: URL, size: Int64, modified: Date)] = []
+        for file in files {
+            guard let values = try? file.resourceValues(forKeys: Set(keys)) else { continue }
+            let modified = values.contentModificationDate ?? .distantPast
+            if file.lastPathComponent.hasSuffix(".tmp") {
+                // Another process's write in progress, or one that died: gone after an hour.
+                if modified.timeIntervalSinceNow < -3600 { discard(file) }
+                continue
+            }
+            guard file.pathExtension == "planes" || file.pathExtension == "values" else { continue }
+            entries.append((file, Int64(values.fileSize ?? 0), modified))
+        }
+        var total = entries.reduce(Int64(0)) { $0 + $1.size }
+        for entry in entries.sorted(by: { $0.modified < $1.modified }) where total > limit {
+            discard(entry.url)
+            total -= entry.size
+        }
+    }
+
+    // MARK: Internals
+
+    func fileURL(_ key: String, kind: String = "planes") -> URL {
+        // FNV-1a of the key names the file; the key itself is in the header.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return directory.appendingPathComponent(String(hash, radix: 16) + "." + kind)
+    }
+
+    /// Magic, the key's length and bytes, width and height (little-endian 64-bit).
+    static func header(key: String, width: Int, height: Int) -> [UInt8] {
+        var bytes = Array("OCPLANES".utf8)
+        func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
+        let keyBytes = Array(key.utf8)
+        append(UInt64(keyBytes.count))
+        bytes.append(contentsOf: keyBytes)
+        append(UInt64(width))
+        append(UInt64(height))
+        return bytes
+    }
+
+    private func discard(_ url: URL) { unlink(url.path) }
+
+    private func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+
+    private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
+        guard let base = buffer.baseAddress else { return true }
+        var done = 0
+        while done < buffer.count {
+            let n = Glibc.write(fd, base + done, buffer.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
+    }
+}
