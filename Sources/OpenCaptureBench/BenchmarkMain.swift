@@ -19,6 +19,9 @@ struct BenchmarkMain {
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
+        // In-process figures render the scene themselves (no render cache from earlier processes) unless asked
+        // otherwise; the e2e group gives its child processes a cache of their own.
+        setenv("OPENCAPTURE_RENDER_CACHE", "off", 0)
         print("# OpenCapture benchmarks — release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("# figure: value unit    [anchor]")
         if options.runs("capture") { try await CaptureBenchmark.run(options) }
