@@ -130,10 +130,14 @@ public enum EmbeddedDepthReader {
         return m
     }
 
-    /// Decodes an auxiliary handle to its 8-bit luma codes; the size must match the item's `ispe`.
+    /// Decodes an auxiliary handle to its 8-bit luma codes as coded (its `irot`/`imir`, the photo's, are the
+    /// orientation tag's business, as for `AVDepthData`); the size must match the item's `ispe`.
     private static func decodeGray(_ handle: OpaquePointer, expected item: HEIFItem) throws -> Raster<UInt8> {
         var image: OpaquePointer?
-        try check(heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, nil))
+        let options = heif_decoding_options_alloc()
+        defer { heif_decoding_options_free(options) }
+        options?.pointee.ignore_transformations = 1
+        try check(heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, options))
         guard let image else { throw MediaFormatError.decoderFailed("libheif returned no image") }
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_Y)), height = Int(heif_image_get_height(image, heif_channel_Y))

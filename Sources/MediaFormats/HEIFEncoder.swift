@@ -136,6 +136,9 @@ public enum HEIFEncoder {
                 w.cString(aux.urn)
                 w.append(aux.subtype)
             }), essential: true)
+            // As iPhones write them: the primary's rotation and mirroring on the auxiliary item too, so readers
+            // that apply transformations show it in the photo's geometry.
+            for t in transforms { file.associate(id, file.property(t), essential: true) }
             file.references.append(.init(type: "auxl", from: id, to: [gridID]))
             let xmpID = nextID; nextID += 1
             file.add(.init(id: xmpID, type: "mime", contentType: "application/rdf+xml", data: Array(aux.xmp)))

@@ -63,6 +63,23 @@ import Testing
         #expect(s.width == 1024 && s.primary.type == "grid")            // the primary is untouched
     }
 
+    /// An iPhone HEIC (a dual-camera portrait read with heif-info and a box dump) associates the primary's `irot`
+    /// with its depth item too; the depth still reads back as coded, unrotated, as `AVDepthData` carries it.
+    @Test func rotatedHEICRotatesItsAuxiliaryItemsTooAndReadsThemAsCoded() throws {
+        var options = HEIFEncodingOptions()
+        options.orientation = 6
+        options.depth = DepthAuxiliaryImage(map: DepthFixtures.disparity(holes: true))
+        options.portraitMatte = MatteAuxiliaryImage(matte: DepthFixtures.matte())
+        let data = try HEIFEncoder.encode(TestImages.colourful(width: 1024, height: 768), options: options)
+        let s = try HEIFStructure.parse(data)
+        #expect(s.primary.rotation != 0)
+        #expect(s.auxiliaryImages.count == 2)
+        for aux in s.auxiliaryImages { #expect(aux.item.rotation == s.primary.rotation) }
+        let read = try EmbeddedDepthReader.read(data)
+        #expect(read.depth?.size == Size(width: 768, height: 576))
+        #expect(read.matte?.size == Size(width: 512, height: 384))
+    }
+
     @Test func heicWithoutDepthReadsAsEmpty() throws {
         let plain = try HEIFEncoder.encode(TestImages.colourful(width: 128, height: 96), options: HEIFEncodingOptions())
         let read = try EmbeddedDepthReader.read(plain)
