@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import OpenCaptureTestSupport
 import Testing
 @testable import OpenCapture
 
@@ -79,6 +80,25 @@ import Testing
         for dictionary in cases {
             #expect(throws: DepthDataError.self) { try AVDepthData(fromDictionaryRepresentation: dictionary) }
         }
+    }
+
+    /// Apple's read-back pattern on a HEIC an iPhone wrote (a dual-camera portrait; see Tests/Fixtures/MediaFormats/Real).
+    @Test func anIPhonesPortraitReadsBackAsAppleReadsIt() throws {
+        let url = SharedData.repositoryRoot.appendingPathComponent("Tests/Fixtures/MediaFormats/Real/iphone-dual-portrait-pug.heic")
+        let source = try #require(CGImageSourceCreateWithURL(url as CFURL, nil))
+        let info = try #require(CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypeDisparity)
+            as? [AnyHashable: Any])
+        let depth = try AVDepthData(fromDictionaryRepresentation: info)
+        #expect(depth.depthDataType == kCVPixelFormatType_DisparityFloat16)
+        #expect(depth.depthDataAccuracy == .relative && depth.isDepthDataFiltered && depth.depthDataQuality == .high)
+        #expect(CVPixelBufferGetWidth(depth.depthDataMap) == 768 && CVPixelBufferGetHeight(depth.depthDataMap) == 576)
+        let calibration = try #require(depth.cameraCalibrationData)
+        #expect(calibration.intrinsicMatrixReferenceDimensions == CGSize(width: 4032, height: 3024))
+        #expect(abs(calibration.intrinsicMatrix.columns.0.x - 3032.594) < 0.01)
+        let metres = try #require(depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat32).depthDataMap.depthValues())
+        // 1 / 4.38 … 1 / 1.50 (1/m): the pug and its surroundings between about 0.23 and 0.67 m.
+        #expect(metres.storage.allSatisfy { $0 > 0.22 && $0 < 0.68 })
+        #expect(CGImageSourceCopyAuxiliaryDataInfoAtIndex(source, 0, kCGImageAuxiliaryDataTypePortraitEffectsMatte) == nil)
     }
 
     @Test(arguments: [AVVideoCodecType.hevc, .jpeg])
