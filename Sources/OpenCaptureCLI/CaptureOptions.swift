@@ -27,8 +27,10 @@ struct CameraOptions: ParsableArguments {
         return .fixed(moment, timeZone: TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!)
     }
 
-    /// A running session with the chosen camera and a photo output.
-    func makeSession() throws -> (AVCaptureSession, AVCaptureDevice, AVCapturePhotoOutput) {
+    /// A running session with the chosen camera and a photo output; `configure` sets up the device and output
+    /// before `startRunning()` (as Apple's samples do), so the session warms up for what will be asked.
+    func makeSession(configure: (AVCaptureDevice, AVCapturePhotoOutput) throws -> Void = { _, _ in })
+        throws -> (AVCaptureSession, AVCaptureDevice, AVCapturePhotoOutput) {
         guard let device = AVCaptureDevice.default(device.deviceType, for: .video, position: device.position) else {
             throw CLIError("no \(device.rawValue) camera")
         }
@@ -52,6 +54,7 @@ struct CameraOptions: ParsableArguments {
             device.activeColorSpace = .sRGB
             device.unlockForConfiguration()
         }
+        try configure(device, output)
         session.startRunning()
         return (session, device, output)
     }

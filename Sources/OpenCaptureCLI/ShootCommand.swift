@@ -51,8 +51,21 @@ struct ShootCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        let (session, device, photoOutput) = try camera.makeSession()
+        let (session, device, photoOutput) = try camera.makeSession(configure: configure)
         defer { session.stopRunning() }
+        try AtomicFile.makeFolder(directory)
+
+        print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
+        for index in 1...count {
+            let settings = try makeSettings(output: photoOutput)
+            let delegate = PrintingPhotoDelegate(directory: directory, name: "photo-\(settings.uniqueID)")
+            await delegate.capture(settings, with: photoOutput)
+            if let failure = delegate.failure { throw CLIError("photo \(index) failed: \(failure)") }
+        }
+    }
+
+    /// Exposure, focus and depth, set before the session starts.
+    private func configure(_ device: AVCaptureDevice, _ photoOutput: AVCapturePhotoOutput) throws {
         try device.lockForConfiguration()
         if let iso, let duration, let seconds = parseSeconds(duration) {
             let format = device.activeFormat
@@ -95,15 +108,6 @@ struct ShootCommand: AsyncParsableCommand {
             }
             photoOutput.isDepthDataDeliveryEnabled = true
             photoOutput.isPortraitEffectsMatteDeliveryEnabled = matte
-        }
-        try AtomicFile.makeFolder(directory)
-
-        print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
-        for index in 1...count {
-            let settings = try makeSettings(output: photoOutput)
-            let delegate = PrintingPhotoDelegate(directory: directory, name: "photo-\(settings.uniqueID)")
-            await delegate.capture(settings, with: photoOutput)
-            if let failure = delegate.failure { throw CLIError("photo \(index) failed: \(failure)") }
         }
     }
 

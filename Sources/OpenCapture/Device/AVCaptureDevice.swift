@@ -431,11 +431,20 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// What a running session does before the first request, as a phone's camera pipeline does: auto focus for
     /// the module a photo of `photoSize` uses, then the scene rendered (or read from the render cache) at that
     /// readout size and focus, so the first photo waits for neither.
-    func prepareForFirstPhoto(photoSize: Size, withDepth: Bool) {
-        let photoModule = withDepth && depthCapability == .stereo ? CameraModule.backTelephoto : module
+    /// `isCurrent` is asked before each step; false stops the warm-up (what it prepared for changed).
+    func prepareForFirstPhoto(photoSize: Size, withDepth: Bool, isCurrent: () -> Bool = { true }) {
+        let stereo = withDepth && depthCapability == .stereo
+        let photoModule = stereo ? CameraModule.backTelephoto : module
+        guard isCurrent() else { return }
         let focus = focusSnapshot(for: photoModule)
-        guard let camera = cameraForFocus(photoModule) else { return }
+        guard isCurrent(), let camera = cameraForFocus(photoModule) else { return }
         camera.prepare(size: photoModule.readoutSize(forPhoto: photoSize), focusDistance: focus?.distance)
+        // The dual camera's other eye: the wide camera at its stereo readout, focused as the photo's lens.
+        if stereo, isCurrent(), let depth = activeDepthDataFormat?.dimensions, let eye = cameraForFocus(module) {
+            let size = DepthDeveloper.stereoSecondaryReadout(depth: Size(width: Int(depth.width), height: Int(depth.height)),
+                                                             primary: photoModule, secondary: module)
+            eye.prepare(size: size, focusDistance: focus?.distance)
+        }
     }
 
     /// Everything a capture depends on, read at once under the device's lock: later changes to

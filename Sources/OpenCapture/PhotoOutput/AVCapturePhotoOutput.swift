@@ -307,8 +307,12 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         warmedUp = plan
         lock.unlock()
         guard fresh else { return }
-        DispatchQueue.global(qos: .userInitiated).async {
-            device.prepareForFirstPhoto(photoSize: plan.size, withDepth: plan.depth)
+        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            device.prepareForFirstPhoto(photoSize: plan.size, withDepth: plan.depth) {
+                // Another warm-up replaced this one (the camera, format or depth changed): stop.
+                guard let self else { return false }
+                return self.withOutputLock { self.warmedUp == plan }
+            }
         }
     }
 
