@@ -93,9 +93,9 @@ public final class SimulatedCamera: @unchecked Sendable {
         _ = sensorPlanes(for: exposure)
     }
 
-    /// Whether the scene is already rendered for a readout size.
+    /// Whether the scene is already rendered for a readout size (all in focus, or at some focus).
     public func isPrepared(size: Size) -> Bool {
-        sensorLock.withLock { sensorCache[size] != nil }
+        sensorLock.withLock { sensorCache[size] != nil || defocusCache.keys.contains { $0.size == size } }
     }
 
     /// Drops the cached renders (they are rebuilt on demand).

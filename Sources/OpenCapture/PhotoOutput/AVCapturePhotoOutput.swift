@@ -26,6 +26,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private var preparationGeneration = 0
     /// What the running session last warmed up for (device, photo size, depth).
     private var warmedUp: WarmUp?
+    /// Warm-ups in flight (entered before each starts, left when it ends).
+    private let warmUps = DispatchGroup()
     private struct WarmUp: Equatable {
         var device: ObjectIdentifier
         var size: Size
@@ -307,13 +309,21 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         warmedUp = plan
         lock.unlock()
         guard fresh else { return }
+        let group = warmUps
+        group.enter()
         DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            defer { group.leave() }
             device.prepareForFirstPhoto(photoSize: plan.size, withDepth: plan.depth) {
                 // Another warm-up replaced this one (the camera, format or depth changed): stop.
                 guard let self else { return false }
                 return self.withOutputLock { self.warmedUp == plan }
             }
         }
+    }
+
+    /// Blocks until the warm-ups started so far have ended (tests that need a settled camera).
+    func waitUntilWarmedUp() {
+        warmUps.wait()
     }
 
     // MARK: Internals

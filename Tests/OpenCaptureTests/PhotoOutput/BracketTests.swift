@@ -168,6 +168,11 @@ import Testing
         let rig = CaptureRig(preset: .cif352x288)
         let bracket = autoBracket([-1, 0, 1])
         let size = rig.device.module.readoutSize(forPhoto: rig.device.activeFormat.dimensions)
+        // The running session warmed up for a default photo; an empty array frees that render.
+        #expect(rig.device.camera.isPrepared(size: size))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            rig.output.setPreparedPhotoSettingsArray([]) { prepared, _ in #expect(prepared); done.resume() }
+        }
         #expect(!rig.device.camera.isPrepared(size: size))
         let outcomes = OutcomeLog()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

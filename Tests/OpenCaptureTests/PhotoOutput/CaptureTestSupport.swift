@@ -24,6 +24,8 @@ struct CaptureRig {
         session.addOutput(output)
         session.commitConfiguration()
         session.startRunning()
+        // The session warms up (auto focus, the render) in the background; tests start from a settled camera.
+        output.waitUntilWarmedUp()
     }
 
     /// Captures with the async convenience API.
