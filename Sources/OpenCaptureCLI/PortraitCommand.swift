@@ -18,6 +18,10 @@ struct PortraitCommand: ParsableCommand {
         if let focusDistance, !(focusDistance.isFinite && focusDistance > 0) {
             throw CLIError("--focus-distance \(focusDistance) must be a positive number of metres")
         }
+        let suffix = URL(fileURLWithPath: output).pathExtension.lowercased()
+        guard suffix == "jpg" || suffix == "jpeg" else {
+            throw CLIError("portrait writes a JPEG (with the photo's EXIF and ICC profile): name the output .jpg, not '\(output)'")
+        }
     }
 
     func run() throws {
