@@ -12,7 +12,7 @@ struct DepthCommand: ParsableCommand {
 
     @Argument(help: "Left image (PNG, JPEG or TIFF).") var left: String
     @Argument(help: "Right image, the same size.") var right: String
-    @Option(help: "Smallest disparity searched, pixels.") var minDisparity: Int = 0
+    @Option(parsing: .unconditional, help: "Smallest disparity searched, pixels.") var minDisparity: Int = 0
     @Option(help: "Largest disparity searched, pixels (exclusive); default min + 128.") var maxDisparity: Int?
     @Option(name: .shortAndLong, help: "Output PFM (Middlebury's convention: +inf where no disparity was found).") var output: String
     @Option(help: "Also write a colour-mapped PNG (near = warm, unknown = black).") var png: String?

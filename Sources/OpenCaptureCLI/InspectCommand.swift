@@ -5,7 +5,7 @@ import OpenCapture
 /// `opencapture inspect`: what an image file holds — kind, size, EXIF, thumbnail, ICC profile, DNG tags.
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "inspect",
-        abstract: "Show what JPEG, PNG, TIFF, DNG, camera raw or HEIF files hold (EXIF, thumbnail, ICC, DNG tags).")
+        abstract: "Show what JPEG, PNG, TIFF, DNG, camera raw or HEIF files hold (EXIF, thumbnail, ICC, DNG tags, depth, portrait matte and calibration).")
 
     @Argument(help: "Image files.") var inputs: [String]
 
