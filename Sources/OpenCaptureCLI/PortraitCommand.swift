@@ -32,7 +32,8 @@ struct PortraitCommand: ParsableCommand {
         var rendering = PortraitRendering()
         rendering.aperture = aperture
         rendering.focusDistance = focusDistance
-        let jpeg = try rendering.render(photo: data)
+        let jpeg: Data
+        do { jpeg = try rendering.render(photo: data) } catch { throw CLIError("\(photo): \(error)") }
         try AtomicFile.write(jpeg, to: URL(fileURLWithPath: output))
         print("wrote \(output) (f/\(aperture)\(focusDistance.map { ", focused at \($0) m" } ?? ""))")
     }
