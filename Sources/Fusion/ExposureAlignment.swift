@@ -52,8 +52,13 @@ public struct ExposureAlignment: Sendable {
 
     /// The images translated by their estimated shifts (edge pixels replicated), ready to fuse.
     public func align(_ images: [Raster<UInt8>], reference: Int) throws -> [Raster<UInt8>] {
-        let shifts = try estimateShifts(images, reference: reference)
-        return zip(images, shifts).map { Self.translate($0, dx: $1.dx, dy: $1.dy) }
+        translate(images, by: try estimateShifts(images, reference: reference))
+    }
+
+    /// The images translated by `shifts` (one per image, as ``estimateShifts(_:reference:)`` gives them;
+    /// edge pixels replicated).
+    public func translate(_ images: [Raster<UInt8>], by shifts: [(dx: Int, dy: Int)]) -> [Raster<UInt8>] {
+        zip(images, shifts).map { Self.translate($0, dx: $1.dx, dy: $1.dy) }
     }
 
     /// out(x, y) = image(x + dx, y + dy), coordinates clamped to the image.
