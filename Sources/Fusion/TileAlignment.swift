@@ -26,7 +26,14 @@ public struct TileAlignment: Sendable {
         let fields = try estimate(images, reference: reference, initialShifts: initialShifts)
         for k in images.indices {
             guard let field = fields[k] else { continue }
-            images[k] = Self.warp(images[k], field: field)
+            // Within a quarter pixel of one whole-pixel shift everywhere: shift, since resampling would only blur.
+            let sx = field.dx.values.sorted()[field.dx.values.count / 2].rounded()
+            let sy = field.dy.values.sorted()[field.dy.values.count / 2].rounded()
+            if field.dx.values.allSatisfy({ abs($0 - sx) < 0.25 }) && field.dy.values.allSatisfy({ abs($0 - sy) < 0.25 }) {
+                images[k] = ExposureAlignment.translate(images[k], dx: Int(sx), dy: Int(sy))
+            } else {
+                images[k] = Self.warp(images[k], field: field)
+            }
         }
     }
 
@@ -87,7 +94,16 @@ public struct TileAlignment: Sendable {
                     (dx[i], dy[i], reliable[i]) = value
                 }
             }
-            Self.fillUnreliable(&dx, &dy, reliable: reliable, columns: columns, rows: rows, fallback: (initial.0 / Float(scale), initial.1 / Float(scale)))
+            // Tiles without a trustworthy match follow the frame's overall motion (an affine fit of the
+            // reliable tiles: shift, rotation, scale), or their reliable neighbours when there are too few.
+            if let model = Self.affineModel(dx, dy, reliable: reliable, columns: columns, rows: rows, tile: tile) {
+                for i in dx.indices where !reliable[i] {
+                    (dx[i], dy[i]) = model((Double(i % columns) + 0.5) * Double(tile), (Double(i / columns) + 0.5) * Double(tile))
+                }
+            } else {
+                Self.fillUnreliable(&dx, &dy, reliable: reliable, columns: columns, rows: rows,
+                                    fallback: (initial.0 / Float(scale), initial.1 / Float(scale)))
+            }
             Self.medianFilter(&dx, columns: columns, rows: rows)
             Self.medianFilter(&dy, columns: columns, rows: rows)
             if level > 0 {
@@ -143,6 +159,12 @@ public struct TileAlignment: Sendable {
             }
         }
         guard best.cost.isFinite else { return (Float(start.0), Float(start.1), false) }
+        // Reliable only where the tile has structure in both directions well above the residual of its
+        // best match (two noisy views of a flat wall match anywhere): its own one-pixel shifts must cost
+        // clearly more than the match does.
+        let selfX = Self.selfShiftCost(r, x0: x0, y0: y0, x1: x1, y1: y1, dx: 1, dy: 0)
+        let selfY = Self.selfShiftCost(r, x0: x0, y0: y0, x1: x1, y1: y1, dx: 0, dy: 1)
+        let reliable = min(selfX, selfY) > 3 * best.cost + 1
         var fx = Float(best.dx), fy = Float(best.dy)
         if subpixel {
             func vertex(_ minus: Float, _ centre: Float, _ plus: Float) -> Float {
@@ -153,7 +175,70 @@ public struct TileAlignment: Sendable {
             fx += vertex(cost(best.dx - 1, best.dy), best.cost, cost(best.dx + 1, best.dy))
             fy += vertex(cost(best.dx, best.dy - 1), best.cost, cost(best.dx, best.dy + 1))
         }
-        return (fx, fy, true)
+        return (fx, fy, reliable)
+    }
+
+    /// Masked mean squared difference between a tile of `r` and itself shifted by (dx, dy).
+    static func selfShiftCost(_ r: MaskedLevel, x0: Int, y0: Int, x1: Int, y1: Int, dx: Int, dy: Int) -> Float {
+        var total: Float = 0, weight: Float = 0
+        r.values.withUnsafeBufferPointer { v in r.mask.withUnsafeBufferPointer { m in
+            for y in y0..<min(y1, r.height - dy) {
+                let a = y * r.width, b = (y + dy) * r.width + dx
+                for x in x0..<min(x1, r.width - dx) {
+                    let w = m[a + x] * m[b + x], d = v[a + x] - v[b + x]
+                    total += w * d * d; weight += w
+                }
+            }
+        }}
+        return weight > 0 ? total / weight : 0
+    }
+
+    /// Least-squares affine model d = a·x + b·y + c of the reliable tiles' vectors (tile centres in level
+    /// pixels), refitted twice without the tiles it explains worst; nil with fewer than six tiles.
+    static func affineModel(_ dx: [Float], _ dy: [Float], reliable: [Bool], columns: Int, rows: Int, tile: Int)
+        -> ((Double, Double) -> (Float, Float))? {
+        var use = reliable
+        var model: ([Double], [Double])?
+        for _ in 0..<3 {
+            var m = [Double](repeating: 0, count: 9), bx = [Double](repeating: 0, count: 3), by = bx
+            var count = 0
+            for i in use.indices where use[i] {
+                let x = (Double(i % columns) + 0.5) * Double(tile), y = (Double(i / columns) + 0.5) * Double(tile)
+                let f = [x, y, 1.0]
+                for a in 0..<3 {
+                    for b in 0..<3 { m[a * 3 + b] += f[a] * f[b] }
+                    bx[a] += f[a] * Double(dx[i]); by[a] += f[a] * Double(dy[i])
+                }
+                count += 1
+            }
+            guard count >= 6, let cx = solve3(m, bx), let cy = solve3(m, by) else { break }
+            model = (cx, cy)
+            // Drop tiles far from the model (more than 3 × the median residual, at least one level pixel).
+            var residuals: [(Int, Double)] = []
+            for i in use.indices where use[i] {
+                let x = (Double(i % columns) + 0.5) * Double(tile), y = (Double(i / columns) + 0.5) * Double(tile)
+                let ex = Double(dx[i]) - (cx[0] * x + cx[1] * y + cx[2]), ey = Double(dy[i]) - (cy[0] * x + cy[1] * y + cy[2])
+                residuals.append((i, (ex * ex + ey * ey).squareRoot()))
+            }
+            let median = residuals.map(\.1).sorted()[residuals.count / 2]
+            for (i, e) in residuals where e > max(1, 3 * median) { use[i] = false }
+        }
+        guard let (cx, cy) = model else { return nil }
+        return { x, y in (Float(cx[0] * x + cx[1] * y + cx[2]), Float(cy[0] * x + cy[1] * y + cy[2])) }
+    }
+
+    /// Solves the 3 × 3 system m · v = b (row-major m) by Cramer's rule; nil when singular.
+    static func solve3(_ m: [Double], _ b: [Double]) -> [Double]? {
+        func det(_ a: [Double]) -> Double {
+            a[0] * (a[4] * a[8] - a[5] * a[7]) - a[1] * (a[3] * a[8] - a[5] * a[6]) + a[2] * (a[3] * a[7] - a[4] * a[6])
+        }
+        let d = det(m)
+        guard abs(d) > 1e-9 * max(1, abs(m[0] * m[4] * m[8])) else { return nil }
+        return (0..<3).map { column in
+            var a = m
+            for row in 0..<3 { a[row * 3 + column] = b[row] }
+            return det(a) / d
+        }
     }
 
     /// Unreliable tiles take the median of their reliable neighbours (within 2 tiles), else `fallback`.
