@@ -5,8 +5,8 @@ import Foundation
 /// frames, so no full-resolution weight plane is ever held: `ExposureFusion` asks once for the rows it
 /// reduces to the first pyramid level and once more, band by band, when it forms the finest level.
 ///
-/// Weights are C^wc · S^ws · E^we, times the frame's consistency (deghosting) where given, then
-/// normalised across frames as (wₖ + ε) / Σ (wᵢ + ε). Rows outside the image are mirrored
+/// Weights are C^wc · S^ws · E^we plus ε, times the frame's consistency (deghosting) where given, then
+/// normalised across frames to sum to 1. Rows outside the image are mirrored
 /// (BORDER_REFLECT_101, as the pyramid does).
 final class WeightRows {
     let sources: [UnsafePointer<UInt8>]
@@ -119,7 +119,12 @@ final class WeightRows {
                     }
                 }
             }
-            // Deghosting: the frame counts only as far as it agrees with the reference.
+            // ε keeps the normalisation defined where every measure is zero (flat, clipped areas).
+            for y in rows {
+                let o = out[k] + (y - lo) * w
+                for x in 0..<w { o[x] += epsilon }
+            }
+            // Deghosting: the frame counts only as far as it agrees with the reference (even where flat).
             if let map = consistency?[k] {
                 let m = rgb
                 for y in rows {
@@ -129,11 +134,11 @@ final class WeightRows {
                 }
             }
         }
-        // Normalise across frames: (wₖ + ε) / Σ (wᵢ + ε).
+        // Normalise across frames: (wₖ + ε) · mₖ / Σ (wᵢ + ε) · mᵢ (the reference has no m and keeps the sum positive).
         let sum = rgb
         for y in rows {
             let offset = (y - lo) * w
-            sum.update(repeating: Float(n) * epsilon, count: w)
+            sum.update(repeating: 0, count: w)
             for k in 0..<n {
                 let o = out[k] + offset
                 for x in 0..<w { sum[x] += o[x] }
@@ -141,7 +146,7 @@ final class WeightRows {
             for x in 0..<w { sum[x] = 1 / sum[x] }
             for k in 0..<n {
                 let o = out[k] + offset
-                for x in 0..<w { o[x] = (o[x] + epsilon) * sum[x] }
+                for x in 0..<w { o[x] *= sum[x] }
             }
         }
     }
