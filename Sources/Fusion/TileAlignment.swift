@@ -110,9 +110,11 @@ public struct TileAlignment: Sendable {
                 for i in dx.indices { dx[i] *= 2; dy[i] *= 2 }
             }
         }
-        // Level 0 is half resolution.
-        return DisplacementField(dx: TileGrid(tileSize: tileSize, columns: columns, rows: rows, values: dx.map { 2 * $0 }),
-                                 dy: TileGrid(tileSize: tileSize, columns: columns, rows: rows, values: dy.map { 2 * $0 }))
+        // Level 0 is half resolution; nothing strays further than the search allows (or is not a number).
+        let reach = Float(2 * searchRadius + 2)
+        func bounded(_ v: Float, _ start: Float) -> Float { v.isFinite ? min(max(v, start - reach), start + reach) : start }
+        return DisplacementField(dx: TileGrid(tileSize: tileSize, columns: columns, rows: rows, values: dx.map { bounded(2 * $0, initial.0) }),
+                                 dy: TileGrid(tileSize: tileSize, columns: columns, rows: rows, values: dy.map { bounded(2 * $0, initial.1) }))
     }
 
     /// The best displacement of the tile at (x0, y0) of side `size` within `radius` of `start`, with a
@@ -285,23 +287,31 @@ public struct TileAlignment: Sendable {
                 Parallel.forEachBand(height: h, bandHeight: 32) { rows in
                     let u = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w), v = u + w
                     defer { u.deallocate() }
-                    let maxX = Float(w - 1), maxY = Float(h - 1)
+                    // Source positions in 8.8 fixed point, clamped to the image.
+                    let maxX = (w - 1) << 8, maxY = (h - 1) << 8
                     for y in rows {
                         field.dx.fillRow(y, width: w, into: u)
                         field.dy.fillRow(y, width: w, into: v)
                         let o = d + y * 3 * w
+                        // Wrapping arithmetic and a float-to-int by the 1.5 · 2²³ bias (rounds to the nearest
+                        // 1/256 px; the fields are bounded): no overflow checks in the loop.
+                        let bias: Float = 12_582_912, biasBits: Int32 = 0x4B40_0000
                         for x in 0..<w {
-                            let sx = min(max(Float(x) + u[x], 0), maxX), sy = min(max(Float(y) + v[x], 0), maxY)
-                            let x0 = Int(sx), y0 = Int(sy)
-                            let fx = Int((sx - Float(x0)) * 256), fy = Int((sy - Float(y0)) * 256)
-                            let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-                            let p00 = s + (y0 * w + x0) * 3, p01 = s + (y0 * w + x1) * 3
-                            let p10 = s + (y1 * w + x0) * 3, p11 = s + (y1 * w + x1) * 3
-                            for c in 0..<3 {
-                                let top = Int(p00[c]) * (256 - fx) + Int(p01[c]) * fx
-                                let bottom = Int(p10[c]) * (256 - fx) + Int(p11[c]) * fx
-                                o[3 * x + c] = UInt8(truncatingIfNeeded: (top * (256 - fy) + bottom * fy + 32768) >> 16)
+                            let ui = Int(Int32(bitPattern: (u[x] * 256 + bias).bitPattern) &- biasBits)
+                            let vi = Int(Int32(bitPattern: (v[x] * 256 + bias).bitPattern) &- biasBits)
+                            let sx = min(max((x &<< 8) &+ ui, 0), maxX), sy = min(max((y &<< 8) &+ vi, 0), maxY)
+                            let x0 = sx &>> 8, y0 = sy &>> 8, fx = sx & 255, fy = sy & 255
+                            let x1 = x0 &+ (x0 < w &- 1 ? 1 : 0), y1 = y0 &+ (y0 < h &- 1 ? 1 : 0)
+                            let p00 = s + (y0 &* w &+ x0) &* 3, p01 = s + (y0 &* w &+ x1) &* 3
+                            let p10 = s + (y1 &* w &+ x0) &* 3, p11 = s + (y1 &* w &+ x1) &* 3
+                            let gx = 256 &- fx, gy = 256 &- fy
+                            @inline(__always) func tap(_ c: Int) -> UInt8 {
+                                let top = Int(p00[c]) &* gx &+ Int(p01[c]) &* fx, bottom = Int(p10[c]) &* gx &+ Int(p11[c]) &* fx
+                                return UInt8(truncatingIfNeeded: (top &* gy &+ bottom &* fy &+ 32768) &>> 16)
                             }
+                            o[3 &* x] = tap(0)
+                            o[3 &* x &+ 1] = tap(1)
+                            o[3 &* x &+ 2] = tap(2)
                         }
                     }
                 }
