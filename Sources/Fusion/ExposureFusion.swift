@@ -47,20 +47,29 @@ public struct ExposureFusion: Sendable {
 
     /// Fuses aligned frames as ``fuse(_:progress:)`` does, but first rejects, tile by tile, content of the
     /// other frames that disagrees with frame `reference` once exposure is normalised (something that moved),
-    /// so a moving object appears once, where the reference saw it (``GhostDetector``).
+    /// so a moving object appears once, where the reference saw it (``GhostDetector``: the rejected content
+    /// is replaced by the reference's and weighted down). Frames it changes are copied; callers that own
+    /// their frames can save that memory by calling ``GhostDetector`` and ``fuse(_:consistency:progress:)``.
     public func fuse(_ images: [Raster<UInt8>], deghostingAgainst reference: Int,
                      progress: ((String) -> Void)? = nil) throws -> Raster<UInt8> {
         try FusionError.validate(images, channels: 3)
         guard images.indices.contains(reference) else { throw FusionError.referenceOutOfRange(reference) }
         progress?("ghost detection")
-        let consistency = GhostDetector().consistency(images, reference: reference)
-        return try fuse(images, consistency: consistency, progress: progress)
+        let detector = GhostDetector()
+        let consistency = detector.consistency(images, reference: reference)
+        var frames = images
+        detector.fill(&frames, reference: reference, weights: consistency)
+        return try fuse(frames, consistency: consistency, progress: progress)
     }
 
-    /// The fusion proper; `consistency[k]`, when given, scales frame k's weights before they are normalised.
-    func fuse(_ images: [Raster<UInt8>], consistency: [TileGrid?]?,
-              progress: ((String) -> Void)?) throws -> Raster<UInt8> {
+    /// Fuses aligned frames with each frame's weights scaled, before they are normalised, by
+    /// `consistency[k]` (nil: unscaled), e.g. ``GhostDetector`` weights; nil fuses plainly.
+    public func fuse(_ images: [Raster<UInt8>], consistency: [TileGrid?]?,
+                     progress: ((String) -> Void)? = nil) throws -> Raster<UInt8> {
         try FusionError.validate(images, channels: 3)
+        if let consistency, consistency.count != images.count {
+            throw FusionError.invalidParameter("\(consistency.count) consistency maps for \(images.count) images")
+        }
         for (name, value) in [("contrastWeight", contrastWeight), ("saturationWeight", saturationWeight),
                               ("exposureWeight", exposureWeight)] where !(value >= 0 && value.isFinite) {
             throw FusionError.invalidParameter("\(name) = \(value) (must be finite and ≥ 0)")

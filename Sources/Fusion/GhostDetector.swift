@@ -2,14 +2,18 @@ import CaptureCore
 
 /// Finds what moved between the frames of a bracket: per 16-pixel tile, each frame's mean disagreement with
 /// the reference once both are at one exposure (`ExposurePair`, at half resolution), against what the
-/// bracket's static tiles show (their median) — the shared `RobustMerge` rule turns that into weights.
-/// Frames should be aligned first.
-struct GhostDetector {
+/// bracket's static tiles show (their median) — the shared `RobustMerge` rule turns that into weights —
+/// and fills what a frame's weights reject with the reference's content at that frame's exposure.
+/// Frames should be aligned first. ``ExposureFusion/fuse(_:deghostingAgainst:progress:)`` uses it.
+public struct GhostDetector: Sendable {
     /// Tile side in full-resolution pixels.
-    var tileSize = 16
+    public var tileSize = 16
 
-    /// For each frame, weights (nil for the reference) that keep it only where it agrees with the reference.
-    func consistency(_ images: [Raster<UInt8>], reference: Int) -> [TileGrid?] {
+    public init(tileSize: Int = 16) { self.tileSize = max(2, tileSize) }
+
+    /// For each frame, weights (nil for the reference) that keep it only where it agrees with the
+    /// reference: 1 where it does, 0 where it does not (something moved), for ``ExposureFusion/fuse(_:consistency:progress:)``.
+    public func consistency(_ images: [Raster<UInt8>], reference: Int) -> [TileGrid?] {
         let width = images[0].width, height = images[0].height
         guard width >= 2 * tileSize, height >= 2 * tileSize else { return images.map { _ in nil } }
         let greys = Parallel.map(count: images.count) { ExposureAlignment().greyPyramid(images[$0], levels: 2)[1] }
@@ -45,6 +49,52 @@ struct GhostDetector {
             let noise = max(1, informative.isEmpty ? 1 : informative[informative.count / 2])
             return RobustMerge.weights(differences: differences, noise: Array(repeating: noise, count: differences.count),
                                        tileSize: tileSize, columns: columns, rows: rows)
+        }
+    }
+
+    /// Replaces in every frame but the reference what its `weights` reject by the reference's own pixels
+    /// brought to that frame's exposure (per-channel histogram matching), blended by the weight, so no
+    /// pyramid level of a fusion can leak a moving object at low frequency. Works in place (no copy of a
+    /// frame whose storage is not shared).
+    public func fill(_ images: inout [Raster<UInt8>], reference: Int, weights: [TileGrid?]) {
+        guard images.indices.contains(reference), weights.count == images.count else { return }
+        let referenceImage = images[reference]
+        let w = referenceImage.width, h = referenceImage.height
+        for k in images.indices where k != reference && images[k].channels == 3 && images[k].size == referenceImage.size {
+            guard let map = weights[k], map.values.contains(where: { $0 < 1 }) else { continue }
+            // Reference level → this frame's level, per channel (every 4th pixel suffices for histograms).
+            let tables: [[UInt8]] = (0..<3).map { c in
+                var from = [Double](repeating: 0, count: 256), to = from
+                var i = c
+                while i < referenceImage.storage.count {
+                    from[Int(referenceImage.storage[i])] += 1; to[Int(images[k].storage[i])] += 1
+                    i += 12
+                }
+                return ExposurePair.matching(from: from, to: to).map { UInt8(min(max($0.rounded(), 0), 255)) }
+            }
+            let lut = tables[0] + tables[1] + tables[2]
+            referenceImage.storage.withUnsafeBufferPointer { rp in
+                images[k].storage.withUnsafeMutableBufferPointer { fp in
+                    lut.withUnsafeBufferPointer { tp in
+                        let r = rp.baseAddress!, f = fp.baseAddress!, t = tp.baseAddress!
+                        Parallel.forEachBand(height: h) { rows in
+                            let m = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                            defer { m.deallocate() }
+                            for y in rows {
+                                map.fillRow(y, width: w, into: m)
+                                for x in 0..<w where m[x] < 1 {
+                                    let keep = m[x]
+                                    for c in 0..<3 {
+                                        let i = (y * w + x) * 3 + c
+                                        let v = keep * Float(f[i]) + (1 - keep) * Float(t[c * 256 + Int(r[i])])
+                                        f[i] = UInt8(min(max(v.rounded(), 0), 255))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }

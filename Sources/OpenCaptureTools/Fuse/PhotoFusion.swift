@@ -113,11 +113,19 @@ public struct PhotoFusion: Sendable {
                 }
             }
             let mergesHDR = mergesHDR && exposures != nil
-            progress?("exposure fusion (Mertens: contrast, saturation, well-exposedness)")
-            let fused = try timed("exposure fusion") {
-                try removesGhosts ? ExposureFusion().fuse(images, deghostingAgainst: reference) { progress?("  \($0)") }
-                    : ExposureFusion().fuse(images) { progress?("  \($0)") }
+            var consistency: [TileGrid?]?
+            if removesGhosts {
+                progress?("deghosting against frame \(reference + 1)")
+                try timed("deghost") {
+                    // In place: the frames are ours, so no copy is made.
+                    let detector = GhostDetector()
+                    let weights = detector.consistency(images, reference: reference)
+                    detector.fill(&images, reference: reference, weights: weights)
+                    consistency = weights
+                }
             }
+            progress?("exposure fusion (Mertens: contrast, saturation, well-exposedness)")
+            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(images, consistency: consistency) { progress?("  \($0)") } }
             // The frames are needed again only for the HDR merge.
             if !mergesHDR { images = [] }
             let fusedJPEG = try timed("encode fused JPEG") {
