@@ -23,12 +23,11 @@ public struct GhostDetector: Sendable {
         return greys.indices.map { k -> TileGrid? in
             guard k != reference else { return nil }
             let pair = ExposurePair(reference: ref, other: greys[k])
-            var differences = [Float](repeating: 0, count: columns * rows)
-            var twoSidedShare = [Float](repeating: 0, count: columns * rows)
-            ref.pixels.withUnsafeBufferPointer { rp in
-                greys[k].pixels.withUnsafeBufferPointer { op in
-                    for r in 0..<rows {
-                        for c in 0..<columns {
+            let other = greys[k]
+            let perRow = Parallel.map(count: rows) { r -> [(Float, Float)] in
+                ref.pixels.withUnsafeBufferPointer { rp in
+                    other.pixels.withUnsafeBufferPointer { op in
+                        (0..<columns).map { c -> (Float, Float) in
                             var sum: Float = 0, n = 0, twoSided = 0
                             for y in (r * step)..<min(gh, (r + 1) * step) {
                                 for x in (c * step)..<min(gw, (c + 1) * step) {
@@ -38,12 +37,12 @@ public struct GhostDetector: Sendable {
                                     n += 1
                                 }
                             }
-                            differences[r * columns + c] = n > 0 ? sum / Float(n) : 0
-                            twoSidedShare[r * columns + c] = n > 0 ? Float(twoSided) / Float(n) : 0
+                            return n > 0 ? (sum / Float(n), Float(twoSided) / Float(n)) : (0, 0)
                         }
                     }
                 }
             }
+            let differences = perRow.flatMap { $0.map(\.0) }, twoSidedShare = perRow.flatMap { $0.map(\.1) }
             // Noise (and residual misalignment) of this pair: the median over tiles that are mostly comparable.
             let informative = differences.indices.filter { twoSidedShare[$0] > 0.5 }.map { differences[$0] }.sorted()
             let noise = max(1, informative.isEmpty ? 1 : informative[informative.count / 2])

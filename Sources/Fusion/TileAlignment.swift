@@ -57,9 +57,11 @@ public struct TileAlignment: Sendable {
             }
         }
         let greys = Parallel.map(count: images.count) { ExposureAlignment().greyPyramid(images[$0], levels: 2)[1] }
+        let starts = initial.map { (Float($0.0), Float($0.1)) }
+        // One frame at a time (each match runs on all cores): two frames' levels at once cost 50 MB more.
         return images.indices.map { k in
             k == reference ? nil : estimate(reference: greys[reference], other: greys[k], width: width, height: height,
-                                            initial: (Float(initial[k].dx), Float(initial[k].dy)))
+                                            initial: starts[k])
         }
     }
 
