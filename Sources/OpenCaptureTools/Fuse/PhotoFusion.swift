@@ -113,19 +113,27 @@ public struct PhotoFusion: Sendable {
                 }
             }
             let mergesHDR = mergesHDR && exposures != nil
-            var consistency: [TileGrid?]?
+            var consistency: [TileGrid?]?, deghosted: [Raster<UInt8>]?
             if removesGhosts {
                 progress?("deghosting against frame \(reference + 1)")
                 try timed("deghost") {
-                    // In place: the frames are ours, so no copy is made.
                     let detector = GhostDetector()
                     let weights = detector.consistency(images, reference: reference)
-                    detector.fill(&images, reference: reference, weights: weights)
+                    if mergesHDR {
+                        // The HDR merge needs every frame's own pixels: deghost the fusion on a copy.
+                        var filled = images
+                        detector.fill(&filled, reference: reference, weights: weights)
+                        deghosted = filled
+                    } else {
+                        // In place: the frames are ours, so no copy is made.
+                        detector.fill(&images, reference: reference, weights: weights)
+                    }
                     consistency = weights
                 }
             }
             progress?("exposure fusion (Mertens: contrast, saturation, well-exposedness)")
-            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(images, consistency: consistency) { progress?("  \($0)") } }
+            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(deghosted ?? images, consistency: consistency) { progress?("  \($0)") } }
+            deghosted = nil
             // The frames are needed again only for the HDR merge.
             if !mergesHDR { images = [] }
             let fusedJPEG = try timed("encode fused JPEG") {
