@@ -2,7 +2,8 @@ import CaptureCore
 
 /// Finds what moved between the frames of a bracket: per 16-pixel tile, each frame's mean disagreement with
 /// the reference once both are at one exposure (`ExposurePair`, at half resolution), against what the
-/// bracket's static tiles show (their median) — the shared `RobustMerge` rule turns that into weights —
+/// bracket's static tiles show (their median) or, on edges, half a pixel of the reference's own slope —
+/// the shared `RobustMerge` rule turns that into weights —
 /// and fills what a frame's weights reject with the reference's content at that frame's exposure.
 /// Frames should be aligned first. ``ExposureFusion/fuse(_:deghostingAgainst:progress:)`` uses it.
 public struct GhostDetector: Sendable {
@@ -24,29 +25,38 @@ public struct GhostDetector: Sendable {
             guard k != reference else { return nil }
             let pair = ExposurePair(reference: ref, other: greys[k])
             let other = greys[k]
-            let perRow = Parallel.map(count: rows) { r -> [(Float, Float)] in
+            let perRow = Parallel.map(count: rows) { r -> [(Float, Float, Float)] in
                 ref.pixels.withUnsafeBufferPointer { rp in
                     other.pixels.withUnsafeBufferPointer { op in
-                        (0..<columns).map { c -> (Float, Float) in
-                            var sum: Float = 0, n = 0, twoSided = 0
+                        (0..<columns).map { c -> (Float, Float, Float) in
+                            var sum: Float = 0, n = 0, twoSided = 0, gradient: Float = 0
                             for y in (r * step)..<min(gh, (r + 1) * step) {
                                 for x in (c * step)..<min(gw, (c + 1) * step) {
                                     let a = rp[y * gw + x], b = op[y * gw + x]
                                     sum += pair.difference(reference: a, other: b)
                                     if pair.levels(reference: a, other: b).twoSided { twoSided += 1 }
+                                    // The reference's own slope, in the darker frame's levels.
+                                    let here = pair.darkLevel(a, isReference: true)
+                                    let right = pair.darkLevel(rp[y * gw + min(x + 1, gw - 1)], isReference: true)
+                                    let below = pair.darkLevel(rp[min(y + 1, gh - 1) * gw + x], isReference: true)
+                                    gradient += max(abs(right - here), abs(below - here))
                                     n += 1
                                 }
                             }
-                            return n > 0 ? (sum / Float(n), Float(twoSided) / Float(n)) : (0, 0)
+                            return n > 0 ? (sum / Float(n), Float(twoSided) / Float(n), gradient / Float(n)) : (0, 0, 0)
                         }
                     }
                 }
             }
             let differences = perRow.flatMap { $0.map(\.0) }, twoSidedShare = perRow.flatMap { $0.map(\.1) }
+            let gradients = perRow.flatMap { $0.map(\.2) }
             // Noise (and residual misalignment) of this pair: the median over tiles that are mostly comparable.
             let informative = differences.indices.filter { twoSidedShare[$0] > 0.5 }.map { differences[$0] }.sorted()
             let noise = max(1, informative.isEmpty ? 1 : informative[informative.count / 2])
-            return RobustMerge.weights(differences: differences, noise: Array(repeating: noise, count: differences.count),
+            // Edges also differ by what alignment leaves and by motion blur: allow half a half-resolution
+            // pixel of the reference's own slope on top of the noise.
+            let expected = gradients.map { max(noise, 0.5 * $0) }
+            return RobustMerge.weights(differences: differences, noise: expected,
                                        tileSize: tileSize, columns: columns, rows: rows)
         }
     }
