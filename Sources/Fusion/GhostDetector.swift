@@ -2,7 +2,7 @@ import CaptureCore
 
 /// Finds what moved between the frames of a bracket: per 16-pixel tile, each frame's mean disagreement with
 /// the reference once both are at one exposure (`ExposurePair`, at half resolution), against what the
-/// bracket's static tiles show (their median) or, on edges, half a pixel of the reference's own slope —
+/// bracket's static tiles show (their median) or, on edges, half a full-resolution pixel of the reference's own slope —
 /// the shared `RobustMerge` rule turns that into weights —
 /// and fills what a frame's weights reject with the reference's content at that frame's exposure.
 /// Frames should be aligned first. ``ExposureFusion/fuse(_:deghostingAgainst:progress:)`` uses it.
@@ -53,9 +53,9 @@ public struct GhostDetector: Sendable {
             // Noise (and residual misalignment) of this pair: the median over tiles that are mostly comparable.
             let informative = differences.indices.filter { twoSidedShare[$0] > 0.5 }.map { differences[$0] }.sorted()
             let noise = max(1, informative.isEmpty ? 1 : informative[informative.count / 2])
-            // Edges also differ by what alignment leaves and by motion blur: allow half a half-resolution
+            // Edges also differ by what alignment leaves and by motion blur: allow a quarter of a half-resolution
             // pixel of the reference's own slope on top of the noise.
-            let expected = gradients.map { max(noise, 0.5 * $0) }
+            let expected = gradients.map { max(noise, 0.25 * $0) }
             return RobustMerge.weights(differences: differences, noise: expected,
                                        tileSize: tileSize, columns: columns, rows: rows)
         }
