@@ -41,6 +41,12 @@ public struct TileGrid: Sendable, Equatable {
         return top * (1 - ty) + bottom * ty
     }
 
+    /// The two tile rows whose values pixel row `y` reads (the same row twice beyond the outer centres).
+    public func tileRows(around y: Int) -> (Int, Int) {
+        let (r0, r1, _) = Self.span(Double(y), count: rows, tile: tileSize)
+        return (r0, r1)
+    }
+
     /// Writes the values of pixels 0..<width of row `y` to `out` (as `value(x:y:)` gives them).
     public func fillRow(_ y: Int, width: Int, into out: UnsafeMutablePointer<Float>) {
         let (r0, r1, ty) = Self.span(Double(y), count: rows, tile: tileSize)

@@ -17,7 +17,7 @@ public struct GhostDetector: Sendable {
     public func consistency(_ images: [Raster<UInt8>], reference: Int) -> [TileGrid?] {
         let width = images[0].width, height = images[0].height
         guard width >= 2 * tileSize, height >= 2 * tileSize else { return images.map { _ in nil } }
-        let greys = Parallel.map(count: images.count) { ExposureAlignment().greyPyramid(images[$0], levels: 2)[1] }
+        let greys = Parallel.map(count: images.count) { ExposureAlignment.halfGrey(images[$0]) }
         let ref = greys[reference]
         let columns = (width + tileSize - 1) / tileSize, rows = (height + tileSize - 1) / tileSize
         let step = tileSize / 2, gw = ref.width, gh = ref.height
@@ -74,14 +74,19 @@ public struct GhostDetector: Sendable {
             // Reference level → this frame's level, per channel (every 4th pixel suffices for histograms).
             let tables: [[UInt8]] = (0..<3).map { c in
                 var from = [Double](repeating: 0, count: 256), to = from
-                var i = c
-                while i < referenceImage.storage.count {
-                    from[Int(referenceImage.storage[i])] += 1; to[Int(images[k].storage[i])] += 1
-                    i += 12
+                referenceImage.storage.withUnsafeBufferPointer { rp in
+                    images[k].storage.withUnsafeBufferPointer { fp in
+                        var i = c
+                        while i < rp.count {
+                            from[Int(rp[i])] += 1; to[Int(fp[i])] += 1
+                            i += 12
+                        }
+                    }
                 }
                 return ExposurePair.matching(from: from, to: to).map { UInt8(min(max($0.rounded(), 0), 255)) }
             }
             let lut = tables[0] + tables[1] + tables[2]
+            let rejects = (0..<map.rows).map { r in (0..<map.columns).contains { map[$0, r] < 1 } }
             referenceImage.storage.withUnsafeBufferPointer { rp in
                 images[k].storage.withUnsafeMutableBufferPointer { fp in
                     lut.withUnsafeBufferPointer { tp in
@@ -90,6 +95,9 @@ public struct GhostDetector: Sendable {
                             let m = UnsafeMutablePointer<Float>.allocate(capacity: w)
                             defer { m.deallocate() }
                             for y in rows {
+                                // Rows between tile rows that keep everything need no work.
+                                let (r0, r1) = map.tileRows(around: y)
+                                if !rejects[r0] && !rejects[r1] { continue }
                                 map.fillRow(y, width: w, into: m)
                                 for x in 0..<w where m[x] < 1 {
                                     let keep = m[x]

@@ -56,7 +56,7 @@ public struct TileAlignment: Sendable {
                                                          dy: TileGrid(tileSize: tileSize, width: width, height: height, value: Float(initial[k].dy)))
             }
         }
-        let greys = Parallel.map(count: images.count) { ExposureAlignment().greyPyramid(images[$0], levels: 2)[1] }
+        let greys = Parallel.map(count: images.count) { ExposureAlignment.halfGrey(images[$0]) }
         let starts = initial.map { (Float($0.0), Float($0.1)) }
         // One frame at a time (each match runs on all cores): two frames' levels at once cost 50 MB more.
         return images.indices.map { k in
