@@ -136,7 +136,16 @@ public struct TileAlignment: Sendable {
         }
         let area = Float((x1 - x0) * (y1 - y0))
         guard n >= 0.25 * area, sum2 / n - (sum / n) * (sum / n) > 0.5 else { return (Float(start.0), Float(start.1), false) }
+        // Costs already computed, so the sub-pixel fit reuses the search's neighbours.
+        var known: [Int: Float] = [:]
         func cost(_ dx: Int, _ dy: Int) -> Float {
+            let key = (dy &+ 32_768) &* 65_536 &+ (dx &+ 32_768)
+            if let value = known[key] { return value }
+            let value = rawCost(dx, dy)
+            known[key] = value
+            return value
+        }
+        func rawCost(_ dx: Int, _ dy: Int) -> Float {
             // Rows and columns whose displaced position lies inside the other frame.
             let ya = max(y0, -dy), yb = min(y1, o.height - dy), xa = max(x0, -dx), xb = min(x1, o.width - dx)
             guard yb > ya, xb > xa else { return .infinity }
