@@ -52,8 +52,13 @@ public struct ExposureAlignment: Sendable {
 
     /// The images translated by their estimated shifts (edge pixels replicated), ready to fuse.
     public func align(_ images: [Raster<UInt8>], reference: Int) throws -> [Raster<UInt8>] {
-        let shifts = try estimateShifts(images, reference: reference)
-        return zip(images, shifts).map { Self.translate($0, dx: $1.dx, dy: $1.dy) }
+        translate(images, by: try estimateShifts(images, reference: reference))
+    }
+
+    /// The images translated by `shifts` (one per image, as ``estimateShifts(_:reference:)`` gives them;
+    /// edge pixels replicated).
+    public func translate(_ images: [Raster<UInt8>], by shifts: [(dx: Int, dy: Int)]) -> [Raster<UInt8>] {
+        zip(images, shifts).map { Self.translate($0, dx: $1.dx, dy: $1.dy) }
     }
 
     /// out(x, y) = image(x + dx, y + dy), coordinates clamped to the image.
@@ -77,6 +82,32 @@ public struct ExposureAlignment: Sendable {
             }
         }
         return out
+    }
+
+    /// Ward's grey of 2 × 2 pixel means of an RGB image (⌊w/2⌋ × ⌊h/2⌋), in one pass: level 1 of
+    /// `greyPyramid` up to rounding, without the full-resolution grey.
+    static func halfGrey(_ image: Raster<UInt8>) -> GreyImage {
+        let w = image.width, ch = image.channels, nw = max(1, w / 2), nh = max(1, image.height / 2)
+        var half = [UInt8](repeating: 0, count: nw * nh)
+        image.storage.withUnsafeBufferPointer { src in
+            half.withUnsafeMutableBufferPointer { dst in
+                let s = src.baseAddress!, d = dst.baseAddress!
+                Parallel.forEachBand(height: nh) { rows in
+                    for y in rows {
+                        let r0 = s + min(2 * y, image.height - 1) * w * ch, r1 = s + min(2 * y + 1, image.height - 1) * w * ch
+                        for x in 0..<nw {
+                            let a = min(2 * x, w - 1) * ch, b = min(2 * x + 1, w - 1) * ch
+                            var total = 0
+                            for p in [r0 + a, r0 + b, r1 + a, r1 + b] {
+                                total += ch == 1 ? 256 * Int(p[0]) : 54 * Int(p[0]) + 183 * Int(p[1]) + 19 * Int(p[2])
+                            }
+                            d[y * nw + x] = UInt8(min(255, (total + 512) >> 10))
+                        }
+                    }
+                }
+            }
+        }
+        return GreyImage(width: nw, height: nh, pixels: half)
     }
 
     /// Grey levels (Ward's 54R + 183G + 19B) at full resolution and then halved `levels − 1` times (2×2 means).

@@ -10,9 +10,10 @@ import Foundation
 /// 8-bit sRGB-encoded RGB (3 interleaved channels); the images should already be aligned
 /// (see ``ExposureAlignment``).
 ///
-/// Memory: the normalised full-resolution weights (one Float plane per frame) and the half-resolution
-/// first levels are kept; the finest Laplacian level is never stored — it is formed band by band while
-/// writing the 8-bit output. Three 12 MP frames need about 0.5 GB including the inputs.
+/// Memory: no full-resolution Float plane is kept. The weights are reduced to the first pyramid level band
+/// by band, one frame's Gaussian pyramid is held at a time, and the finest Laplacian level is formed band
+/// by band (weights and first-level rows computed again there) while writing the 8-bit output. Three
+/// 12 MP frames need the 8-bit inputs and output (144 MB) plus about 130 MB of half-resolution planes.
 public struct ExposureFusion: Sendable {
     /// Exponent of the contrast measure (0 switches it off).
     public var contrastWeight: Double
@@ -41,7 +42,34 @@ public struct ExposureFusion: Sendable {
     /// Fuses aligned, equally sized 8-bit RGB frames into one. `progress` receives the name of each stage.
     /// Throws ``FusionError`` for an empty array, mismatched sizes, non-RGB input or bad parameters.
     public func fuse(_ images: [Raster<UInt8>], progress: ((String) -> Void)? = nil) throws -> Raster<UInt8> {
+        try fuse(images, consistency: nil, progress: progress)
+    }
+
+    /// Fuses aligned frames as ``fuse(_:progress:)`` does, but first rejects, tile by tile, content of the
+    /// other frames that disagrees with frame `reference` once exposure is normalised (something that moved),
+    /// so a moving object appears once, where the reference saw it (``GhostDetector``: the rejected content
+    /// is replaced by the reference's and weighted down). Frames it changes are copied; callers that own
+    /// their frames can save that memory by calling ``GhostDetector`` and ``fuse(_:consistency:progress:)``.
+    public func fuse(_ images: [Raster<UInt8>], deghostingAgainst reference: Int,
+                     progress: ((String) -> Void)? = nil) throws -> Raster<UInt8> {
         try FusionError.validate(images, channels: 3)
+        guard images.indices.contains(reference) else { throw FusionError.referenceOutOfRange(reference) }
+        progress?("ghost detection")
+        let detector = GhostDetector()
+        let consistency = detector.consistency(images, reference: reference)
+        var frames = images
+        detector.fill(&frames, reference: reference, weights: consistency)
+        return try fuse(frames, consistency: consistency, progress: progress)
+    }
+
+    /// Fuses aligned frames with each frame's weights scaled, before they are normalised, by
+    /// `consistency[k]` (nil: unscaled), e.g. ``GhostDetector`` weights; nil fuses plainly.
+    public func fuse(_ images: [Raster<UInt8>], consistency: [TileGrid?]?,
+                     progress: ((String) -> Void)? = nil) throws -> Raster<UInt8> {
+        try FusionError.validate(images, channels: 3)
+        if let consistency, consistency.count != images.count {
+            throw FusionError.invalidParameter("\(consistency.count) consistency maps for \(images.count) images")
+        }
         for (name, value) in [("contrastWeight", contrastWeight), ("saturationWeight", saturationWeight),
                               ("exposureWeight", exposureWeight)] where !(value >= 0 && value.isFinite) {
             throw FusionError.invalidParameter("\(name) = \(value) (must be finite and ≥ 0)")
@@ -52,148 +80,65 @@ public struct ExposureFusion: Sendable {
         let width = images[0].width, height = images[0].height
         if images.count == 1 || width == 0 || height == 0 { return images[0] }
 
-        progress?("weights")
-        let weights = computeWeights(images)
-
         // Level sizes: reduce while the smaller side stays above 8 pixels.
         var sizes = [(width, height)]
-        while min(sizes.last!.0, sizes.last!.1) > 8 {
-            sizes.append(((sizes.last!.0 + 1) / 2, (sizes.last!.1 + 1) / 2))
+        while let last = sizes.last, min(last.0, last.1) > 8 {
+            sizes.append(((last.0 + 1) / 2, (last.1 + 1) / 2))
         }
-        if sizes.count == 1 { return Self.blendWithoutPyramid(images, weights: weights) }
+        let buffers = images.map { $0.storage }
+        return withUnsafeBufferPointers(buffers) { sources in
+            let weights = WeightRows(self, sources: sources, width: width, height: height, consistency: consistency)
+            if sizes.count == 1 { return Self.blendWithoutPyramid(images, weights: weights) }
 
-        // Levels 1…top of the blended Laplacian pyramid, one frame's pyramid at a time.
-        progress?("pyramids")
-        let output: [[FloatPlane]] = sizes.dropFirst().map { size in
-            (0..<3).map { _ in FloatPlane(width: size.0, height: size.1, zeroed: true) }
-        }
-        var firstLevels: [[FloatPlane]] = []
-        for (k, image) in images.enumerated() {
-            var g = Pyramid.reduce(rgb: image)
-            var wg = Pyramid.reduce(weights[k])
-            firstLevels.append(g)
-            for level in 1..<sizes.count {
-                let target = output[level - 1]
-                if level == sizes.count - 1 {
-                    Self.accumulateTop(into: target, image: g, weight: wg)
-                } else {
-                    let next = g.map { Pyramid.reduce($0) }
-                    Self.accumulate(into: target, image: g, next: next, weight: wg)
-                    wg = Pyramid.reduce(wg)
-                    g = next
+            // Level-1 weights, reduced band by band from full-resolution weights that are never stored whole.
+            progress?("weights")
+            var levelOneWeights: [FloatPlane]? = weights.reducedOnce()
+
+            // Levels 1…top of the blended Laplacian pyramid, one frame's pyramid at a time.
+            progress?("pyramids")
+            let output: [[FloatPlane]] = sizes.dropFirst().map { size in
+                (0..<3).map { _ in FloatPlane(width: size.0, height: size.1, zeroed: true) }
+            }
+            for (k, image) in images.enumerated() {
+                var g = Pyramid.reduce(rgb: image)
+                guard var wg = levelOneWeights?[k] else { break }
+                for level in 1..<sizes.count {
+                    let target = output[level - 1]
+                    if level == sizes.count - 1 {
+                        Self.accumulateTop(into: target, image: g, weight: wg)
+                    } else {
+                        let next = g.map { Pyramid.reduce($0) }
+                        Self.accumulate(into: target, image: g, next: next, weight: wg)
+                        wg = Pyramid.reduce(wg)
+                        g = next
+                    }
                 }
             }
-        }
+            levelOneWeights = nil
 
-        progress?("collapse")
-        for level in stride(from: output.count - 2, through: 0, by: -1) {
-            Self.addExpanded(output[level + 1], to: output[level])
-        }
+            progress?("collapse")
+            for level in stride(from: output.count - 2, through: 0, by: -1) {
+                Self.addExpanded(output[level + 1], to: output[level])
+            }
 
-        progress?("finest level")
-        return Self.finish(images, weights: weights, firstLevels: firstLevels, residual: output[0])
+            progress?("finest level")
+            return Self.finish(sources, width: width, height: height, weights: weights, residual: output[0])
+        }
     }
 
     // MARK: - Weights
 
-    /// Normalised weight planes, computed band by band for all frames at once. Each step is a separate
-    /// row loop (deinterleave, grey, exposure, saturation, contrast, normalise) so the compiler can vectorise it.
+    /// Normalised weight planes at full resolution (all frames; tests and small images).
     func computeWeights(_ images: [Raster<UInt8>]) -> [FloatPlane] {
-        let w = images[0].width, h = images[0].height, n = images.count
-        let planes = (0..<n).map { _ in FloatPlane(width: w, height: h) }
-        let sigma = exposureWidth, optimum = exposureOptimum, we = exposureWeight
-        let exposureTable: [Float] = (0..<256).map { v in
-            let d = Double(v) / 255 - optimum
-            return Float(pow(exp(-d * d / (2 * sigma * sigma)), we))
-        }
-        let wc = Float(contrastWeight), ws = Float(saturationWeight)
-        let useExposure = exposureWeight != 0
-        let kr: Float = 0.299 / 255, kg: Float = 0.587 / 255, kb: Float = 0.114 / 255
-        let epsilon: Float = 1e-12
-
-        let buffers = images.map { $0.storage }
-        withUnsafeBufferPointers(buffers) { sources in
-        exposureTable.withUnsafeBufferPointer { table in
-            let et = table.baseAddress!
+        let w = images[0].width, h = images[0].height
+        let planes = (0..<images.count).map { _ in FloatPlane(width: w, height: h) }
+        withUnsafeBufferPointers(images.map { $0.storage }) { sources in
+            let weights = WeightRows(self, sources: sources, width: w, height: h, consistency: nil)
             Parallel.forEachBand(height: h, bandHeight: Pyramid.bandRows(width: w)) { rows in
-                let lo = rows.lowerBound, hi = rows.upperBound
-                let greyBand = UnsafeMutablePointer<Float>.allocate(capacity: (rows.count + 2) * w)
-                let rgb = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
-                defer { greyBand.deallocate(); rgb.deallocate() }
-                let r = rgb, g = rgb + w, b = rgb + 2 * w
-                for k in 0..<n {
-                    let src = sources[k]
-                    // Grey for the band and one halo row each side; colour weights for the band rows.
-                    for yy in (lo - 1)..<(hi + 1) {
-                        let y = reflect101(yy, h)
-                        let p = src + y * 3 * w
-                        for x in 0..<w { r[x] = Float(p[3 * x]); g[x] = Float(p[3 * x + 1]); b[x] = Float(p[3 * x + 2]) }
-                        let grey = greyBand + (yy - lo + 1) * w
-                        for x in 0..<w { grey[x] = kr * r[x] + kg * g[x] + kb * b[x] }
-                        guard yy >= lo && yy < hi else { continue }
-                        let out = planes[k].row(y)
-                        if useExposure {
-                            for x in 0..<w { out[x] = et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
-                        } else {
-                            out.update(repeating: 1, count: w)
-                        }
-                        if ws != 0 {
-                            let third: Float = 1.0 / 3, norm: Float = 1.0 / (3 * 255 * 255)
-                            if ws == 1 {
-                                for x in 0..<w {
-                                    let mean = (r[x] + g[x] + b[x]) * third
-                                    let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
-                                    out[x] *= vectorisableSquareRoot((dr * dr + dg * dg + db * db) * norm)
-                                }
-                            } else {
-                                let half = 0.5 * ws
-                                for x in 0..<w {
-                                    let mean = (r[x] + g[x] + b[x]) * third
-                                    let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
-                                    out[x] *= powf((dr * dr + dg * dg + db * db) * norm, half)
-                                }
-                            }
-                        }
-                    }
-                    // Contrast: |4-neighbour Laplacian| of grey (mirrored at the image edges).
-                    if wc != 0 {
-                        for y in rows {
-                            let up = greyBand + (y - lo) * w, mid = up + w, down = mid + w
-                            let c = rgb  // scratch
-                            if w == 1 {
-                                c[0] = abs(up[0] + down[0] - 2 * mid[0])
-                            } else {
-                                c[0] = abs(up[0] + down[0] + 2 * mid[1] - 4 * mid[0])
-                                c[w - 1] = abs(up[w - 1] + down[w - 1] + 2 * mid[w - 2] - 4 * mid[w - 1])
-                                for x in 1..<max(1, w - 1) {
-                                    c[x] = abs(up[x] + down[x] + mid[x - 1] + mid[x + 1] - 4 * mid[x])
-                                }
-                            }
-                            let out = planes[k].row(y)
-                            if wc == 1 {
-                                for x in 0..<w { out[x] *= c[x] }
-                            } else {
-                                for x in 0..<w { out[x] *= powf(c[x], wc) }
-                            }
-                        }
-                    }
-                }
-                // Normalise across frames: (wₖ + ε) / Σ (wᵢ + ε).
-                let sum = rgb
-                for y in rows {
-                    sum.update(repeating: Float(n) * epsilon, count: w)
-                    for k in 0..<n {
-                        let o = planes[k].row(y)
-                        for x in 0..<w { sum[x] += o[x] }
-                    }
-                    for x in 0..<w { sum[x] = 1 / sum[x] }
-                    for k in 0..<n {
-                        let o = planes[k].row(y)
-                        for x in 0..<w { o[x] = (o[x] + epsilon) * sum[x] }
-                    }
-                }
+                var scratch = weights.makeScratch(rows: rows.count)
+                defer { scratch.deallocate() }
+                weights.compute(rows: rows, into: planes.map { $0.row(rows.lowerBound) }, scratch: &scratch)
             }
-        }
         }
         return planes
     }
@@ -245,48 +190,69 @@ public struct ExposureFusion: Sendable {
     }
 
     /// The finest level, formed band by band and written straight to 8 bits:
-    /// out = expand(residual) + Σₖ Wₖ · (Iₖ − expand(G1ₖ)).
-    static func finish(_ images: [Raster<UInt8>], weights: [FloatPlane], firstLevels: [[FloatPlane]],
+    /// out = expand(residual) + Σₖ Wₖ · (Iₖ − expand(G1ₖ)), with the weights Wₖ and the rows of G1ₖ
+    /// that the band needs computed again here rather than kept from the pyramid pass.
+    static func finish(_ sources: [UnsafePointer<UInt8>], width w: Int, height h: Int, weights: WeightRows,
                        residual: [FloatPlane]) -> Raster<UInt8> {
-        let w = images[0].width, h = images[0].height
         var result = Raster<UInt8>(width: w, height: h, channels: 3)
-        let buffers = images.map { $0.storage }
+        let n = sources.count, ow = (w + 1) / 2, oh = (h + 1) / 2
         result.storage.withUnsafeMutableBufferPointer { dst in
             let d = dst.baseAddress!
-            withUnsafeBufferPointers(buffers) { sources in
-                Parallel.forEachBand(height: h, bandHeight: Pyramid.bandRows(width: w)) { rows in
-                    let scratch = UnsafeMutablePointer<Float>.allocate(capacity: residual[0].width)
-                    let acc = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
-                    let pixels = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
-                    let expanded = UnsafeMutablePointer<Float>.allocate(capacity: w)
-                    defer { scratch.deallocate(); acc.deallocate(); pixels.deallocate(); expanded.deallocate() }
-                    for y in rows {
-                        for c in 0..<3 {
-                            Pyramid.expandRow(residual[c], y: y, width: w, scratch: scratch, into: acc + c * w)
-                        }
-                        for (k, src) in sources.enumerated() {
-                            let p = src + y * 3 * w, wr = weights[k].row(y)
-                            let r = pixels, g = pixels + w, b = pixels + 2 * w
-                            let scale: Float = 1.0 / 255
-                            for x in 0..<w {
-                                r[x] = Float(p[3 * x]) * scale; g[x] = Float(p[3 * x + 1]) * scale; b[x] = Float(p[3 * x + 2]) * scale
-                            }
-                            for c in 0..<3 {
-                                Pyramid.expandRow(firstLevels[k][c], y: y, width: w, scratch: scratch, into: expanded)
-                                let a = acc + c * w, v = pixels + c * w
-                                for x in 0..<w { a[x] += wr[x] * (v[x] - expanded[x]) }
-                            }
-                        }
-                        let out = d + y * 3 * w
-                        let r = acc, g = acc + w, b = acc + 2 * w
-                        // Round to 8 bits by adding 2²³ (the integer lands in the low mantissa bits): no
-                        // trapping conversion, so the loop vectorises.
-                        let magic: Float = 8_388_608
+            Parallel.forEachBand(height: h, bandHeight: 32) { rows in
+                // Level-1 rows that expanding rows `rows` reads (mirrored indices stay inside this run).
+                let g0 = max(0, (rows.lowerBound >> 1) - 1), g1 = min(oh - 1, ((rows.upperBound - 1) >> 1) + 1)
+                let gRows = g1 - g0 + 1
+                var scratch = weights.makeScratch(rows: rows.count)
+                let weightBand = (0..<n).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: rows.count * w) }
+                let levelOne = UnsafeMutablePointer<Float>.allocate(capacity: n * 3 * gRows * ow)
+                let scratchRow = UnsafeMutablePointer<Float>.allocate(capacity: max(ow, residual[0].width))
+                let t = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+                let acc = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+                let pixels = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
+                let expanded = UnsafeMutablePointer<Float>.allocate(capacity: w)
+                defer {
+                    scratch.deallocate(); weightBand.forEach { $0.deallocate() }; levelOne.deallocate()
+                    scratchRow.deallocate(); t.deallocate(); acc.deallocate(); pixels.deallocate(); expanded.deallocate()
+                }
+                weights.compute(rows: rows, into: weightBand, scratch: &scratch)
+                // Plane c of frame k, level-1 row r (g0 ≤ r ≤ g1).
+                @inline(__always) func levelOneRow(_ k: Int, _ c: Int, _ r: Int) -> UnsafeMutablePointer<Float> {
+                    levelOne + ((k * 3 + c) * gRows + (r - g0)) * ow
+                }
+                for k in 0..<n {
+                    for r in g0...g1 {
+                        Pyramid.reduceRGBRow(sources[k], width: w, height: h, row: r,
+                                             into: (levelOneRow(k, 0, r), levelOneRow(k, 1, r), levelOneRow(k, 2, r)),
+                                             scratch: t, planes: pixels)
+                    }
+                }
+                for y in rows {
+                    for c in 0..<3 {
+                        Pyramid.expandRow(residual[c], y: y, width: w, scratch: scratchRow, into: acc + c * w)
+                    }
+                    for k in 0..<n {
+                        let p = sources[k] + y * 3 * w, wr = weightBand[k] + (y - rows.lowerBound) * w
+                        let r = pixels, g = pixels + w, b = pixels + 2 * w
+                        let scale: Float = 1.0 / 255
                         for x in 0..<w {
-                            out[3 * x] = UInt8(truncatingIfNeeded: (min(max(r[x] * 255, 0), 255) + magic).bitPattern)
-                            out[3 * x + 1] = UInt8(truncatingIfNeeded: (min(max(g[x] * 255, 0), 255) + magic).bitPattern)
-                            out[3 * x + 2] = UInt8(truncatingIfNeeded: (min(max(b[x] * 255, 0), 255) + magic).bitPattern)
+                            r[x] = Float(p[3 * x]) * scale; g[x] = Float(p[3 * x + 1]) * scale; b[x] = Float(p[3 * x + 2]) * scale
                         }
+                        for c in 0..<3 {
+                            Pyramid.expandRow(rowAt: { levelOneRow(k, c, $0) }, width: ow, height: oh, y: y, outWidth: w,
+                                              scratch: scratchRow, into: expanded)
+                            let a = acc + c * w, v = pixels + c * w
+                            for x in 0..<w { a[x] += wr[x] * (v[x] - expanded[x]) }
+                        }
+                    }
+                    let out = d + y * 3 * w
+                    let r = acc, g = acc + w, b = acc + 2 * w
+                    // Round to 8 bits by adding 2²³ (the integer lands in the low mantissa bits): no
+                    // trapping conversion, so the loop vectorises.
+                    let magic: Float = 8_388_608
+                    for x in 0..<w {
+                        out[3 * x] = UInt8(truncatingIfNeeded: (min(max(r[x] * 255, 0), 255) + magic).bitPattern)
+                        out[3 * x + 1] = UInt8(truncatingIfNeeded: (min(max(g[x] * 255, 0), 255) + magic).bitPattern)
+                        out[3 * x + 2] = UInt8(truncatingIfNeeded: (min(max(b[x] * 255, 0), 255) + magic).bitPattern)
                     }
                 }
             }
@@ -295,13 +261,17 @@ public struct ExposureFusion: Sendable {
     }
 
     /// Images too small for a pyramid: the per-pixel weighted average.
-    static func blendWithoutPyramid(_ images: [Raster<UInt8>], weights: [FloatPlane]) -> Raster<UInt8> {
+    static func blendWithoutPyramid(_ images: [Raster<UInt8>], weights: WeightRows) -> Raster<UInt8> {
         let w = images[0].width, h = images[0].height
         var result = Raster<UInt8>(width: w, height: h, channels: 3)
+        var scratch = weights.makeScratch(rows: h)
+        let planes = images.map { _ in UnsafeMutablePointer<Float>.allocate(capacity: w * h) }
+        defer { scratch.deallocate(); planes.forEach { $0.deallocate() } }
+        weights.compute(rows: 0..<h, into: planes, scratch: &scratch)
         for i in 0..<(w * h) {
             for c in 0..<3 {
                 var v: Float = 0
-                for k in images.indices { v += weights[k].base[i] * Float(images[k].storage[3 * i + c]) }
+                for k in images.indices { v += planes[k][i] * Float(images[k].storage[3 * i + c]) }
                 result.storage[3 * i + c] = UInt8(min(max(v + 0.5, 0), 255))
             }
         }

@@ -61,39 +61,57 @@ enum Pyramid {
                 let t = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
                 let p = UnsafeMutablePointer<Float>.allocate(capacity: 3 * w)
                 defer { t.deallocate(); p.deallocate() }
-                let pr = p, pg = p + w, pb = p + 2 * w
                 for y in rows {
-                    let r0 = s + reflect101(2 * y - 2, h) * 3 * w, r1 = s + reflect101(2 * y - 1, h) * 3 * w
-                    let r2 = s + reflect101(2 * y, h) * 3 * w, r3 = s + reflect101(2 * y + 1, h) * 3 * w
-                    let r4 = s + reflect101(2 * y + 2, h) * 3 * w
-                    for i in 0..<(3 * w) {
-                        let a = Float(r0[i]) + Float(r4[i]), b = Float(r1[i]) + Float(r3[i])
-                        t[i] = a + 4 * b + 6 * Float(r2[i])
-                    }
-                    // One loop for all three channels: an interleaved group the compiler vectorises.
-                    for x in 0..<w { pr[x] = t[3 * x]; pg[x] = t[3 * x + 1]; pb[x] = t[3 * x + 2] }
-                    for c in 0..<3 {
-                        reduceRow(p + c * w, width: w, into: planes[c].row(y), outWidth: ow, scale: 1.0 / (256 * 255))
-                    }
+                    reduceRGBRow(s, width: w, height: h, row: y, into: (planes[0].row(y), planes[1].row(y), planes[2].row(y)),
+                                 scratch: t, planes: p)
                 }
             }
         }
         return planes
     }
 
-    /// Row `y` of `g` expanded to the next-finer level of size `width` × (any height ≤ 2·g.height),
-    /// written to `out`; `t` is scratch of at least `g.width` floats.
+    /// Row `y` of the first reduced level of interleaved 8-bit RGB `s` (w × h), one plane per channel in
+    /// [0, 1]; `t` and `p` are scratch of 3·w floats each.
+    @inline(__always)
+    static func reduceRGBRow(_ s: UnsafePointer<UInt8>, width w: Int, height h: Int, row y: Int,
+                             into out: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                             scratch t: UnsafeMutablePointer<Float>, planes p: UnsafeMutablePointer<Float>) {
+        let ow = (w + 1) / 2
+        let r0 = s + reflect101(2 * y - 2, h) * 3 * w, r1 = s + reflect101(2 * y - 1, h) * 3 * w
+        let r2 = s + reflect101(2 * y, h) * 3 * w, r3 = s + reflect101(2 * y + 1, h) * 3 * w
+        let r4 = s + reflect101(2 * y + 2, h) * 3 * w
+        for i in 0..<(3 * w) {
+            let a = Float(r0[i]) + Float(r4[i]), b = Float(r1[i]) + Float(r3[i])
+            t[i] = a + 4 * b + 6 * Float(r2[i])
+        }
+        // One loop for all three channels: an interleaved group the compiler vectorises.
+        let pr = p, pg = p + w, pb = p + 2 * w
+        for x in 0..<w { pr[x] = t[3 * x]; pg[x] = t[3 * x + 1]; pb[x] = t[3 * x + 2] }
+        let scale: Float = 1.0 / (256 * 255)
+        reduceRow(pr, width: w, into: out.0, outWidth: ow, scale: scale)
+        reduceRow(pg, width: w, into: out.1, outWidth: ow, scale: scale)
+        reduceRow(pb, width: w, into: out.2, outWidth: ow, scale: scale)
+    }
+
+    /// Row `y` of `g` expanded to the next-finer level (see the general form below).
     @inline(__always)
     static func expandRow(_ g: FloatPlane, y: Int, width: Int, scratch t: UnsafeMutablePointer<Float>,
                           into out: UnsafeMutablePointer<Float>) {
-        let gw = g.width, gh = g.height
+        expandRow(rowAt: { g.row($0) }, width: g.width, height: g.height, y: y, outWidth: width, scratch: t, into: out)
+    }
+
+    /// Row `y` of a level of `gw` × `gh` (whose rows `rowAt` gives) expanded to the next-finer level of
+    /// size `width` × (any height ≤ 2·gh), written to `out`; `t` is scratch of at least `gw` floats.
+    @inline(__always)
+    static func expandRow(rowAt row: (Int) -> UnsafeMutablePointer<Float>, width gw: Int, height gh: Int, y: Int,
+                          outWidth width: Int, scratch t: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
         if y & 1 == 0 {
             let i = y >> 1
-            let a = g.row(reflect101(i - 1, gh)), b = g.row(i), c = g.row(reflect101(i + 1, gh))
+            let a = row(reflect101(i - 1, gh)), b = row(i), c = row(reflect101(i + 1, gh))
             for x in 0..<gw { t[x] = 0.125 * (a[x] + c[x]) + 0.75 * b[x] }
         } else {
             let i = y >> 1
-            let a = g.row(i), b = g.row(reflect101(i + 1, gh))
+            let a = row(i), b = row(reflect101(i + 1, gh))
             for x in 0..<gw { t[x] = 0.5 * (a[x] + b[x]) }
         }
         // Even outputs 2j: (t[j−1] + 6 t[j] + t[j+1]) / 8; odd outputs 2j+1: (t[j] + t[j+1]) / 2.

@@ -2,10 +2,15 @@ import CaptureCore
 
 /// Multi-frame merge for still-image stabilisation (the "align and merge" of HDR+, translation only).
 public enum RawFrameMerger {
-    /// Aligns every frame to the first by a global translation (`estimateShift`), then averages
-    /// the black-subtracted Bayer codes that overlap. Where the first frame is clipped the result
-    /// stays clipped. The noise profile is divided by the frame count and `exposure.frameCount` is
-    /// the number of frames merged.
+    /// Side of the tiles the robust merge judges, in pixels (8 × 8 CFA quads).
+    static let tileSize = 16
+
+    /// Aligns every frame to the first by a global translation (`estimateShift`), then averages the
+    /// black-subtracted Bayer codes that overlap, each frame weighted tile by tile by the shared
+    /// `RobustMerge` rule: where a frame differs from the first by more than its noise profile explains
+    /// (something moved), it is left out, so moving things do not ghost. Where the first frame is clipped
+    /// the result stays clipped. The noise profile is divided by the frame count (what static areas
+    /// reach; moving areas keep more noise) and `exposure.frameCount` is the number of frames merged.
     public static func merge(_ frames: [RawImage]) -> RawImage {
         guard let reference = frames.first else { preconditionFailure("merge needs at least one frame") }
         guard frames.count > 1 else { return reference }
@@ -13,6 +18,10 @@ public enum RawFrameMerger {
         precondition(frames.allSatisfy { $0.width == w && $0.height == h && $0.cfa == reference.cfa },
                      "frames must share size and CFA")
         let shifts = frames.map { estimateShift(reference, $0) }
+        let referenceLuma = quadLuma(reference)
+        let weights: [TileGrid?] = frames.indices.map { i in
+            i == 0 ? nil : consistency(reference, referenceLuma: referenceLuma, frame: frames[i], shift: shifts[i])
+        }
         let black = (0..<4).map { reference.blackLevel.isEmpty ? 0 : reference.blackLevel[$0 % reference.blackLevel.count] }
         let white = UInt16(clamping: reference.whiteLevel)
         var out = Raster<UInt16>(width: w, height: h)
@@ -20,7 +29,12 @@ public enum RawFrameMerger {
             out.storage.withUnsafeMutableBufferPointer { dst in
                 let dst = dst.baseAddress!
                 Parallel.forEachBand(height: h) { rows in
+                    let rowWeights = UnsafeMutablePointer<Float>.allocate(capacity: frames.count * w)
+                    defer { rowWeights.deallocate() }
                     for y in rows {
+                        for (i, grid) in weights.enumerated() {
+                            if let grid { grid.fillRow(y, width: w, into: rowWeights + i * w) } else { (rowWeights + i * w).update(repeating: 1, count: w) }
+                        }
                         for x in 0..<w {
                             let ref = sources[0][y * w + x]
                             if ref >= white { dst[y * w + x] = white; continue }
@@ -29,8 +43,9 @@ public enum RawFrameMerger {
                             for (i, s) in shifts.enumerated() {
                                 let sx = x + s.dx, sy = y + s.dy
                                 guard sx >= 0, sx < w, sy >= 0, sy < h else { continue }
-                                sum += Float(sources[i][sy * w + sx]) - b
-                                count += 1
+                                let weight = rowWeights[i * w + x]
+                                sum += weight * (Float(sources[i][sy * w + sx]) - b)
+                                count += weight
                             }
                             let v = (b + sum / count).rounded()
                             dst[y * w + x] = UInt16(min(max(v, 0), Float(white)))
@@ -45,6 +60,50 @@ public enum RawFrameMerger {
         merged.noiseProfile = reference.noiseProfile.map { (scale: $0.scale / n, offset: $0.offset / n) }
         merged.exposure.frameCount = frames.count
         return merged
+    }
+
+    /// Per-tile weights of `frame` (displaced by `shift`) against the reference: the mean absolute
+    /// difference of their 2×2-quad sums against what the noise profile predicts for two independent
+    /// quads at the reference's level (√(2/π) · √2 · σ_quad); without a profile, against the median tile.
+    static func consistency(_ reference: RawImage, referenceLuma a: Raster<Float>, frame: RawImage,
+                            shift: (dx: Int, dy: Int)) -> TileGrid {
+        let b = quadLuma(frame)
+        let qw = a.width, qh = a.height, qdx = shift.dx / 2, qdy = shift.dy / 2, quads = tileSize / 2
+        let columns = (reference.width + tileSize - 1) / tileSize, rows = (reference.height + tileSize - 1) / tileSize
+        var differences = [Float](repeating: 0, count: columns * rows), levels = differences
+        a.storage.withUnsafeBufferPointer { pa in
+            b.storage.withUnsafeBufferPointer { pb in
+                for r in 0..<rows {
+                    for c in 0..<columns {
+                        var total: Float = 0, level: Float = 0, n: Float = 0
+                        for y in (r * quads)..<min(qh, (r + 1) * quads) where y + qdy >= 0 && y + qdy < qh {
+                            for x in (c * quads)..<min(qw, (c + 1) * quads) where x + qdx >= 0 && x + qdx < qw {
+                                let va = pa[y * qw + x]
+                                total += abs(va - pb[(y + qdy) * qw + x + qdx])
+                                level += va; n += 1
+                            }
+                        }
+                        differences[r * columns + c] = n > 0 ? total / n : 0
+                        levels[r * columns + c] = n > 0 ? level / n : 0
+                    }
+                }
+            }
+        }
+        let noise: [Float]
+        let range = Float(reference.whiteLevel) - (reference.blackLevel.isEmpty ? 0 : reference.blackLevel.reduce(0, +) / Float(reference.blackLevel.count))
+        if !reference.noiseProfile.isEmpty, range > 0 {
+            let scale = Float(reference.noiseProfile.map(\.scale).reduce(0, +) / Double(reference.noiseProfile.count))
+            let offset = Float(reference.noiseProfile.map(\.offset).reduce(0, +) / Double(reference.noiseProfile.count))
+            noise = levels.map { quadSum in
+                let signal = max(quadSum / 4 / range, 0)
+                let quadSigma = (4 * max(scale * signal + offset, 0)).squareRoot() * range
+                return max(0.5, 1.128 * quadSigma)
+            }
+        } else {
+            let median = differences.sorted()[differences.count / 2]
+            noise = Array(repeating: max(0.5, median), count: differences.count)
+        }
+        return RobustMerge.weights(differences: differences, noise: noise, tileSize: tileSize, columns: columns, rows: rows)
     }
 
     /// The translation of `b` relative to `a`: the content at a(x, y) is found at b(x + dx, y + dy).

@@ -1,4 +1,5 @@
 import Foundation
+import ImagePipeline
 import MediaFormats
 
 /// Headline figures as a user meets them: the built `opencapture` command timed from process start
@@ -17,6 +18,7 @@ enum EndToEndBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         print("# e2e: \(cli), median of \(runs); time = process start → exit with the file written; peak = child's max RSS")
 
+        var medianTimes: [String: Double] = [:]
         /// Runs `arguments` `runs` times, each into a fresh folder; reports time and peak; returns the last folder.
         func timeCommand(_ name: String, program: String, _ arguments: (URL) -> [String], stdout: ((URL) -> String)? = nil,
                          expect suffix: String, anchor: String) throws -> URL {
@@ -33,6 +35,7 @@ enum EndToEndBenchmark {
                 results.append(result)
             }
             let time = median(results.map(\.seconds)), peak = median(results.map(\.peakMB))
+            medianTimes[name] = time
             report("e2e.\(name).time", time, "s", format: "%.2f", anchor: anchor)
             report("e2e.\(name).peak_rss", peak, "MB", format: "%.0f",
                    anchor: String(format: "CPU %.2f s (user+sys)", median(results.map(\.cpuSeconds))))
@@ -93,10 +96,25 @@ enum EndToEndBenchmark {
                                             { ["bracket", "--ev=-2,0,2", "--fuse", "-o", $0.path] }, expect: ".jpg",
                                             anchor: "three 12 MP exposures, fused JPEG + HDR + tone-mapped on disk")
         let shots = files(in: bracketFolder, suffix: ".jpg").filter { !$0.lastPathComponent.contains("fused") && !$0.lastPathComponent.contains("tone") }
+        // fuse on the bracket's own three JPEGs (decode, align, deghost, fuse, encode, write), and enfuse on the same files.
+        var ours: URL?
+        if shots.count == 3 {
+            let folder = try timeCommand("fuse.3x12mp_jpeg", program: cli, { ["fuse"] + shots.map(\.path) + ["-o", $0.appendingPathComponent("fused.jpg").path] },
+                                         expect: ".jpg", anchor: "opencapture fuse a.jpg b.jpg c.jpg -o fused.jpg: decode, align (global + tiles), deghost, fuse, encode")
+            ours = folder.appendingPathComponent("fused.jpg")
+        }
         if let enfuse = ExternalTool.find("enfuse"), shots.count == 3 {
-            _ = try timeCommand("anchor.enfuse", program: enfuse,
-                                { ["--compression=90", "-o", $0.appendingPathComponent("enfused.jpg").path] + shots.map(\.path) },
-                                expect: ".jpg", anchor: "enfuse on the same three JPEGs: fusion only, no capture, no alignment")
+            let folder = try timeCommand("anchor.enfuse", program: enfuse,
+                                         { ["--compression=90", "-o", $0.appendingPathComponent("enfused.jpg").path] + shots.map(\.path) },
+                                         expect: ".jpg", anchor: "enfuse on the same three JPEGs: fusion only, no capture, no alignment")
+            if let ours, let fuseTime = medianTimes["fuse.3x12mp_jpeg"], let enfuseTime = medianTimes["anchor.enfuse"] {
+                report("e2e.fuse.3x12mp_jpeg.speedup_vs_enfuse", enfuseTime / fuseTime, "×", format: "%.1f", anchor: "target ≥ 5×")
+                if let a = try? JPEGDecoder.decode(Data(contentsOf: ours)),
+                   let b = try? JPEGDecoder.decode(Data(contentsOf: folder.appendingPathComponent("enfused.jpg"))), a.size == b.size {
+                    report("e2e.fuse.3x12mp_jpeg.ssim_vs_enfuse", ImageQuality.ssim(a, b), "", format: "%.4f",
+                           anchor: "enfuse 4.2 defaults (exposure 1, saturation 0.2, contrast 0) against ours (1, 1, 1); target ≥ 0.95")
+                }
+            }
         } else {
             print("e2e.anchor.enfuse: skipped (\(shots.count == 3 ? "apt-get install enfuse" : "bracket wrote \(shots.count) shots"))")
         }

@@ -80,6 +80,16 @@ enum FusionBenchmark {
                    anchor: String(format: "enfuse --exposure/saturation/contrast-weight=1, %.2f s", enfuse.seconds))
         }
 
+        // Inner stages of the fuse command beside the core (not end to end: see the e2e group's fuse row).
+        let (_, tileTime) = try measure {
+            var frames = bracket
+            try TileAlignment().align(&frames, reference: 1, initialShifts: [(0, 0), (0, 0), (0, 0)])
+        }
+        report("fusion.3x12mp.align_tiles", tileTime, "s", format: "%.2f", anchor: "inner stage: tile alignment of two frames (estimate + resample)")
+        let (_, deghostedTime) = try measure { try fusion.fuse(bracket, deghostingAgainst: 1) }
+        report("fusion.3x12mp.mertens_deghosted", deghostedTime, "s", format: "%.2f", anchor: "inner stage: ghost detection + Mertens core")
+        try ghost(base.image)
+
         let (_, alignTime) = try measure { try ExposureAlignment().estimateShifts(bracket, reference: 1) }
         report("fusion.3x12mp.align_mtb", alignTime, "s", format: "%.2f",
                anchor: opencv.map { String(format: "OpenCV AlignMTB shifts %.2f s", $0.align) } ?? "OpenCV AlignMTB 0.65 s (ANCHORS)")
@@ -147,6 +157,41 @@ enum FusionBenchmark {
             y0 += rowHeight
         }
         return (image, "Kodak24 tiles")
+    }
+
+    /// The ghost of a moving object: a 480-pixel dark blue square stands at a different place in each frame
+    /// of the −2/0/+2 bracket. Ghost = mean absolute error (8-bit levels) over the squares where the
+    /// non-reference frames saw it, against the same fusion of a still bracket (the object where the
+    /// reference saw it in every frame): plainly, and deghosted with the same per-frame weights on both.
+    static func ghost(_ image: Raster<UInt8>) throws {
+        let side = 480, positions = [(1900, 700), (700, 1300), (2900, 1900)]
+        func bracket(moving: Bool) -> [Raster<UInt8>] {
+            var frames = makeBracket(image)
+            for k in frames.indices {
+                let (ox, oy) = positions[moving ? k : 1], gain = [0.25, 1.0, 4.0][k]
+                let colour = [0.02, 0.03, 0.09].map { UInt8((SRGBTransfer.encode(Float($0 * gain)) * 255).rounded()) }
+                for y in oy..<(oy + side) { for x in ox..<(ox + side) { for c in 0..<3 { frames[k][x, y, c] = colour[c] } } }
+            }
+            return frames
+        }
+        func error(_ a: Raster<UInt8>, _ b: Raster<UInt8>) -> Double {
+            var total = 0.0, n = 0.0
+            for k in [0, 2] {
+                let (ox, oy) = positions[k]
+                for y in oy..<(oy + side) { for i in (ox * 3)..<((ox + side) * 3) {
+                    total += abs(Double(a.storage[y * a.width * 3 + i]) - Double(b.storage[y * b.width * 3 + i])); n += 1
+                } }
+            }
+            return total / n
+        }
+        let still = bracket(moving: false), moving = bracket(moving: true)
+        let fusion = ExposureFusion()
+        let plain = error(try fusion.fuse(moving), try fusion.fuse(still))
+        let weights = GhostDetector().consistency(moving, reference: 1)
+        let deghosted = error(try fusion.fuse(moving, deghostingAgainst: 1), try fusion.fuse(still, consistency: weights))
+        report("fusion.ghost.without_deghosting", plain, "levels", format: "%.2f",
+               anchor: "moving 480 px square, mean |error| where the other frames saw it")
+        report("fusion.ghost.deghosted", deghosted, "levels", format: "%.2f", anchor: "same, with ghost rejection (target ≈ 0)")
     }
 
     /// EV −2/0/+2: linearise with sRGB, scale ×0.25/×1/×4, re-encode (clipped).

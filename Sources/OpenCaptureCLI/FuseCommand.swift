@@ -8,9 +8,12 @@ struct FuseCommand: ParsableCommand {
         abstract: "Fuse a bracket of JPEG/PNG/TIFF/HEIC/DNG files into one photo (+ HDR when exposures are known).")
 
     @Argument(help: "The bracket's files, any order.") var inputs: [String]
-    @Option(name: .shortAndLong, help: "Output JPEG; OUT-hdr.hdr and OUT-tonemapped.jpg are written beside it.") var output: String
-    @Option(help: "Relative exposures (duration × ISO), e.g. 0.25,1,4, when the files carry no EXIF.") var exposures: String?
+    @Option(name: .shortAndLong, help: "Output JPEG (with --hdr, OUT-hdr.hdr and OUT-tonemapped.jpg are written beside it).") var output: String
+    @Flag(help: "Also merge to scene-linear HDR: OUT-hdr.hdr and OUT-tonemapped.jpg (needs exposures from EXIF or --exposures).") var hdr = false
+    @Option(help: "Relative exposures (duration × ISO), e.g. 0.25,1,4, when the files carry no EXIF; implies --hdr.") var exposures: String?
     @Flag(help: "Do not align the frames.") var noAlign = false
+    @Flag(help: "Align by one global shift only, not tile by tile.") var globalAlign = false
+    @Flag(help: "Do not reject what moved between frames (deghosting).") var noDeghost = false
 
     func validate() throws {
         guard inputs.count >= 2 else { throw CLIError("give at least two files to fuse") }
@@ -36,14 +39,18 @@ struct FuseCommand: ParsableCommand {
         let fused = URL(fileURLWithPath: output)
         let paths = Self.outputs(fused)
         // Cheap checks first: every destination can be written before any input is decoded.
-        for url in [paths.fused, paths.hdr, paths.toneMapped] { try AtomicFile.checkDestination(url) }
+        let mergesHDR = hdr || exposures != nil
+        for url in mergesHDR ? [paths.fused, paths.hdr, paths.toneMapped] : [paths.fused] { try AtomicFile.checkDestination(url) }
         var fusion = PhotoFusion()
         fusion.alignsImages = !noAlign
+        fusion.alignsLocally = !globalAlign
+        fusion.removesGhosts = !noDeghost
+        fusion.mergesHDR = mergesHDR
         let start = Date()
         let result = try fusion.fuse(contentsOf: inputs.map { URL(fileURLWithPath: $0) }, exposures: try exposureValues()) {
             print(String(format: "%7.2f s  ", Date().timeIntervalSince(start)) + $0)
         }
-        try Self.write(result, to: paths)
+        try Self.write(result, to: paths, hdrRequested: mergesHDR)
         print(String(format: "%7.2f s  done: %d×%d", Date().timeIntervalSince(start), result.width, result.height))
     }
 
@@ -59,7 +66,8 @@ struct FuseCommand: ParsableCommand {
         try write(result, to: outputs(base.appendingPathExtension("jpg")))
     }
 
-    private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL)) throws {
+    private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL),
+                              hdrRequested: Bool = true) throws {
         try AtomicFile.write(result.fusedJPEG, to: paths.fused)
         print("  → \(paths.fused.path) (exposure fusion)")
         if !result.shifts.allSatisfy({ $0.dx == 0 && $0.dy == 0 }) {
@@ -71,7 +79,7 @@ struct FuseCommand: ParsableCommand {
             try AtomicFile.write(toneMapped, to: toneURL)
             print("  → \(hdrURL.path) (scene-linear radiance)")
             print("  → \(toneURL.path) (HDR, tone-mapped)")
-        } else {
+        } else if hdrRequested {
             print("  (no HDR merge: exposures unknown; pass --exposures)")
         }
     }

@@ -65,3 +65,67 @@ import Testing
         #expect(ratio > Double(n) * 0.8 && ratio < Double(n) * 1.2, "variance ratio \(ratio)")
     }
 }
+
+@Suite struct RawFrameMergerMotionTests {
+    /// Four frames of a still scene (shifted as a hand does) in which a bright patch moves: it is where the
+    /// first frame has it, and elsewhere in each other frame.
+    @Test func aMovingPatchDoesNotGhost() {
+        let offsets = [(20, 20), (22, 18), (16, 24), (20, 26)]
+        let patches = [(24, 24), (72, 30), (40, 80), (88, 88)]  // in frame coordinates of frame 0's view
+        let noise = (scale: 2e-3, offset: 2e-5)
+        func frame(_ i: Int, patch: (Int, Int)?, seed: UInt64?) -> RawImage {
+            var view = RawFrameMergerTests.crop(RawFrameMergerTests.scene, x0: offsets[i].0, y0: offsets[i].1, size: 128)
+            if let patch {
+                // The patch sits at patch + (20, 20) in the scene, i.e. moved with the scene in each frame.
+                for y in 0..<24 { for x in 0..<24 {
+                    let fx = patch.0 + 20 - offsets[i].0 + x, fy = patch.1 + 20 - offsets[i].1 + y
+                    if fx >= 0, fx < 128, fy >= 0, fy < 128 { for c in 0..<3 { view[fx, fy, c] = 0.85 } }
+                } }
+            }
+            return seed.map { Fixtures.raw(from: view, noise: noise, seed: $0) } ?? Fixtures.raw(from: view)
+        }
+        let frames = (0..<4).map { frame($0, patch: patches[$0], seed: UInt64(40 + $0)) }
+        let truth = frame(0, patch: patches[0], seed: nil)  // the first frame's view, without noise
+        let range = 16383.0 - 512
+        let merged = RawFrameMerger.merge(frames)
+        let plain = RawFrameMergerMotionTests.plainAverage(frames)
+        /// Mean signed error over the patch's square (noise averages out; a ghost does not), normalised.
+        func bias(_ r: RawImage, at p: (Int, Int)) -> Double {
+            var total = 0.0
+            for y in p.1..<(p.1 + 24) { for x in p.0..<(p.0 + 24) { total += Double(r.bayer[x, y]) - Double(truth.bayer[x, y]) } }
+            return total / (24 * 24) / range
+        }
+        for p in patches.dropFirst() {
+            let ghost = bias(plain, at: p), left = bias(merged, at: p)
+            // Averaging shows a quarter-strength patch; the robust merge leaves none.
+            #expect(ghost > 0.05, "plain average at \(p): \(ghost)")
+            #expect(abs(left) < 0.005, "robust merge at \(p): \(left) (plain: \(ghost))")
+        }
+        // The patch stays, at full strength, where the first frame saw it (averaging fades it to a quarter).
+        #expect(bias(plain, at: patches[0]) < -0.1)
+        #expect(abs(bias(merged, at: patches[0])) < 0.005, "\(bias(merged, at: patches[0]))")
+        // Away from the motion the merge still averages the noise away (about 4× lower variance).
+        var before = 0.0, after = 0.0
+        for y in 100..<124 { for x in 4..<28 {
+            let t = Double(truth.bayer[x, y])
+            before += (Double(frames[0].bayer[x, y]) - t) * (Double(frames[0].bayer[x, y]) - t)
+            after += (Double(merged.bayer[x, y]) - t) * (Double(merged.bayer[x, y]) - t)
+        } }
+        #expect(before / after > 2.5, "variance ratio \(before / after)")
+    }
+
+    /// The merge as it was before the robust rule: every overlapping frame counts equally.
+    static func plainAverage(_ frames: [RawImage]) -> RawImage {
+        let shifts = frames.map { RawFrameMerger.estimateShift(frames[0], $0) }
+        var out = frames[0]
+        let w = out.width, h = out.height
+        for y in 0..<h { for x in 0..<w {
+            var sum = 0.0, n = 0.0
+            for (i, s) in shifts.enumerated() where x + s.dx >= 0 && x + s.dx < w && y + s.dy >= 0 && y + s.dy < h {
+                sum += Double(frames[i].bayer[x + s.dx, y + s.dy]); n += 1
+            }
+            out.bayer[x, y] = UInt16((sum / n).rounded())
+        } }
+        return out
+    }
+}

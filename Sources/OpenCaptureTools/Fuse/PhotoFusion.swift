@@ -5,9 +5,10 @@ import ImagePipeline
 import MediaFormats
 
 /// OpenCapture addition: fuses a bracket into one photo — what Apple leaves to the app.
-/// Aligns hand-held frames (median-threshold bitmaps), blends them with Mertens exposure fusion,
-/// and, when the exposures are known, merges them to scene-linear radiance (Radiance `.hdr`) with
-/// a tone-mapped rendition. Reads JPEG, PNG, TIFF, HEIF/HEIC, DNG or camera-raw files (or, through
+/// Aligns hand-held frames (a global shift from median-threshold bitmaps, then tile by tile for small
+/// rotations and parallax), rejects what moved between frames (deghosting against the middle frame),
+/// blends them with Mertens exposure fusion, and, when the exposures are known and `mergesHDR` is set,
+/// merges them to scene-linear radiance (Radiance `.hdr`) with a tone-mapped rendition. Reads JPEG, PNG, TIFF, HEIF/HEIC, DNG or camera-raw files (or, through
 /// the `OpenCapture` module, `AVCapturePhoto`s).
 ///
 /// Every input's header is checked first (kind, size, equal sizes, memory), so a bad bracket fails
@@ -17,6 +18,12 @@ import MediaFormats
 public struct PhotoFusion: Sendable {
     /// Align the frames before fusing (default true).
     public var alignsImages = true
+    /// When aligning, also align tile by tile after the global shift (default true).
+    public var alignsLocally = true
+    /// Keep only the reference (middle) frame where the others disagree with it — something moved (default true).
+    public var removesGhosts = true
+    /// Also merge to scene-linear HDR and tone-map it when the exposures are known (default true).
+    public var mergesHDR = true
     /// Largest shift searched, in pixels.
     public var maxShift = 64
     /// JPEG quality of the fused outputs, 0…1.
@@ -84,10 +91,8 @@ public struct PhotoFusion: Sendable {
         let exposures = given ?? (inputs.allSatisfy { $0.exposure != nil } ? inputs.compactMap(\.exposure) : nil)
         let reference = inputs.count / 2
         var images = try timed("decode") {
-            try inputs.map { input in
-                progress?("decoding \(input.name)")
-                return try input.decode()
-            }
+            progress?("decoding " + inputs.map(\.name).joined(separator: ", "))
+            return try Parallel.map(count: inputs.count) { try inputs[$0].decode() }
         }
         let exif = outputExif(inputs[reference], colorSpace: colorSpace)
         let icc = ICCProfile.data(for: colorSpace)
@@ -98,19 +103,45 @@ public struct PhotoFusion: Sendable {
             if alignsImages {
                 progress?("aligning \(images.count) frames to frame \(reference + 1)")
                 let alignment = ExposureAlignment(maxShift: maxShift)
-                try timed("align") {
-                    shifts = try alignment.estimateShifts(images, reference: reference).map { PhotoFusionResult.Shift(dx: $0.dx, dy: $0.dy) }
-                    images = try alignment.align(images, reference: reference)
+                let global = try timed("align") { try alignment.estimateShifts(images, reference: reference) }
+                shifts = global.map { PhotoFusionResult.Shift(dx: $0.dx, dy: $0.dy) }
+                if alignsLocally {
+                    progress?("aligning tile by tile")
+                    try timed("align tiles") { try TileAlignment().align(&images, reference: reference, initialShifts: global) }
+                } else {
+                    images = alignment.translate(images, by: global)
+                }
+            }
+            let mergesHDR = mergesHDR && exposures != nil
+            var consistency: [TileGrid?]?, deghosted: [Raster<UInt8>]?
+            if removesGhosts {
+                progress?("deghosting against frame \(reference + 1)")
+                try timed("deghost") {
+                    let detector = GhostDetector()
+                    let weights = detector.consistency(images, reference: reference)
+                    if mergesHDR {
+                        // The HDR merge needs every frame's own pixels: deghost the fusion on a copy.
+                        var filled = images
+                        detector.fill(&filled, reference: reference, weights: weights)
+                        deghosted = filled
+                    } else {
+                        // In place: the frames are ours, so no copy is made.
+                        detector.fill(&images, reference: reference, weights: weights)
+                    }
+                    consistency = weights
                 }
             }
             progress?("exposure fusion (Mertens: contrast, saturation, well-exposedness)")
-            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(images) { progress?("  \($0)") } }
+            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(deghosted ?? images, consistency: consistency) { progress?("  \($0)") } }
+            deghosted = nil
+            // The frames are needed again only for the HDR merge.
+            if !mergesHDR { images = [] }
             let fusedJPEG = try timed("encode fused JPEG") {
                 try JPEGEncoder.encode(fused, quality: quality, exif: exif, iccProfile: icc)
             }
 
             var hdrData: Data?, toneMapped: Data?
-            if let exposures {
+            if let exposures, mergesHDR {
                 progress?("HDR merge to scene-linear radiance")
                 let hdr = try timed("HDR merge") {
                     let linear = zip(images, inputs).map { image, input in input.response.linearize(image) }
