@@ -113,6 +113,14 @@ enum EndToEndBenchmark {
                    let b = try? JPEGDecoder.decode(Data(contentsOf: folder.appendingPathComponent("enfused.jpg"))), a.size == b.size {
                     report("e2e.fuse.3x12mp_jpeg.ssim_vs_enfuse", ImageQuality.ssim(a, b), "", format: "%.4f",
                            anchor: "enfuse 4.2 defaults (exposure 1, saturation 0.2, contrast 0) against ours (1, 1, 1); target ≥ 0.95")
+                    // The same algorithm with the same weights: enfuse run once more (untimed) with Mertens' (1, 1, 1).
+                    let same = root.appendingPathComponent("enfused-111.jpg")
+                    _ = ChildProcess.run(enfuse, ["--compression=90", "--exposure-weight=1", "--saturation-weight=1",
+                                                  "--contrast-weight=1", "-o", same.path] + shots.map(\.path))
+                    if let c = try? JPEGDecoder.decode(Data(contentsOf: same)), a.size == c.size {
+                        report("e2e.fuse.3x12mp_jpeg.ssim_vs_enfuse_same_weights", ImageQuality.ssim(a, c), "", format: "%.4f",
+                               anchor: "enfuse with Mertens' weights (1, 1, 1), as ours: the same method, two implementations")
+                    }
                 }
             }
         } else {
