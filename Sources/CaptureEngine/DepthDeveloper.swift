@@ -123,7 +123,7 @@ package enum DepthDeveloper {
         var luma = [Float](repeating: 0, count: small.width * small.height)
         for i in luma.indices {
             let r = Float(small.storage[3 * i]), g = Float(small.storage[3 * i + 1]), b = Float(small.storage[3 * i + 2])
-            luma[i] = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+            luma[i] = (LumaWeights.rec709 * SIMD3(r, g, b)).sum() / 255
         }
         return Raster(width: small.width, height: small.height, channels: 1, storage: luma)
     }

@@ -27,7 +27,7 @@ public struct ToneMapper: Sendable {
         guard count > 0 else { return out }
         @inline(__always) func clean(_ v: Float) -> Float { v.isFinite ? max(v, 0) : 0 }
         @inline(__always) func luminance(_ p: UnsafePointer<Float>) -> Float {
-            ch >= 3 ? 0.2126 * clean(p[0]) + 0.7152 * clean(p[1]) + 0.0722 * clean(p[2]) : clean(p[0])
+            ch >= 3 ? (LumaWeights.rec709 * SIMD3(clean(p[0]), clean(p[1]), clean(p[2]))).sum() : clean(p[0])
         }
         let bandHeight = 64, bands = (h + bandHeight - 1) / bandHeight
         var logSums = [Double](repeating: 0, count: bands)

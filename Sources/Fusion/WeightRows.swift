@@ -60,7 +60,7 @@ final class WeightRows {
         }
         let greyBand = scratch.grey, rgb = scratch.rgb, et = exposureTable
         let r = rgb, g = rgb + w, b = rgb + 2 * w
-        let kr: Float = 0.299 / 255, kg: Float = 0.587 / 255, kb: Float = 0.114 / 255
+        let kr = LumaWeights.rec601.x / 255, kg = LumaWeights.rec601.y / 255, kb = LumaWeights.rec601.z / 255
         let epsilon: Float = 1e-12
         let wc = wc, ws = ws
         for k in 0..<n {

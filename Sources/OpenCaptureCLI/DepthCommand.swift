@@ -103,7 +103,7 @@ struct DepthCommand: ParsableCommand {
             out.storage.withUnsafeMutableBufferPointer { dst in
                 for p in 0..<count {
                     dst[p] = c >= 3
-                        ? (0.299 * Float(src[c * p]) + 0.587 * Float(src[c * p + 1]) + 0.114 * Float(src[c * p + 2])) / 255
+                        ? (LumaWeights.rec601 * SIMD3(Float(src[c * p]), Float(src[c * p + 1]), Float(src[c * p + 2]))).sum() / 255
                         : Float(src[c * p]) / 255
                 }
             }
