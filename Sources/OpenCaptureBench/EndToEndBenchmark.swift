@@ -91,6 +91,27 @@ enum EndToEndBenchmark {
             print("e2e.anchor.heif-enc: skipped (apt-get install libheif-examples)")
         }
 
+        // develop a DNG the command itself shot (untimed), and dcraw_emu -T on the same file.
+        let rawFolder = root.appendingPathComponent("raw")
+        try FileManager.default.createDirectory(at: rawFolder, withIntermediateDirectories: true)
+        let shot = ChildProcess.run(cli, ["shoot", "--raw", "--format", "none", "-o", rawFolder.path])
+        guard shot.status == 0, let dng = files(in: rawFolder, suffix: ".dng").first else {
+            throw BenchmarkError(description: "shoot --raw wrote no DNG (status \(shot.status))")
+        }
+        _ = try timeCommand("develop.dng_to_tiff", program: cli, { ["develop", dng.path, "--format", "tiff", "-o", $0.path] },
+                            expect: ".tif", anchor: "12 MP DNG → 8-bit TIFF on disk")
+        if let dcraw = ExternalTool.find("dcraw_emu") {
+            _ = try timeCommand("anchor.dcraw_emu_T", program: dcraw, { folder in
+                let copy = folder.appendingPathComponent(dng.lastPathComponent)
+                try? FileManager.default.copyItem(at: dng, to: copy)
+                return ["-T", copy.path]
+            }, expect: ".tiff", anchor: "LibRaw dcraw_emu -T (AHD, 8-bit TIFF) on the same DNG")
+        } else {
+            print("e2e.anchor.dcraw_emu_T: skipped (apt-get install libraw-bin)")
+        }
+        // (develop runs before the fusion rows: those decode three 12 MP images in this process, and a child spawned
+        // afterwards would report this process's memory as its own peak.)
+
         // bracket --fuse, and enfuse on the bracket's own three JPEGs.
         let bracketFolder = try timeCommand("bracket.ev-2_0_2.fuse", program: cli,
                                             { ["bracket", "--ev=-2,0,2", "--fuse", "-o", $0.path] }, expect: ".jpg",
@@ -127,24 +148,6 @@ enum EndToEndBenchmark {
             print("e2e.anchor.enfuse: skipped (\(shots.count == 3 ? "apt-get install enfuse" : "bracket wrote \(shots.count) shots"))")
         }
 
-        // develop a DNG the command itself shot (untimed), and dcraw_emu -T on the same file.
-        let rawFolder = root.appendingPathComponent("raw")
-        try FileManager.default.createDirectory(at: rawFolder, withIntermediateDirectories: true)
-        let shot = ChildProcess.run(cli, ["shoot", "--raw", "--format", "none", "-o", rawFolder.path])
-        guard shot.status == 0, let dng = files(in: rawFolder, suffix: ".dng").first else {
-            throw BenchmarkError(description: "shoot --raw wrote no DNG (status \(shot.status))")
-        }
-        _ = try timeCommand("develop.dng_to_tiff", program: cli, { ["develop", dng.path, "--format", "tiff", "-o", $0.path] },
-                            expect: ".tif", anchor: "12 MP DNG → 8-bit TIFF on disk")
-        if let dcraw = ExternalTool.find("dcraw_emu") {
-            _ = try timeCommand("anchor.dcraw_emu_T", program: dcraw, { folder in
-                let copy = folder.appendingPathComponent(dng.lastPathComponent)
-                try? FileManager.default.copyItem(at: dng, to: copy)
-                return ["-T", copy.path]
-            }, expect: ".tiff", anchor: "LibRaw dcraw_emu -T (AHD, 8-bit TIFF) on the same DNG")
-        } else {
-            print("e2e.anchor.dcraw_emu_T: skipped (apt-get install libraw-bin)")
-        }
     }
 
     /// Files in `folder` whose names end in `suffix`, sorted.
