@@ -61,8 +61,12 @@ struct DepthCommandTests {
 
     @Test(arguments: failures.map(\.0))
     func badInputIsOneLineAndNothingWritten(_ name: String) throws {
-        let arguments = try #require(Self.failures.first { $0.0 == name }?.1)
-        let folder = try Self.scratch()
+        try Self.expectRefusal(try #require(Self.failures.first { $0.0 == name }?.1))
+    }
+
+    /// Runs `arguments` in a scratch folder holding the pair: a non-zero exit, one line on stderr, nothing written.
+    static func expectRefusal(_ arguments: [String]) throws {
+        let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         let outcome = try HostileInputTests.run(arguments, in: folder)

@@ -14,13 +14,6 @@ struct PortraitCommandTests {
 
     @Test(arguments: failures.map(\.0))
     func badInputIsOneLineAndNothingWritten(_ name: String) throws {
-        let arguments = try #require(Self.failures.first { $0.0 == name }?.1)
-        let folder = try DepthCommandTests.scratch()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        let outcome = try HostileInputTests.run(arguments, in: folder)
-        #expect(outcome.status != 0)
-        #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+        try DepthCommandTests.expectRefusal(try #require(Self.failures.first { $0.0 == name }?.1))
     }
 }
