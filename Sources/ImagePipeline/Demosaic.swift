@@ -49,18 +49,19 @@ public enum Demosaic {
         return out
     }
 
-    /// Mosaics an 8-bit RGB image, demosaics it and rounds back to 8 bits (the Kodak benchmark's protocol).
+    /// Mosaics an 8-bit RGB image (scaled to 0…1, as the ISP's samples are), demosaics it and rounds
+    /// back to 8 bits (the Kodak benchmark's protocol).
     public static func roundTrip(_ rgb: Raster<UInt8>, cfa: CFAPattern, method: DemosaicMethod) -> Raster<UInt8> {
         precondition(rgb.channels == 3, "roundTrip needs 3-channel RGB")
         let w = rgb.width, h = rgb.height
         var cfaImage = Raster<Float>(width: w, height: h)
         for y in 0..<h {
             for x in 0..<w {
-                cfaImage.storage[y * w + x] = Float(rgb.storage[(y * w + x) * 3 + cfa.color(x: x, y: y)])
+                cfaImage.storage[y * w + x] = Float(rgb.storage[(y * w + x) * 3 + cfa.color(x: x, y: y)]) / 255
             }
         }
         let full = demosaic(cfaImage, cfa: cfa, method: method)
         return Raster(width: w, height: h, channels: 3,
-                      storage: full.storage.map { UInt8(min(max($0.rounded(), 0), 255)) })
+                      storage: full.storage.map { UInt8(min(max(($0 * 255).rounded(), 0), 255)) })
     }
 }

@@ -12,6 +12,7 @@ struct DemosaicStage {
     /// Fills planes 0…2 (R, G, B) of `band.rows` from `band.bayer`.
     func run(_ band: ISPBand) {
         if method == .edgeDirected { return runEdgeDirected(band) }
+        if method == .residualInterpolation { return runResidualInterpolation(band) }
         let s = band.bayerStride
         let pairs = (band.width + 1) / 2
         for y in band.rows {
@@ -27,7 +28,7 @@ struct DemosaicStage {
             case .malvarHeCutler:
                 DemosaicStage.malvarRow(src, s, own: ownRow, other: otherRow, green: greenRow,
                                         phase: phase, pairs: pairs)
-            case .edgeDirected:
+            case .edgeDirected, .residualInterpolation:
                 preconditionFailure("handled above")
             }
         }

@@ -24,8 +24,10 @@ struct ISPBand {
     let planeStride: Int
     /// Three image planes followed by three scratch planes, each `rows.count × planeStride`.
     private let planes: UnsafeMutablePointer<Float>
+    /// Working memory of the demosaic (zeroed once per workspace, then reused band after band).
+    let scratch: UnsafeMutablePointer<Float>
 
-    static let bayerPad = 4
+    static let bayerPad = 10
 
     /// Runs `body` with band memory for bands of up to `bandHeight` output rows, passing a function
     /// that lays out a band for given output rows in that memory. One allocation serves many bands
@@ -33,17 +35,20 @@ struct ISPBand {
     static func withWorkspace<R>(width: Int, height: Int, bandHeight: Int, context: Int,
                                  _ body: ((Range<Int>) -> ISPBand) -> R) -> R {
         let planeStride = (width + 7) & ~7
-        let bayerStride = planeStride + 16
+        let bayerStride = planeStride + 2 * bayerPad + 16
         let maxRows = bandHeight + 2 * context
         let bayerCount = (maxRows + 2 * bayerPad) * bayerStride
-        let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + 6 * maxRows * planeStride)
+        let planeCount = 6 * maxRows * planeStride
+        let scratchCount = DemosaicStage.residualInterpolationScratch(planeStride: planeStride, rows: maxRows)
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + planeCount + scratchCount)
         defer { memory.deallocate() }
+        (memory + bayerCount + planeCount).initialize(repeating: 0, count: scratchCount)
         return body { output in
             precondition(output.count <= bandHeight, "band taller than its workspace")
             let rows = max(0, output.lowerBound - context)..<min(height, output.upperBound + context)
             return ISPBand(width: width, height: height, output: output, rows: rows,
                            bayerStride: bayerStride, bayer: memory, planeStride: planeStride,
-                           planes: memory + bayerCount)
+                           planes: memory + bayerCount, scratch: memory + bayerCount + planeCount)
         }
     }
 

@@ -3,7 +3,7 @@ import CaptureCore
 /// What the image signal processor does to a raw frame.
 public struct ISPSettings: Sendable {
     /// Demosaicing algorithm.
-    public var demosaic: DemosaicMethod = .malvarHeCutler
+    public var demosaic: DemosaicMethod = .residualInterpolation
     /// Per-channel gains on camera RGB; nil ⇒ 1 / asShotNeutral of the RawImage.
     public var whiteBalance: SIMD3<Double>? = nil
     /// Output primaries (camera → sRGB, then sRGB → this space).

@@ -10,7 +10,7 @@ struct DevelopCommand: ParsableCommand {
     @Argument(help: "Raw or DNG files.") var inputs: [String]
     @Option(name: .shortAndLong, help: "Output directory (created if missing).") var output: String
     @Option(help: "jpeg, png, tiff or tiff16.") var format: String = "jpeg"
-    @Option(help: "bilinear, malvarHeCutler or edgeDirected.") var demosaic: String = "malvarHeCutler"
+    @Option(help: "residualInterpolation (default), edgeDirected, malvarHeCutler or bilinear.") var demosaic: String = "residualInterpolation"
     @Option(help: "Exposure compensation in EV.") var exposure: Double = 0
     @Option(help: "Noise reduction strength (0 = off, 1 = default).") var noiseReduction: Double = 1
     @Option(help: "Sharpening (0 = off).") var sharpening: Double = 0.5

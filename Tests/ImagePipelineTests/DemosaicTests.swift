@@ -52,4 +52,23 @@ import Testing
             #expect(ImageQuality.cpsnr(out, rgb, border: 0) == .infinity)
         }
     }
+
+    @Test func residualInterpolationBeatsEdgeDirectedOnZonePlate() {
+        let truth = Fixtures.zonePlate(width: 96, height: 80)
+        let mosaic = Demosaic.mosaic(truth, cfa: .rggb)
+        let ed = ImageQuality.psnr(Demosaic.demosaic(mosaic, cfa: .rggb, method: .edgeDirected), truth, border: 4)
+        let ri = ImageQuality.psnr(Demosaic.demosaic(mosaic, cfa: .rggb, method: .residualInterpolation), truth, border: 4)
+        #expect(ri > ed + 0.5, "residual interpolation \(ri) dB vs edge-directed \(ed) dB")
+    }
+
+    @Test(arguments: CFAPattern.allCases)
+    func residualInterpolationKeepsEveryRecordedSample(cfa: CFAPattern) {
+        // Own-colour sites are never re-estimated, and all four layouts reconstruct alike.
+        let truth = Fixtures.colorful(width: 40, height: 30, frequency: 0.3)
+        let mosaic = Demosaic.mosaic(truth, cfa: cfa)
+        let out = Demosaic.demosaic(mosaic, cfa: cfa, method: .residualInterpolation)
+        for y in 0..<30 { for x in 0..<40 { #expect(out[x, y, cfa.color(x: x, y: y)] == mosaic[x, y]) } }
+        let reference = Demosaic.demosaic(Demosaic.mosaic(truth, cfa: .rggb), cfa: .rggb, method: .residualInterpolation)
+        #expect(abs(ImageQuality.psnr(out, truth, border: 4) - ImageQuality.psnr(reference, truth, border: 4)) < 1.5)
+    }
 }

@@ -19,7 +19,9 @@ import Testing
         let cleaned = ImageSignalProcessor(settings: off).processLinear(raw)
         let before = ImageQuality.psnr(noisy, truth, border: 2)
         let after = ImageQuality.psnr(cleaned, truth, border: 2)
-        #expect(after > before + 3, "PSNR \(before) → \(after) dB")
+        // The default demosaic already averages noise along edges (≈ 27 dB before), so the gain is
+        // ≈ 3 dB rather than the ≈ 3.6 dB it is after Malvar-He-Cutler.
+        #expect(after > before + 2.5 && after > 29.5, "PSNR \(before) → \(after) dB")
         // The edge survives: columns either side keep their level.
         #expect(abs(cleaned[44, 32, 0] - 0.18) < 0.05 && abs(cleaned[51, 32, 0] - 0.5) < 0.08)
     }

@@ -11,7 +11,7 @@ import MediaFormats
 /// DNG written by OpenCapture develops to the photo the camera would have produced.
 /// Orientation is recorded in the output's metadata, never applied to the pixels.
 public struct RawDeveloper: Sendable {
-    public var demosaic: RawDemosaicMethod = .malvarHeCutler
+    public var demosaic: RawDemosaicMethod = .residualInterpolation
     /// 0 = off, 1 = default (scaled by the file's noise profile, i.e. its ISO).
     public var noiseReduction: Double = 1
     /// Luma detail boost; 0 = off.
@@ -77,7 +77,7 @@ public struct RawDeveloper: Sendable {
             throw RawDevelopError.invalidSetting("JPEG quality \(jpegQuality) is outside 0…1")
         }
         var settings = ISPSettings()
-        settings.demosaic = DemosaicMethod(rawValue: demosaic.rawValue) ?? .malvarHeCutler
+        settings.demosaic = DemosaicMethod(rawValue: demosaic.rawValue) ?? .residualInterpolation
         settings.noiseReduction = noiseReduction
         settings.sharpening = sharpening
         settings.exposureGain = pow(2, exposureCompensation)

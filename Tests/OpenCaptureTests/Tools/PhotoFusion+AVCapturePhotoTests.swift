@@ -40,9 +40,13 @@ import Testing
         // Exposure fusion: fewer clipped pixels than the middle and bright shots, fewer crushed than the dark one.
         #expect(fusedCounts.clipped < counts[1].clipped && fusedCounts.clipped < counts[2].clipped, "\(fusedCounts) vs \(counts)")
         #expect(fusedCounts.crushed < counts[0].crushed, "\(fusedCounts) vs \(counts)")
-        // HDR merge, tone-mapped: fewer clipped pixels than every shot (the sky clipped even at −4 EV is recovered
-        // from nothing else, so this is the hard bound) and no more crushed ones than the brightest shot.
-        #expect(counts.allSatisfy { toneMapped.clipped < $0.clipped }, "\(toneMapped) vs \(counts)")
+        // HDR merge, tone-mapped: fewer clipped pixels than the middle and bright shots; against the dark
+        // shot (whose sky clipped even at −4 EV is recovered from nothing else) no more than the 0.5 % the
+        // tone mapper puts at white by design (`ToneMapper.whitePercentile`); no more crushed pixels than
+        // the brightest shot.
+        #expect(toneMapped.clipped < counts[1].clipped && toneMapped.clipped < counts[2].clipped, "\(toneMapped) vs \(counts)")
+        let whiteShare = fused.width * fused.height / 200  // 1 − ToneMapper.whitePercentile (0.995)
+        #expect(toneMapped.clipped <= counts[0].clipped + whiteShare, "\(toneMapped) vs \(counts)")
         #expect(toneMapped.crushed < counts[0].crushed && toneMapped.crushed < counts[1].crushed
                 && toneMapped.crushed <= counts[2].crushed + tolerance, "\(toneMapped) vs \(counts)")
         #expect(fusion.exposures?.count == 3)
