@@ -35,7 +35,10 @@ struct BenchmarkMain {
         if options.runs("jpeg") { try JPEGBenchmark.run(options) }
         if options.runs("demosaic") { try DemosaicBenchmark.run(options) }
         if options.runs("fusion") { try FusionBenchmark.run(options) }
-        if options.runs("develop") { try DevelopBenchmark.run(options) }
+        if options.runs("develop") {
+            try DevelopBenchmark.run(options)
+            try ThirdPartyDevelopBenchmark.run(options)
+        }
         if options.runs("heif") { try HEIFBenchmark.run(options) }
         if options.runs("truedepth") { try TrueDepthBenchmark.run(options) }
         if options.runs("depth") { try await DepthCaptureBenchmark.run(options) }

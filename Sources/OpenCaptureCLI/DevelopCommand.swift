@@ -13,7 +13,7 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "residualInterpolation (default), edgeDirected, malvarHeCutler or bilinear.") var demosaic: String = "residualInterpolation"
     @Option(help: "Exposure compensation in EV.") var exposure: Double = 0
     @Option(help: "Noise reduction strength (0 = off, 1 = default).") var noiseReduction: Double = 1
-    @Option(help: "Sharpening (0 = off).") var sharpening: Double = 0.5
+    @Option(help: "Sharpening (0 = off, the faithful default; 0.5 = the look of OpenCapture's camera photos).") var sharpening: Double = 0
     @Option(help: "JPEG quality 0…1.") var quality: Double = 0.92
 
     func validate() throws {

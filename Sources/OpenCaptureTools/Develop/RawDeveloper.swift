@@ -8,14 +8,16 @@ import MediaFormats
 /// LibRaw only reads the file: the undeveloped Bayer mosaic, black and white levels, CFA layout,
 /// as-shot neutral and colour matrix. Black level, white balance, demosaic, colour, noise reduction,
 /// sharpening and tone are OpenCapture's `ImageSignalProcessor`, the same path a capture takes, so a
-/// DNG written by OpenCapture develops to the photo the camera would have produced.
+/// DNG written by OpenCapture develops to the photo the camera would have produced (with
+/// `sharpening = 0.5`, the camera's look; the default 0 renders faithfully, as LibRaw does).
 /// Orientation is recorded in the output's metadata, never applied to the pixels.
 public struct RawDeveloper: Sendable {
     public var demosaic: RawDemosaicMethod = .residualInterpolation
     /// 0 = off, 1 = default (scaled by the file's noise profile, i.e. its ISO).
     public var noiseReduction: Double = 1
-    /// Luma detail boost; 0 = off.
-    public var sharpening: Double = 0.5
+    /// Luma detail boost; 0 = off, the default: a faithful rendering, as LibRaw's and dcraw's are
+    /// (0.5 is the look of OpenCapture's own camera photos).
+    public var sharpening: Double = 0
     /// Added exposure in EV (a digital gain of 2^EV before tone mapping).
     public var exposureCompensation: Double = 0
     /// JPEG quality 0…1 (libjpeg quality = round(100 × this), at least 1).
