@@ -51,18 +51,23 @@ public struct TileGrid: Sendable, Equatable {
     public func fillRow(_ y: Int, width: Int, into out: UnsafeMutablePointer<Float>) {
         let (r0, r1, ty) = Self.span(Double(y), count: rows, tile: tileSize)
         let columns = columns, last = columns - 1
-        let inverse = 1 / Float(tileSize)
         values.withUnsafeBufferPointer { v in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: columns + 1) { row in
                 let a = v.baseAddress! + r0 * columns, b = v.baseAddress! + r1 * columns
                 for c in 0..<columns { row[c] = a[c] + (b[c] - a[c]) * ty }
-                row[columns] = row[last]
-                let lastCentre = Float(last)
-                for x in 0..<width {
-                    let f = min(max((Float(x) + 0.5) * inverse - 0.5, 0), lastCentre)
-                    let i = Int(f), t = f - Float(i)
-                    out[x] = row[i] + (row[i + 1] - row[i]) * t
+                // Constant before the first tile centre and after the last; linear between centres,
+                // one run per tile (no per-pixel division or index arithmetic).
+                let t = Float(tileSize), inverse = 1 / t
+                func centre(_ i: Int) -> Int { min(width, max(0, Int(((Float(i) + 0.5) * t - 0.5).rounded(.up)))) }
+                var x = 0
+                let first = centre(0)
+                while x < first { out[x] = row[0]; x += 1 }
+                for i in 0..<last {
+                    let end = centre(i + 1), a = row[i], slope = (row[i + 1] - row[i]) * inverse
+                    let origin = (Float(i) + 0.5) * t - 0.5
+                    while x < end { out[x] = a + slope * (Float(x) - origin); x += 1 }
                 }
+                while x < width { out[x] = row[last]; x += 1 }
             }
         }
     }

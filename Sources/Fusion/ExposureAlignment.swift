@@ -97,10 +97,10 @@ public struct ExposureAlignment: Sendable {
                         let r0 = s + min(2 * y, image.height - 1) * w * ch, r1 = s + min(2 * y + 1, image.height - 1) * w * ch
                         for x in 0..<nw {
                             let a = min(2 * x, w - 1) * ch, b = min(2 * x + 1, w - 1) * ch
-                            var total = 0
-                            for p in [r0 + a, r0 + b, r1 + a, r1 + b] {
-                                total += ch == 1 ? 256 * Int(p[0]) : 54 * Int(p[0]) + 183 * Int(p[1]) + 19 * Int(p[2])
+                            @inline(__always) func grey(_ p: UnsafePointer<UInt8>) -> Int {
+                                ch == 1 ? 256 * Int(p[0]) : 54 * Int(p[0]) + 183 * Int(p[1]) + 19 * Int(p[2])
                             }
+                            let total = grey(r0 + a) + grey(r0 + b) + grey(r1 + a) + grey(r1 + b)
                             d[y * nw + x] = UInt8(min(255, (total + 512) >> 10))
                         }
                     }
