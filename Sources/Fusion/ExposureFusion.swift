@@ -4,7 +4,8 @@ import Foundation
 /// Mertens–Kautz–Van Reeth exposure fusion (Pacific Graphics 2007).
 ///
 /// Per-pixel weights C^wc · S^ws · E^we — contrast C = |Laplacian| of the grey image, saturation S = standard
-/// deviation of R, G, B, well-exposedness E = ∏ₖ exp(−(iₖ − optimum)² / (2·width²)) — are normalised across
+/// deviation of R, G, B, well-exposedness E = ∏ₖ exp(−(iₖ − optimum)² / (2·width²)) (or of the grey level,
+/// `measuresExposureOnGrey`) — are normalised across
 /// frames and blended with Laplacian pyramids of the images and Gaussian pyramids of the weights
 /// (Burt–Adelson), with as many levels as the size allows (as enfuse does). Input and output are
 /// 8-bit sRGB-encoded RGB (3 interleaved channels); the images should already be aligned
@@ -25,6 +26,9 @@ public struct ExposureFusion: Sendable {
     public var exposureOptimum: Double
     /// Width σ of the well-exposedness Gaussian, in encoded units.
     public var exposureWidth: Double
+    /// Well-exposedness of the pixel's grey level (mean of R, G, B: enfuse's default "average" gray
+    /// projector) instead of the product over the channels (the paper's and OpenCV's).
+    public var measuresExposureOnGrey = false
 
     /// Defaults (1, 1, 1), optimum 0.5, width 0.2, as in the paper (OpenCV's `createMergeMertens(1, 1, 1)`).
     public init(contrastWeight: Double = 1, saturationWeight: Double = 1, exposureWeight: Double = 1,
@@ -36,8 +40,13 @@ public struct ExposureFusion: Sendable {
         self.exposureWidth = exposureWidth
     }
 
-    /// enfuse 4.2's defaults: contrast 0, saturation 0.2, exposure 1 (optimum 0.5, width 0.2).
-    public static let enfuseDefaults = ExposureFusion(contrastWeight: 0, saturationWeight: 0.2, exposureWeight: 1)
+    /// enfuse 4.2's defaults: contrast 0, saturation 0.2, exposure 1 (optimum 0.5, width 0.2) of the
+    /// grey level (its "average" gray projector).
+    public static let enfuseDefaults: ExposureFusion = {
+        var fusion = ExposureFusion(contrastWeight: 0, saturationWeight: 0.2, exposureWeight: 1)
+        fusion.measuresExposureOnGrey = true
+        return fusion
+    }()
 
     /// Fuses aligned, equally sized 8-bit RGB frames into one. `progress` receives the name of each stage.
     /// Throws ``FusionError`` for an empty array, mismatched sizes, non-RGB input or bad parameters.

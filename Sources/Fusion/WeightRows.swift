@@ -13,7 +13,7 @@ final class WeightRows {
     let width: Int, height: Int, count: Int
     let consistency: [TileGrid?]?
     private let exposureTable: UnsafeMutablePointer<Float>
-    private let wc: Float, ws: Float, useExposure: Bool
+    private let wc: Float, ws: Float, useExposure: Bool, exposureOfGrey: Bool
 
     /// Per-thread scratch for `compute`.
     struct Scratch {
@@ -44,6 +44,7 @@ final class WeightRows {
         wc = Float(fusion.contrastWeight)
         ws = Float(fusion.saturationWeight)
         useExposure = fusion.exposureWeight != 0
+        exposureOfGrey = fusion.measuresExposureOnGrey
     }
 
     deinit { exposureTable.deallocate() }
@@ -75,7 +76,11 @@ final class WeightRows {
                 guard yy >= lo && yy < hi else { continue }
                 let o = out[k] + (yy - lo) * w
                 if useExposure {
-                    for x in 0..<w { o[x] = et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
+                    if exposureOfGrey {
+                        for x in 0..<w { o[x] = et[(Int(p[3 * x]) + Int(p[3 * x + 1]) + Int(p[3 * x + 2])) / 3] }
+                    } else {
+                        for x in 0..<w { o[x] = et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
+                    }
                 } else {
                     o.update(repeating: 1, count: w)
                 }

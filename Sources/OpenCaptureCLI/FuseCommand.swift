@@ -14,9 +14,16 @@ struct FuseCommand: ParsableCommand {
     @Flag(help: "Do not align the frames.") var noAlign = false
     @Flag(help: "Align by one global shift only, not tile by tile.") var globalAlign = false
     @Flag(help: "Do not reject what moved between frames (deghosting).") var noDeghost = false
+    @Option(help: "Weight of local contrast (as enfuse's --contrast-weight).") var contrastWeight: Double?
+    @Option(help: "Weight of colour saturation (as enfuse's --saturation-weight).") var saturationWeight: Double?
+    @Option(help: "Weight of well-exposedness (as enfuse's --exposure-weight).") var exposureWeight: Double?
 
     func validate() throws {
         guard inputs.count >= 2 else { throw CLIError("give at least two files to fuse") }
+        for (name, value) in [("--contrast-weight", contrastWeight), ("--saturation-weight", saturationWeight),
+                              ("--exposure-weight", exposureWeight)] {
+            if let value, !(value.isFinite && value >= 0) { throw CLIError("\(name) \(value) must be a number ≥ 0") }
+        }
         _ = try exposureValues()
     }
 
@@ -46,6 +53,9 @@ struct FuseCommand: ParsableCommand {
         fusion.alignsLocally = !globalAlign
         fusion.removesGhosts = !noDeghost
         fusion.mergesHDR = mergesHDR
+        if let contrastWeight { fusion.contrastWeight = contrastWeight }
+        if let saturationWeight { fusion.saturationWeight = saturationWeight }
+        if let exposureWeight { fusion.exposureWeight = exposureWeight }
         let start = Date()
         let result = try fusion.fuse(contentsOf: inputs.map { URL(fileURLWithPath: $0) }, exposures: try exposureValues()) {
             print(String(format: "%7.2f s  ", Date().timeIntervalSince(start)) + $0)

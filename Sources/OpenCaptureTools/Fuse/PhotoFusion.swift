@@ -28,6 +28,12 @@ public struct PhotoFusion: Sendable {
     public var maxShift = 64
     /// JPEG quality of the fused outputs, 0…1.
     public var jpegQuality = 0.92
+    /// Mertens weights (exponents; 0 switches a measure off): local contrast, colour saturation and
+    /// well-exposedness of the grey level. Defaults 0, 0.2, 1 as enfuse's: contrast favours the noisiest
+    /// frame's grain; the paper's and OpenCV's are 1, 1, 1 (with well-exposedness per channel).
+    public var contrastWeight = 0.0
+    public var saturationWeight = 0.2
+    public var exposureWeight = 1.0
 
     public init() {}
 
@@ -132,7 +138,9 @@ public struct PhotoFusion: Sendable {
                 }
             }
             progress?("exposure fusion (Mertens: contrast, saturation, well-exposedness)")
-            let fused = try timed("exposure fusion") { try ExposureFusion().fuse(deghosted ?? images, consistency: consistency) { progress?("  \($0)") } }
+            var blend = ExposureFusion.enfuseDefaults
+            (blend.contrastWeight, blend.saturationWeight, blend.exposureWeight) = (contrastWeight, saturationWeight, exposureWeight)
+            let fused = try timed("exposure fusion") { try blend.fuse(deghosted ?? images, consistency: consistency) { progress?("  \($0)") } }
             deghosted = nil
             // The frames are needed again only for the HDR merge.
             if !mergesHDR { images = [] }
