@@ -288,16 +288,6 @@ public struct ExposureFusion: Sendable {
     }
 }
 
-/// √v for v ≥ 0 to about 1e-6 relative (bit-trick start, two Newton steps) in plain arithmetic, so loops
-/// using it vectorise; `Float.squareRoot()` becomes a scalar `sqrtf` call with an errno path on Linux.
-@inline(__always)
-func vectorisableSquareRoot(_ v: Float) -> Float {
-    var y = Float(bitPattern: (v.bitPattern >> 1) &+ 0x1FBD_1DF5)
-    y = 0.5 * (y + v / y)
-    y = 0.5 * (y + v / y)
-    return y
-}
-
 /// Calls `body` with base pointers of every array in `arrays` (kept alive for the call).
 func withUnsafeBufferPointers<T, R>(_ arrays: [[T]], _ body: ([UnsafePointer<T>]) -> R) -> R {
     func step(_ index: Int, _ collected: [UnsafePointer<T>]) -> R {

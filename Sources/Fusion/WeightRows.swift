@@ -13,6 +13,10 @@ final class WeightRows {
     let width: Int, height: Int, count: Int
     let consistency: [TileGrid?]?
     private let exposureTable: UnsafeMutablePointer<Float>
+    /// Saturation weight by V = 3(r² + g² + b²) − (r + g + b)², an integer in 0…130 050 for 8-bit RGB
+    /// (the channels' variance is V / 9, in 0…255² units): (V / (9 · 3 · 255²))^(ws / 2), exact, no powf per pixel.
+    private let saturationTable: UnsafeMutablePointer<Float>
+    static let saturationLevels = 130_051
     private let wc: Float, ws: Float, useExposure: Bool, exposureOfGrey: Bool
 
     /// Per-thread scratch for `compute`.
@@ -43,11 +47,19 @@ final class WeightRows {
         }
         wc = Float(fusion.contrastWeight)
         ws = Float(fusion.saturationWeight)
+        saturationTable = .allocate(capacity: WeightRows.saturationLevels)
+        let half = fusion.saturationWeight / 2
+        for v in 0..<WeightRows.saturationLevels {
+            saturationTable[v] = Float(pow(Double(v) / (9 * 3 * 255 * 255), half))
+        }
         useExposure = fusion.exposureWeight != 0
         exposureOfGrey = fusion.measuresExposureOnGrey
     }
 
-    deinit { exposureTable.deallocate() }
+    deinit {
+        exposureTable.deallocate()
+        saturationTable.deallocate()
+    }
 
     func makeScratch(rows: Int) -> Scratch { Scratch(rows: rows, width: width) }
 
@@ -85,20 +97,10 @@ final class WeightRows {
                     o.update(repeating: 1, count: w)
                 }
                 if ws != 0 {
-                    let third: Float = 1.0 / 3, norm: Float = 1.0 / (3 * 255 * 255)
-                    if ws == 1 {
-                        for x in 0..<w {
-                            let mean = (r[x] + g[x] + b[x]) * third
-                            let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
-                            o[x] *= vectorisableSquareRoot((dr * dr + dg * dg + db * db) * norm)
-                        }
-                    } else {
-                        let half = 0.5 * ws
-                        for x in 0..<w {
-                            let mean = (r[x] + g[x] + b[x]) * third
-                            let dr = r[x] - mean, dg = g[x] - mean, db = b[x] - mean
-                            o[x] *= powf((dr * dr + dg * dg + db * db) * norm, half)
-                        }
+                    let st = saturationTable
+                    for x in 0..<w {
+                        let r = Int(p[3 * x]), g = Int(p[3 * x + 1]), b = Int(p[3 * x + 2]), sum = r + g + b
+                        o[x] *= st[3 * (r * r + g * g + b * b) - sum * sum]
                     }
                 }
             }
