@@ -13,6 +13,14 @@ enum SceneLayout {
     static let windowFrame = 0.05, mullion = 0.04
     @inline(__always) static var posterMin: SIMD2<Double> { SIMD2<Double>(0.4, 0.1) }
     @inline(__always) static var posterMax: SIMD2<Double> { SIMD2<Double>(1.5, 0.8) }
+    /// Framed photographic prints (outer edge of the frame; `printFrame` of black frame, then `printMat`
+    /// of white mat around the photograph): Kodak's parrots between the window and the poster, above the
+    /// easel board; its motorcycles right of the poster.
+    @inline(__always) static var parrotsPrintMin: SIMD2<Double> { SIMD2<Double>(-0.22, 0.64) }
+    @inline(__always) static var parrotsPrintMax: SIMD2<Double> { SIMD2<Double>(0.30, 1.16) }
+    @inline(__always) static var motorcyclePrintMin: SIMD2<Double> { SIMD2<Double>(1.58, 0.44) }
+    @inline(__always) static var motorcyclePrintMax: SIMD2<Double> { SIMD2<Double>(2.12, 0.98) }
+    static let printFrame = 0.015, printMat = 0.03
 
     // Easel board at 1.5 m (front face), with chart, zone plate, text and a grey panel.
     static let boardZ = 1.5

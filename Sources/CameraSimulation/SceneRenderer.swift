@@ -346,7 +346,20 @@ struct SceneRenderer: Sendable {
             }
             return text(u: p.x - pm.x - border, v: pM.y - 0.22 - p.y, lineHeight: 0.03, paper: 0.8, seed: 31)
         }
+        for (photo, lo, hi) in [(PhotoPrint.parrots, SceneLayout.parrotsPrintMin, SceneLayout.parrotsPrintMax),
+                                (PhotoPrint.motorcycles, SceneLayout.motorcyclePrintMin, SceneLayout.motorcyclePrintMax)]
+            where p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y {
+            return framedPrint(photo, x: p.x - lo.x, y: hi.y - p.y, width: hi.x - lo.x, height: hi.y - lo.y)
+        }
         return plaster(p.x, p.y, SIMD3(0.58, 0.54, 0.47))
+    }
+
+    /// A photograph in a black frame with a white mat; (x, y) from the frame's top-left corner, metres.
+    func framedPrint(_ photo: PhotoPrint, x: Double, y: Double, width: Double, height: Double) -> SIMD3<Double> {
+        let frame = SceneLayout.printFrame, edge = frame + SceneLayout.printMat
+        if x < frame || y < frame || x > width - frame || y > height - frame { return SIMD3(repeating: 0.04) }
+        if x < edge || y < edge || x > width - edge || y > height - edge { return SIMD3(repeating: 0.82) }
+        return photo.sample(u: (x - edge) / (width - 2 * edge), v: (y - edge) / (height - 2 * edge))
     }
 
     func frontWallAlbedo(_ p: SIMD3<Double>) -> SIMD3<Double> {
