@@ -6,11 +6,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "OpenCapture", targets: ["OpenCapture"]),
+        .library(name: "OpenCapturePhotos", targets: ["OpenCapturePhotos"]),
         .executable(name: "opencapture", targets: ["OpenCaptureCLI"]),
         .executable(name: "opencapture-bench", targets: ["OpenCaptureBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -27,6 +29,9 @@ let package = Package(
                        providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CX265", pkgConfig: "x265",
                        providers: [.apt(["libx265-dev"])]),
+        // SHA-256 for the photo library's content-addressed store (OpenSSL's libcrypto).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
 
         // Engine modules, one concern each; imports point up this list.
         .target(name: "CaptureCore"),
@@ -48,8 +53,13 @@ let package = Package(
                 dependencies: ["CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
                                "CaptureEngine", "OpenCaptureTools"]),
 
+        // The PhotoKit subset (PHPhotoLibrary, PHAssetCreationRequest, PHAsset, …) over SQLite and a file store.
+        .target(name: "OpenCapturePhotos", dependencies: [
+            "CaptureCore", "MediaFormats", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
-            "OpenCapture", "CaptureCore", "MediaFormats", "Depth",
+            "OpenCapture", "OpenCapturePhotos", "CaptureCore", "MediaFormats", "Depth",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [
@@ -77,7 +87,8 @@ let package = Package(
             "OpenCaptureTestSupport",
         ]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
-        .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture", "OpenCaptureTestSupport"],
+        .testTarget(name: "OpenCapturePhotosTests", dependencies: ["OpenCapturePhotos", "MediaFormats", "CaptureCore", "OpenCaptureTestSupport"]),
+        .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture", "OpenCapturePhotos", "OpenCaptureTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

@@ -11,6 +11,8 @@ packages=(
   libraw-bin               # raw-identify and dcraw_emu check written DNGs in tests
   libheif-dev              # reading and decoding HEIF/HEIC files (libheif)
   libx265-dev              # HEVC encoding of HEIC tiles and thumbnails (x265)
+  libssl-dev               # SHA-256 of the photo library's stored files (libcrypto)
+  libsqlite3-dev           # the photo library's database (SQLite, through GRDB)
   libheif-examples         # heif-info and heif-enc check written HEICs in tests and benchmarks
   opencv-doc               # bench group stereo: the Middlebury Aloe pair and its ground truth
   python3-opencv           # bench group stereo: the OpenCV StereoSGBM anchor

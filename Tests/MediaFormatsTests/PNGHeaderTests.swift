@@ -2,7 +2,7 @@ import CaptureCore
 import Foundation
 import MediaFormats
 import Testing
-@testable import OpenCaptureTools
+
 
 @Suite struct PNGHeaderTests {
     @Test func readsIHDRAndEveryChunk() throws {

@@ -1,28 +1,26 @@
 import Foundation
-import MediaFormats
 
 /// A PNG's IHDR fields and chunk list, read through `ByteReader` (every length checked against
-/// the file). MediaFormats decodes PNG through libpng but offers no header or chunk reader, so
-/// this is the tools' one reader of PNG structure, used by `inspect` and `fuse`; it belongs in
-/// MediaFormats when that module grows one.
-struct PNGHeader: Sendable, Equatable {
+/// the file) — the one reader of PNG structure (libpng decodes the pixels, `PNGCodec`), used by
+/// `inspect`, `fuse` and the photo library.
+public struct PNGHeader: Sendable, Equatable {
     /// One chunk: its type and where its body lies in the file.
-    struct Chunk: Sendable, Equatable {
-        var type: String
-        var body: Range<Int>
+    public struct Chunk: Sendable, Equatable {
+        public var type: String
+        public var body: Range<Int>
     }
 
-    var width: Int
-    var height: Int
-    var bitDepth: Int
+    public var width: Int
+    public var height: Int
+    public var bitDepth: Int
     /// 0 grey, 2 RGB, 3 palette, 4 grey + alpha, 6 RGBA.
-    var colorType: Int
+    public var colorType: Int
 
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Reads the signature and the IHDR chunk that must follow it. Throws `.truncated` when the file
     /// ends inside them, `.invalidImage` when they are not PNG's.
-    init(_ data: Data) throws {
+    public init(_ data: Data) throws {
         let r = ByteReader(data.prefix(33))
         guard r.matches(Self.signature) else { throw MediaFormatError.invalidImage("not a PNG (bad signature)") }
         guard r.count >= 33 else { throw MediaFormatError.truncated }
@@ -35,7 +33,7 @@ struct PNGHeader: Sendable, Equatable {
 
     /// Every chunk from IHDR to IEND. Throws `.truncated` when a chunk runs past the end of the
     /// file or the file ends before IEND.
-    static func chunks(in data: Data) throws -> [Chunk] {
+    public static func chunks(in data: Data) throws -> [Chunk] {
         let r = ByteReader(data)
         guard r.matches(signature) else { throw MediaFormatError.invalidImage("not a PNG (bad signature)") }
         var result: [Chunk] = []

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import OpenCapturePhotos
+
+/// `opencapture library`: the photo library that `PHPhotoLibrary.shared()` opens.
+struct LibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "library",
+        abstract: "Import photos into the photo library and list it (PhotoKit's PHPhotoLibrary on SQLite).",
+        subcommands: [Import.self, List.self])
+
+    struct Location: ParsableArguments {
+        @Option(help: "Library folder (default: $OPENCAPTURE_PHOTO_LIBRARY, else ~/.local/share/opencapture/Photos).")
+        var library: String?
+
+        func open() -> PHPhotoLibrary {
+            library.map { PHPhotoLibrary(url: URL(fileURLWithPath: $0, isDirectory: true)) } ?? PHPhotoLibrary.shared()
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract:
+            "Add each photo as an asset; a photo and a movie of the same name (IMG_1.HEIC + IMG_1.MOV) become one Live Photo, a photo and a DNG one RAW + processed asset.")
+
+        @Argument(help: "Photos (JPEG, HEIC, PNG, TIFF, DNG, camera raw) and Live Photo movies.") var files: [String]
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let library = location.open()
+            let groups = Dictionary(grouping: files.map { URL(fileURLWithPath: $0) }) { $0.deletingPathExtension().path }
+            var created: [String] = []
+            try library.performChangesAndWait {
+                for (_, urls) in groups.sorted(by: { $0.key < $1.key }) {
+                    let movies = urls.filter { ["mov", "mp4"].contains($0.pathExtension.lowercased()) }
+                    let raws = urls.filter { $0.pathExtension.lowercased() == "dng" }
+                    let photos = urls.filter { !movies.contains($0) && !raws.contains($0) }
+                    let request = PHAssetCreationRequest.forAsset()
+                    if let photo = photos.first ?? raws.first {
+                        request.addResource(with: .photo, fileURL: photo, options: nil)
+                        for raw in raws where raw != photo { request.addResource(with: .alternatePhoto, fileURL: raw, options: nil) }
+                        for movie in movies { request.addResource(with: .pairedVideo, fileURL: movie, options: nil) }
+                    } else {
+                        for movie in movies { request.addResource(with: .video, fileURL: movie, options: nil) }
+                    }
+                    created.append(request.placeholderForCreatedAsset?.localIdentifier ?? "")
+                }
+            }
+            print("imported \(created.count) asset\(created.count == 1 ? "" : "s") into \(library.url.path)")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the library's assets, newest first.")
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let library = location.open()
+            let options = PHFetchOptions()
+            options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: false)]
+            let assets = library.fetchAssets(with: options)
+            print("\(assets.count) asset\(assets.count == 1 ? "" : "s") in \(library.url.path)")
+            let format = ISO8601DateFormatter()
+            assets.enumerateObjects { asset, _, _ in
+                let kinds = PHAssetResource.assetResources(for: asset).map { "\($0.type)" }.joined(separator: "+")
+                var tags: [String] = []
+                if asset.mediaSubtypes.contains(.photoLive) { tags.append("Live") }
+                if asset.mediaSubtypes.contains(.photoDepthEffect) { tags.append("depth") }
+                print("\(asset.localIdentifier)  \(asset.creationDate.map(format.string(from:)) ?? "-")  \(asset.mediaType) "
+                      + "\(asset.pixelWidth)×\(asset.pixelHeight)  \(kinds)" + (tags.isEmpty ? "" : "  [\(tags.joined(separator: ", "))]"))
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A photo, video or Live Photo in the library (Apple's `PHAsset`): what it is, its size, dates and place.
+public final class PHAsset: Sendable {
+    /// Stable identifier, e.g. for `fetchAssets(withLocalIdentifiers:options:)`.
+    public let localIdentifier: String
+    public let mediaType: PHAssetMediaType
+    /// `.photoLive` for a Live Photo (a `.pairedVideo` beside the photo), `.photoDepthEffect` for a
+    /// photo carrying depth.
+    public let mediaSubtypes: PHAssetMediaSubtype
+    /// Size of the stored photo, as stored (before its orientation is applied); 0 for videos in
+    /// this release.
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    public let creationDate: Date?
+    public let modificationDate: Date?
+    public let location: CLLocation?
+    public let isFavorite: Bool
+    /// The library it was fetched from.
+    let store: PhotoStore
+
+    init(store: PhotoStore, localIdentifier: String, mediaType: PHAssetMediaType, mediaSubtypes: PHAssetMediaSubtype, pixelWidth: Int,
+         pixelHeight: Int, creationDate: Date?, modificationDate: Date?, location: CLLocation?, isFavorite: Bool) {
+        self.localIdentifier = localIdentifier
+        self.mediaType = mediaType
+        self.mediaSubtypes = mediaSubtypes
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.creationDate = creationDate
+        self.modificationDate = modificationDate
+        self.location = location
+        self.isFavorite = isFavorite
+        self.store = store
+    }
+
+    /// Every asset of the shared library, filtered and sorted by `options`.
+    public class func fetchAssets(with options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        PHPhotoLibrary.shared().fetchAssets(mediaType: nil, identifiers: nil, options: options)
+    }
+
+    /// The shared library's assets of one media type.
+    public class func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        PHPhotoLibrary.shared().fetchAssets(mediaType: mediaType, identifiers: nil, options: options)
+    }
+
+    /// The shared library's assets with these identifiers (those that exist).
+    public class func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        PHPhotoLibrary.shared().fetchAssets(mediaType: nil, identifiers: identifiers, options: options)
+    }
+}
+
+extension PHAsset: Equatable {
+    public static func == (a: PHAsset, b: PHAsset) -> Bool { a.localIdentifier == b.localIdentifier }
+}

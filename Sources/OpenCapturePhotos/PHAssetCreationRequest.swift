@@ -1,0 +1,77 @@
+import Foundation
+
+/// Creates an asset from photo, video or audio resources inside a change block (Apple's
+/// `PHAssetCreationRequest`): `PHPhotoLibrary.shared().performChanges({ … forAsset().addResource(…) … })`.
+///
+/// Difference: called outside a change block Apple raises an Objective-C exception; here the request
+/// is detached and nothing is saved (the block's other requests are unaffected).
+public final class PHAssetCreationRequest {
+    /// One `addResource` call.
+    struct AddedResource {
+        let type: PHAssetResourceType
+        let data: Data?
+        let fileURL: URL?
+        let options: PHAssetResourceCreationOptions?
+
+        func read() throws -> Data {
+            if let data { return data }
+            guard let fileURL else { return Data() }
+            do {
+                return try Data(contentsOf: fileURL)
+            } catch {
+                throw PHPhotosError(.missingResource, "cannot read \(fileURL.path): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    let identifier: String
+    private(set) var addedResources: [AddedResource] = []
+
+    /// The asset's creation date; by default the moment the change is saved.
+    public var creationDate: Date?
+    /// Where the asset was taken.
+    public var location: CLLocation?
+    public var isFavorite = false
+    public var isHidden = false
+
+    init() {
+        identifier = UUID().uuidString + "/L0/001"
+    }
+
+    /// A request for a new asset in the current change block.
+    public class func forAsset() -> PHAssetCreationRequest {
+        let request = PHAssetCreationRequest()
+        ChangeRecorder.current?.add(request)
+        return request
+    }
+
+    /// Whether resources of these types, in this order, make a valid asset (Apple's
+    /// `supportsAssetResourceTypes(_:)`): one photo, video or audio resource, and paired videos,
+    /// alternate or full-size photos only beside a photo.
+    public class func supportsAssetResourceTypes(_ types: [NSNumber]) -> Bool {
+        let kinds = types.compactMap { PHAssetResourceType(rawValue: $0.intValue) }
+        guard kinds.count == types.count else { return false }
+        let primaries = kinds.filter { [.photo, .video, .audio].contains($0) }
+        guard primaries.count == 1 else { return false }
+        let dependents: [PHAssetResourceType] = [.pairedVideo, .alternatePhoto, .fullSizePhoto]
+        return primaries[0] == .photo || !kinds.contains(where: dependents.contains)
+    }
+
+    /// Adds a resource from data in memory.
+    public func addResource(with type: PHAssetResourceType, data: Data, options: PHAssetResourceCreationOptions?) {
+        addedResources.append(AddedResource(type: type, data: data, fileURL: nil, options: options))
+    }
+
+    /// Adds a resource from a file; with `options.shouldMoveFile` the file is removed once the change is saved.
+    public func addResource(with type: PHAssetResourceType, fileURL: URL, options: PHAssetResourceCreationOptions?) {
+        addedResources.append(AddedResource(type: type, data: nil, fileURL: fileURL, options: options))
+    }
+
+    /// Stands for the asset until the change is saved; its `localIdentifier` is the new asset's.
+    public var placeholderForCreatedAsset: PHObjectPlaceholder? { PHObjectPlaceholder(localIdentifier: identifier) }
+
+    /// Files to remove after a successful save (`shouldMoveFile`).
+    var filesToMove: [URL] {
+        addedResources.compactMap { $0.options?.shouldMoveFile == true ? $0.fileURL : nil }
+    }
+}

@@ -1,0 +1,12 @@
+/// How a resource is added to a new asset (Apple's `PHAssetResourceCreationOptions`).
+public final class PHAssetResourceCreationOptions {
+    /// Move the file into the library instead of copying it (for `addResource(with:fileURL:options:)`):
+    /// the source is removed once the change has been saved.
+    public var shouldMoveFile = false
+    /// The file name the resource reports; by default the source file's name, or one made up from its type.
+    public var originalFilename: String?
+    /// The uniform type identifier of the data (e.g. "public.jpeg"); by default inferred from its content.
+    public var uniformTypeIdentifier: String?
+
+    public init() {}
+}

@@ -1,0 +1,159 @@
+import CaptureCore
+import Foundation
+
+/// The photo library (Apple's `PHPhotoLibrary`): a SQLite database and a content-addressed file
+/// store in a folder (see `PhotoStore`).
+///
+/// `shared()` lives in `$OPENCAPTURE_PHOTO_LIBRARY`, else `$XDG_DATA_HOME/opencapture/Photos`, else
+/// `~/.local/share/opencapture/Photos`; `init(url:)` (OpenCapture addition) opens any other folder.
+/// Changes from any thread run one at a time on the library's queue; a change's assets are all
+/// saved or none is.
+public final class PHPhotoLibrary: @unchecked Sendable {
+    // `@unchecked Sendable`: `observersLock` guards `observers` and `opened`, the only mutable fields.
+    public let url: URL
+    private let queue = DispatchQueue(label: "OpenCapturePhotos.PHPhotoLibrary")
+    private let observersLock = NSLock()
+    private var observers: [WeakObserver] = []
+    private var opened: Result<PhotoStore, PHPhotosError>?
+
+    private struct WeakObserver {
+        weak var observer: (any PHPhotoLibraryChangeObserver)?
+    }
+
+    private static let sharedLibrary = Locked<PHPhotoLibrary?>(nil)
+
+    /// The library at `url` (created on first use). OpenCapture addition.
+    public init(url: URL) { self.url = url }
+
+    /// The user's library.
+    public class func shared() -> PHPhotoLibrary {
+        sharedLibrary.withLock { library in
+            if let library { return library }
+            let made = PHPhotoLibrary(url: defaultLocation())
+            library = made
+            return made
+        }
+    }
+
+    /// Points `shared()` at another folder from now on (tests, sandboxes). OpenCapture addition.
+    public class func useSharedLibrary(at url: URL) {
+        sharedLibrary.withLock { $0 = PHPhotoLibrary(url: url) }
+    }
+
+    /// Where `shared()` lives by default.
+    public class func defaultLocation() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["OPENCAPTURE_PHOTO_LIBRARY"], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        return data.appendingPathComponent("opencapture/Photos", isDirectory: true)
+    }
+
+    // MARK: Authorization (always granted: the library is a folder the process can write)
+
+    public class func authorizationStatus() -> PHAuthorizationStatus { .authorized }
+    public class func authorizationStatus(for accessLevel: PHAccessLevel) -> PHAuthorizationStatus { .authorized }
+
+    public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
+        DispatchQueue.global().async { handler(.authorized) }
+    }
+
+    public class func requestAuthorization(for accessLevel: PHAccessLevel,
+                                           handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
+        DispatchQueue.global().async { handler(.authorized) }
+    }
+
+    public class func requestAuthorization(for accessLevel: PHAccessLevel) async -> PHAuthorizationStatus { .authorized }
+
+    // MARK: Changes
+
+    /// Runs `changeBlock` on the library's queue, saves what it requested as one change, then calls
+    /// `completionHandler` (success, error) on that queue and tells the change observers.
+    public func performChanges(_ changeBlock: @escaping @Sendable () -> Void,
+                               completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil) {
+        queue.async {
+            let result = Result { try self.apply(changeBlock) }
+            switch result {
+            case .success: completionHandler?(true, nil)
+            case .failure(let error): completionHandler?(false, error)
+            }
+        }
+    }
+
+    /// Runs `changeBlock` and saves its change before returning; throws what went wrong.
+    public func performChangesAndWait(_ changeBlock: () -> Void) throws {
+        try withoutActuallyEscaping(changeBlock) { block in
+            try queue.sync { try apply(block) }
+        }
+    }
+
+    public func register(_ observer: any PHPhotoLibraryChangeObserver) {
+        observersLock.withLock {
+            observers.removeAll { $0.observer == nil }
+            observers.append(WeakObserver(observer: observer))
+        }
+    }
+
+    public func unregisterChangeObserver(_ observer: any PHPhotoLibraryChangeObserver) {
+        observersLock.withLock { observers.removeAll { $0.observer == nil || $0.observer === observer } }
+    }
+
+    /// On the library's queue: record, prepare, save, notify.
+    private func apply(_ block: () -> Void) throws {
+        let recorder = ChangeRecorder.record(block)
+        let store = try self.store()
+        let prepared = try recorder.creations.map(PreparedAsset.init)
+        guard !prepared.isEmpty else { return }
+        try store.save(prepared)
+        for url in recorder.creations.flatMap(\.filesToMove) { try? FileManager.default.removeItem(at: url) }
+        let change = PHChange(inserted: prepared.map(\.id))
+        let current = observersLock.withLock { observers.compactMap(\.observer) }
+        for observer in current { observer.photoLibraryDidChange(change) }
+    }
+
+    // MARK: Reading
+
+    /// The opened store (opening, migrating and recovering it the first time).
+    func store() throws -> PhotoStore {
+        let result: Result<PhotoStore, PHPhotosError> = observersLock.withLock {
+            if let opened { return opened }
+            let result = Result { try PhotoStore(root: url) }.mapError { error in
+                (error as? PHPhotosError) ?? PHPhotosError(.accessRestricted, "\(error)")
+            }
+            opened = result
+            return result
+        }
+        return try result.get()
+    }
+
+    /// Assets of this library (OpenCapture addition; `PHAsset.fetchAssets` reads `shared()`).
+    public func fetchAssets(with options: PHFetchOptions? = nil) -> PHFetchResult<PHAsset> {
+        fetchAssets(mediaType: nil, identifiers: nil, options: options)
+    }
+
+    /// Assets of one media type in this library (OpenCapture addition).
+    public func fetchAssets(with mediaType: PHAssetMediaType, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        fetchAssets(mediaType: mediaType, identifiers: nil, options: options)
+    }
+
+    func fetchAssets(mediaType: PHAssetMediaType?, identifiers: [String]?, options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        let descriptors = options?.sortDescriptors ?? []
+        // A leading creationDate sort runs in SQL; anything else sorts the fetched assets.
+        let byDate = descriptors.first.flatMap { $0.keyPath == \PHAsset.creationDate ? !$0.ascending : nil }
+        guard var assets = try? store().assets(mediaType: mediaType, identifiers: identifiers, newestFirst: byDate) else {
+            return PHFetchResult([])
+        }
+        if let predicate = options?.predicate { assets = assets.filter { predicate.evaluate(with: $0) } }
+        if descriptors.count > (byDate == nil ? 0 : 1) {
+            assets.sort { a, b in
+                for d in descriptors {
+                    let order = d.compare(a, to: b)
+                    if order != .orderedSame { return order == .orderedAscending }
+                }
+                return false
+            }
+        }
+        if let limit = options?.fetchLimit, limit > 0, assets.count > limit { assets = Array(assets.prefix(limit)) }
+        return PHFetchResult(assets)
+    }
+}

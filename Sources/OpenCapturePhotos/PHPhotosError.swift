@@ -1,0 +1,31 @@
+import Foundation
+
+/// Errors of the photo library, with the codes of Apple's `PHPhotosError.Code` where it has one.
+public struct PHPhotosError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: Int, Sendable {
+        case invalid = -1
+        case userCancelled = 3072
+        case identifierNotFound = 3201
+        case changeNotSupported = 3300
+        case operationInterrupted = 3301
+        case invalidResource = 3302
+        case missingResource = 3303
+        case notEnoughSpace = 3305
+        case requestNotSupportedForAsset = 3306
+        case accessRestricted = 3310
+        case accessUserDenied = 3311
+    }
+
+    public static let errorDomain = "PHPhotosErrorDomain"
+
+    public let code: Code
+    /// What went wrong, for people.
+    public let reason: String
+
+    public init(_ code: Code, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "PHPhotosError \(code.rawValue) (\(code)): \(reason)" }
+}

@@ -1,0 +1,121 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+
+/// One resource of a creation request, read and checked, ready to store.
+struct PreparedResource: Sendable {
+    let type: PHAssetResourceType
+    let data: Data
+    let digest: String
+    let fileExtension: String
+    let originalFilename: String
+    let uniformTypeIdentifier: String
+}
+
+/// A creation request turned into what the store saves: its resources read, checked and hashed, and
+/// the asset's type, subtypes and size read from its primary resource (never trusted from the caller).
+struct PreparedAsset: Sendable {
+    let id: String
+    let mediaType: PHAssetMediaType
+    let mediaSubtypes: PHAssetMediaSubtype
+    let pixelWidth: Int
+    let pixelHeight: Int
+    let creationDate: Date?
+    let location: CLLocation?
+    let isFavorite: Bool
+    let resources: [PreparedResource]
+
+    /// Checks the request the way Photos does: one primary resource (a photo or a video), a paired
+    /// video or an alternate photo only beside a photo, and every photo a readable image.
+    init(_ request: PHAssetCreationRequest) throws {
+        let added = request.addedResources
+        let types = added.map(\.type)
+        guard !added.isEmpty else { throw PHPhotosError(.invalidResource, "an asset creation request without resources") }
+        let primaries = types.filter { [.photo, .video, .audio].contains($0) }
+        guard primaries.count == 1, let primary = primaries.first else {
+            throw PHPhotosError(.invalidResource, "an asset needs exactly one .photo, .video or .audio resource (got \(types))")
+        }
+        for dependent in [PHAssetResourceType.pairedVideo, .alternatePhoto, .fullSizePhoto] where types.contains(dependent) {
+            guard primary == .photo else { throw PHPhotosError(.invalidResource, ".\(dependent) needs a .photo resource beside it") }
+            guard types.filter({ $0 == dependent }).count == 1 else { throw PHPhotosError(.invalidResource, "more than one .\(dependent)") }
+        }
+        resources = try added.enumerated().map { index, resource in
+            let data = try resource.read()
+            guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is empty") }
+            let kind = FileKind.of(data)
+            let isImage = [.photo, .alternatePhoto, .fullSizePhoto].contains(resource.type)
+            if isImage, kind == nil || kind == .radianceHDR {
+                throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
+            }
+            let (ext, uti) = PreparedAsset.fileType(kind: kind, resourceType: resource.type, data: data)
+            let name = resource.options?.originalFilename ?? resource.fileURL?.lastPathComponent
+                ?? "IMG_\(String(request.identifier.prefix(8)))_\(index + 1).\(ext)"
+            return PreparedResource(type: resource.type, data: data, digest: PhotoStore.sha256(data), fileExtension: ext,
+                                    originalFilename: name, uniformTypeIdentifier: resource.options?.uniformTypeIdentifier ?? uti)
+        }
+        id = request.identifier
+        creationDate = request.creationDate ?? Date()
+        location = request.location
+        isFavorite = request.isFavorite
+        let main = resources.first { $0.type == primary }!.data
+        switch primary {
+        case .photo:
+            mediaType = .image
+            let size = try PreparedAsset.pixelSize(of: main)
+            (pixelWidth, pixelHeight) = (size.width, size.height)
+            var subtypes: PHAssetMediaSubtype = []
+            if types.contains(.pairedVideo) { subtypes.insert(.photoLive) }
+            if (try? EmbeddedDepthReader.describe(main))?.depthSize != nil { subtypes.insert(.photoDepthEffect) }
+            mediaSubtypes = subtypes
+        case .video:
+            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], 0, 0)
+        default:
+            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.audio, [], 0, 0)
+        }
+    }
+
+    /// The image's size as stored (before any orientation), from its header.
+    static func pixelSize(of data: Data) throws -> Size {
+        do {
+            switch FileKind.of(data) {
+            case .jpeg: return try JPEGDecoder.size(of: data)
+            case .png:
+                let header = try PNGHeader(data)
+                return Size(width: header.width, height: header.height)
+            case .heif:
+                let heif = try HEIFStructure.parse(data)
+                return Size(width: heif.width, height: heif.height)
+            case .tiff:
+                let reader = try TIFFTagReader(data)
+                guard let ifd0 = try reader.mainDirectories().first else { throw MediaFormatError.invalidImage("no image directory") }
+                return Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
+            case .dng, .cameraRaw:
+                let (_, info) = try RawFileReader.read(data)
+                return Size(width: info.width, height: info.height)
+            default:
+                throw MediaFormatError.invalidImage("not an image")
+            }
+        } catch {
+            throw PHPhotosError(.invalidResource, "the photo cannot be read: \(error)")
+        }
+    }
+
+    /// File extension and uniform type identifier for stored data.
+    static func fileType(kind: FileKind?, resourceType: PHAssetResourceType, data: Data) -> (String, String) {
+        switch kind {
+        case .jpeg: return ("jpg", "public.jpeg")
+        case .png: return ("png", "public.png")
+        case .tiff: return ("tif", "public.tiff")
+        case .heif: return ("heic", "public.heic")
+        case .dng: return ("dng", "com.adobe.raw-image")
+        case .cameraRaw: return ("raw", "public.camera-raw-image")
+        default:
+            // Movies: QuickTime ('ftypqt  ') or MPEG-4 (other brands).
+            if data.count >= 12, data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8) {
+                let brand = String(decoding: data[data.startIndex + 8..<data.startIndex + 12], as: UTF8.self)
+                return brand == "qt  " ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")
+            }
+            return resourceType == .audio ? ("m4a", "public.audio") : ("dat", "public.data")
+        }
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+import MediaFormats
+import OpenCaptureTestSupport
+import Testing
+@testable import OpenCapturePhotos
+
+@Suite struct PHPhotoLibraryTests {
+    @Test func aPhotoComesBackWithItsTypeSizeAndBytes() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try PhotoFixtures.jpeg()
+        var placeholder: String?
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            let options = PHAssetResourceCreationOptions()
+            options.originalFilename = "IMG_0001.JPG"
+            request.addResource(with: .photo, data: jpeg, options: options)
+            request.creationDate = Date(timeIntervalSince1970: 1_700_000_000)
+            request.location = CLLocation(latitude: 48.85, longitude: 2.35)
+            placeholder = request.placeholderForCreatedAsset?.localIdentifier
+        }
+        let assets = library.fetchAssets()
+        #expect(assets.count == 1)
+        let asset = try #require(assets.firstObject)
+        #expect(asset.localIdentifier == placeholder)
+        #expect(asset.mediaType == .image && asset.mediaSubtypes.isEmpty)
+        #expect(asset.pixelWidth == 64 && asset.pixelHeight == 48)
+        #expect(asset.creationDate == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(asset.location?.coordinate.latitude == 48.85 && asset.location?.coordinate.longitude == 2.35)
+        let resources = PHAssetResource.assetResources(for: asset)
+        #expect(resources.map(\.type) == [.photo])
+        #expect(resources[0].originalFilename == "IMG_0001.JPG" && resources[0].uniformTypeIdentifier == "public.jpeg")
+        #expect(resources[0].assetLocalIdentifier == asset.localIdentifier)
+        #expect(try PhotoFixtures.data(of: resources[0]) == jpeg)
+    }
+
+    @Test func aPhotoWithAPairedVideoIsOneLivePhoto() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movieURL = folder.appendingPathComponent("IMG_0002.MOV")
+        try PhotoFixtures.movie.write(to: movieURL)
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 2), options: nil)
+            let options = PHAssetResourceCreationOptions()
+            options.shouldMoveFile = true
+            request.addResource(with: .pairedVideo, fileURL: movieURL, options: options)
+        }
+        let asset = try #require(library.fetchAssets().firstObject)
+        #expect(asset.mediaType == .image && asset.mediaSubtypes == .photoLive)
+        let resources = PHAssetResource.assetResources(for: asset)
+        #expect(resources.map(\.type) == [.photo, .pairedVideo])
+        #expect(resources[1].uniformTypeIdentifier == "com.apple.quicktime-movie" && resources[1].originalFilename == "IMG_0002.MOV")
+        #expect(try PhotoFixtures.data(of: resources[1]) == PhotoFixtures.movie)
+        // shouldMoveFile: the library took the file.
+        #expect(!FileManager.default.fileExists(atPath: movieURL.path))
+    }
+
+    @Test func rawAndProcessedAreOneAssetWithAnAlternate() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dng = try PhotoFixtures.dng()
+        let dngURL = folder.appendingPathComponent("IMG_0003.DNG")
+        try dng.write(to: dngURL)
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 3), options: nil)
+            request.addResource(with: .alternatePhoto, fileURL: dngURL, options: nil)
+        }
+        let asset = try #require(library.fetchAssets().firstObject)
+        let resources = PHAssetResource.assetResources(for: asset)
+        #expect(resources.map(\.type) == [.photo, .alternatePhoto])
+        #expect(resources[1].uniformTypeIdentifier == "com.adobe.raw-image")
+        #expect(try PhotoFixtures.data(of: resources[1]) == dng)
+        // Without shouldMoveFile the source stays.
+        #expect(FileManager.default.fileExists(atPath: dngURL.path))
+    }
+
+    @Test func aPhotoCarryingDepthIsFlagged() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.portraitHEIC, options: nil)
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 4), options: nil)
+        }
+        let portrait = library.fetchAssets().objects(at: IndexSet(0..<2)).filter { $0.mediaSubtypes.contains(.photoDepthEffect) }
+        #expect(portrait.count == 1)
+        let first = try #require(portrait.first)
+        #expect(PHAssetResource.assetResources(for: first).first?.uniformTypeIdentifier == "public.heic")
+    }
+
+    @Test func aBadResourceRejectsTheWholeChange() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = try PhotoFixtures.jpeg(seed: 5)
+        #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait {
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, data: good, options: nil)
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, data: Data("not a photo".utf8), options: nil)
+            }
+        }
+        do {
+            try library.performChangesAndWait {
+                PHAssetCreationRequest.forAsset().addResource(with: .pairedVideo, data: PhotoFixtures.movie, options: nil)
+            }
+            Issue.record("a paired video without a photo was accepted")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .invalidResource)
+        }
+        do {
+            try library.performChangesAndWait {
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: folder.appendingPathComponent("missing.jpg"), options: nil)
+            }
+            Issue.record("a missing file was accepted")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .missingResource)
+        }
+        #expect(library.fetchAssets().count == 0)
+        #expect(PhotoFixtures.storedFiles(library).isEmpty)
+    }
+
+    @Test func theSameBytesAreStoredOnce() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try PhotoFixtures.jpeg(seed: 6)
+        for _ in 0..<2 {
+            try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: jpeg, options: nil) }
+        }
+        #expect(library.fetchAssets().count == 2)
+        let stored = PhotoFixtures.storedFiles(library)
+        #expect(stored.count == 1)
+        #expect(stored.first?.hasSuffix(PhotoStore.sha256(jpeg) + ".jpg") == true)
+    }
+
+    @Test func concurrentChangesAllLand() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = try (0..<40).map { try PhotoFixtures.jpeg(seed: 100 + $0) }
+        let group = DispatchGroup()
+        let successes = LockedData()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for k in stride(from: thread, to: photos.count, by: 8) {
+                group.enter()
+                library.performChanges({
+                    PHAssetCreationRequest.forAsset().addResource(with: .photo, data: photos[k], options: nil)
+                }, completionHandler: { ok, _ in
+                    if ok { successes.append(Data([1])) }
+                    group.leave()
+                })
+            }
+        }
+        group.wait()
+        #expect(successes.get().count == 40)
+        #expect(library.fetchAssets().count == 40)
+        #expect(PhotoFixtures.storedFiles(library).count == 40)
+    }
+
+    @Test func fetchesSortFilterAndLimit() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dates = [3, 1, 2].map { Date(timeIntervalSince1970: 1_600_000_000 + Double($0) * 86_400) }
+        try library.performChangesAndWait {
+            for (i, date) in dates.enumerated() {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 20 + i, width: 16 * (i + 1)), options: nil)
+                request.creationDate = date
+            }
+        }
+        let options = PHFetchOptions()
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: false)]
+        #expect((0..<3).map { library.fetchAssets(with: options)[$0].creationDate } == dates.sorted(by: >))
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: true)]
+        options.fetchLimit = 2
+        #expect(library.fetchAssets(with: options).count == 2 && library.fetchAssets(with: options).firstObject?.creationDate == dates.min())
+        options.fetchLimit = 0
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.pixelWidth, ascending: false)]
+        options.predicate = NSPredicate { asset, _ in ((asset as? PHAsset)?.pixelWidth ?? 0) > 16 }
+        let wide = library.fetchAssets(with: options)
+        #expect(wide.count == 2 && wide[0].pixelWidth == 48 && wide[1].pixelWidth == 32)
+        #expect(library.fetchAssets(with: .video, options: nil).count == 0)
+        #expect(library.fetchAssets(with: .image, options: nil).count == 3)
+    }
+
+    @Test func observersHearEachChange() throws {
+        final class Observer: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+            // `@unchecked Sendable`: `lock` guards `inserted`.
+            let lock = NSLock()
+            var inserted: [String] = []
+            func photoLibraryDidChange(_ changeInstance: PHChange) { lock.withLock { inserted += changeInstance.insertedLocalIdentifiers } }
+        }
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let observer = Observer()
+        library.register(observer)
+        var id: String?
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 7), options: nil)
+            id = request.placeholderForCreatedAsset?.localIdentifier
+        }
+        library.unregisterChangeObserver(observer)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 8), options: nil)
+        }
+        let created = try #require(id)
+        #expect(observer.lock.withLock { observer.inserted } == [created])
+    }
+
+    @Test func requestsOutsideAChangeBlockSaveNothing() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try PhotoFixtures.jpeg(seed: 9), options: nil)
+        try library.performChangesAndWait {}
+        #expect(library.fetchAssets().count == 0)
+        #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .authorized)
+    }
+
+    @Test func openingRemovesWhatAnInterruptedChangeLeft() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = try PhotoFixtures.jpeg(seed: 10)
+        try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: kept, options: nil) }
+        // What a killed import leaves: a temporary file and a renamed file no row references.
+        let originals = library.url.appendingPathComponent("originals")
+        try Data("half".utf8).write(to: originals.appendingPathComponent(".tmp-\(UUID().uuidString)"))
+        try FileManager.default.createDirectory(at: originals.appendingPathComponent("ff"), withIntermediateDirectories: true)
+        try Data("orphan".utf8).write(to: originals.appendingPathComponent("ff/ff00.jpg"))
+        let reopened = PHPhotoLibrary(url: library.url)
+        let store = try reopened.store()
+        #expect(store.recovered.temporaryFiles == 1 && store.recovered.unreferencedFiles == 1 && store.recovered.assetsWithMissingFiles == 0)
+        #expect(reopened.fetchAssets().count == 1)
+        #expect(PhotoFixtures.storedFiles(reopened) == [PhotoStore.storedName(digest: PhotoStore.sha256(kept), fileExtension: "jpg")])
+    }
+
+    @Test func writeDataMakesANewFileOnly() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try PhotoFixtures.jpeg(seed: 11)
+        try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: jpeg, options: nil) }
+        let asset = try #require(library.fetchAssets().firstObject)
+        let resource = try #require(PHAssetResource.assetResources(for: asset).first)
+        let target = folder.appendingPathComponent("export.jpg")
+        for expectFailure in [false, true] {
+            let done = DispatchSemaphore(value: 0), failure = LockedError()
+            PHAssetResourceManager.default().writeData(for: resource, toFile: target, options: nil) { failure.set($0); done.signal() }
+            done.wait()
+            #expect((failure.get() != nil) == expectFailure)
+        }
+        #expect(try Data(contentsOf: target) == jpeg)
+    }
+
+    @Test func aLibraryThatCannotBeOpenedGivesAnError() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        let library = PHPhotoLibrary(url: file)
+        #expect(throws: PHPhotosError.self) {
+            try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(), options: nil) }
+        }
+        #expect(library.fetchAssets().count == 0)
+    }
+}
