@@ -15,9 +15,29 @@ import OpenCapture
 let captureTimeout: TimeInterval = 900
 import Foundation
 import XCTest
+#if canImport(Photos)
+import Photos
+#else
+import OpenCapturePhotos
+import OpenCaptureTestSupport
+#endif
 
 final class AVCamSampleTests: XCTestCase {
     private var controllers: [AVCamCameraController] = []
+
+    #if !canImport(Photos)
+    /// AVCam saves every photo to `PHPhotoLibrary.shared()`: point it at a folder of the test's own.
+    static let photoLibraryFolder: URL = {
+        let folder = try! ExternalTool.temporaryDirectory()
+        PHPhotoLibrary.useSharedLibrary(at: folder.appendingPathComponent("Photos", isDirectory: true))
+        return folder
+    }()
+
+    override class func setUp() {
+        super.setUp()
+        _ = photoLibraryFolder
+    }
+    #endif
     
     override func tearDown() {
         for controller in controllers { controller.sessionQueue.sync { controller.session.stopRunning() } }
@@ -86,6 +106,31 @@ final class AVCamSampleTests: XCTestCase {
         XCTAssertNotNil(processor.requestedPhotoSettings.previewPhotoFormat)
         XCTAssertEqual(processor.requestedPhotoSettings.photoQualityPrioritization, .balanced)
         avcam.sessionQueue.sync { XCTAssertTrue(avcam.inProgressPhotoCaptureDelegates.isEmpty) }
+        // AVCam saved it (completion handler after performChanges): the library holds those very bytes.
+        let photos = PHAsset.fetchAssets(with: .image, options: nil).objects(at: IndexSet(0..<PHAsset.fetchAssets(with: .image, options: nil).count))
+            .flatMap { PHAssetResource.assetResources(for: $0) }.filter { $0.type == .photo }
+        let saved = photos.first { readData($0) == processor.photoData }
+        XCTAssertNotNil(saved, "the photo is in PHPhotoLibrary.shared() with its data")
+        XCTAssertEqual(saved?.uniformTypeIdentifier, "public.heic", "AVCam passes processedFileType as the type identifier")
+    }
+
+    /// A resource's bytes through PHAssetResourceManager, as an app reads them.
+    private func readData(_ resource: PHAssetResource) -> Data? {
+        final class Received: @unchecked Sendable {
+            // `@unchecked Sendable`: `lock` guards `data` and `failed`.
+            let lock = NSLock()
+            var data = Data(), failed = false
+        }
+        let done = expectation(description: "requestData")
+        let received = Received()
+        PHAssetResourceManager.default().requestData(for: resource, options: nil) { chunk in
+            received.lock.withLock { received.data.append(chunk) }
+        } completionHandler: { error in
+            received.lock.withLock { received.failed = error != nil }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        return received.lock.withLock { received.failed ? nil : received.data }
     }
     
     func testSeveralAVCamCapturesInFlightEachCompleteOnce() {

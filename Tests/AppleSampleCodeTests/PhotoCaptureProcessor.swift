@@ -1,8 +1,9 @@
 /*
  AVCam's photo capture delegate ("AVCam: Building a camera app", Apple sample code,
  PhotoCaptureProcessor.swift, iOS 13–16 revision), kept as close to the original as possible.
- Only Linux-impossible parts (Photos, Core Image, Core Location) are removed, each marked
- `// Linux: removed …`; AVFoundation API that OpenCapture lacks is marked `// MISSING in OpenCapture: …`.
+ Only Linux-impossible parts (Core Image) are removed, each marked `// Linux: removed …`; the
+ Photos save compiles against OpenCapturePhotos (and CLLocation is its stand-in); AVFoundation API
+ that OpenCapture lacks is marked `// MISSING in OpenCapture: …`.
 */
 
 #if canImport(AVFoundation)
@@ -11,7 +12,12 @@ import AVFoundation
 import OpenCapture
 #endif
 import Foundation
-// Linux: removed `import Photos` (PHPhotoLibrary does not exist on Linux)
+#if canImport(Photos)
+import Photos
+import CoreLocation
+#else
+import OpenCapturePhotos
+#endif
 
 class PhotoCaptureProcessor: NSObject {
     private(set) var requestedPhotoSettings: AVCapturePhotoSettings
@@ -37,7 +43,7 @@ class PhotoCaptureProcessor: NSObject {
     private var maxPhotoProcessingTime: CMTime?
     
     // Save the location of captured photos
-    // Linux: removed `var location: CLLocation?` (Core Location)
+    var location: CLLocation?
     
     init(with requestedPhotoSettings: AVCapturePhotoSettings,
          willCapturePhotoAnimation: @escaping () -> Void,
@@ -172,12 +178,52 @@ extension PhotoCaptureProcessor: AVCapturePhotoCaptureDelegate {
             return
         }
         
-        // Linux: removed the PHPhotoLibrary.requestAuthorization { … } save (Photos framework):
-        // PHPhotoLibrary.shared().performChanges with PHAssetCreationRequest.forAsset(),
-        // addResource(with: .photo, data: photoData, options:), the Live Photo companion movie,
-        // creationRequest.location, then self.didFinish() in its completion handler.
-        _ = photoData
-        self.didFinish()
+        PHPhotoLibrary.requestAuthorization { status in
+            if status == .authorized {
+                PHPhotoLibrary.shared().performChanges({
+                    let options = PHAssetResourceCreationOptions()
+                    let creationRequest = PHAssetCreationRequest.forAsset()
+                    options.uniformTypeIdentifier = self.requestedPhotoSettings.processedFileType.map { $0.rawValue }
+                    creationRequest.addResource(with: .photo, data: photoData, options: options)
+                    
+                    // Specify the location the photo was taken
+                    creationRequest.location = self.location
+                    
+                    if let livePhotoCompanionMovieURL = self.livePhotoCompanionMovieURL {
+                        let livePhotoCompanionMovieFileOptions = PHAssetResourceCreationOptions()
+                        livePhotoCompanionMovieFileOptions.shouldMoveFile = true
+                        creationRequest.addResource(with: .pairedVideo,
+                                                    fileURL: livePhotoCompanionMovieURL,
+                                                    options: livePhotoCompanionMovieFileOptions)
+                    }
+                    
+                    // Save Portrait Effects Matte to Photos Library only if it was generated
+                    if let portraitEffectsMatteData = self.portraitEffectsMatteData {
+                        let creationRequest = PHAssetCreationRequest.forAsset()
+                        creationRequest.addResource(with: .photo,
+                                                    data: portraitEffectsMatteData,
+                                                    options: nil)
+                    }
+                    // Save Portrait Effects Matte to Photos Library only if it was generated
+                    for semanticSegmentationMatteData in self.semanticSegmentationMatteDataArray {
+                        let creationRequest = PHAssetCreationRequest.forAsset()
+                        creationRequest.addResource(with: .photo,
+                                                    data: semanticSegmentationMatteData,
+                                                    options: nil)
+                    }
+                    
+                }, completionHandler: { _, error in
+                    if let error = error {
+                        print("Error occurred while saving photo to photo library: \(error)")
+                    }
+                    
+                    self.didFinish()
+                }
+                )
+            } else {
+                self.didFinish()
+            }
+        }
     }
 }
 

@@ -1,0 +1,81 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import OpenCaptureTestSupport
+import Testing
+
+/// `opencapture library`: imports that land whole, and a process killed between storing the files
+/// and committing the transaction that leaves a consistent library behind.
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
+struct LibraryCommandTests {
+    static func photo(_ seed: Int, in folder: URL, name: String) throws -> URL {
+        var image = Raster<UInt8>(width: 40, height: 30, channels: 3)
+        for y in 0..<30 { for x in 0..<40 { for c in 0..<3 { image[x, y, c] = UInt8((x * 5 + y * 3 + c * 60 + seed * 31) % 256) } } }
+        let url = folder.appendingPathComponent(name)
+        try JPEGEncoder.encode(image, quality: 90).write(to: url)
+        return url
+    }
+
+    /// Runs the binary with an extra environment; returns (status, killed by a signal).
+    static func run(_ arguments: [String], environment: [String: String]) throws -> (Int32, Bool) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(OpenCaptureBinary.tool.path))
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+    }
+
+    static func storedFiles(_ library: URL) -> Int {
+        let originals = library.appendingPathComponent("originals")
+        return ((try? FileManager.default.subpathsOfDirectory(atPath: originals.path)) ?? [])
+            .filter { !$0.hasSuffix("/") && $0.split(separator: "/").count == 2 }.count
+    }
+
+    @Test func aKilledImportLeavesAConsistentLibrary() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos").path
+        let first = try Self.photo(1, in: folder, name: "IMG_0001.JPG")
+        let second = try Self.photo(2, in: folder, name: "IMG_0002.JPG")
+        let third = try Self.photo(3, in: folder, name: "IMG_0003.JPG")
+        var result = try OpenCaptureBinary.tool.run(["library", "import", first.path, "--library", library])
+        #expect(result.status == 0)
+
+        // Killed after the files are stored, before the transaction: the process dies by SIGKILL.
+        let (_, killed) = try Self.run(["library", "import", second.path, third.path, "--library", library],
+                                       environment: ["OPENCAPTURE_PHOTOS_FAULT": "after-store-write"])
+        #expect(killed)
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 3)   // the orphans are on disk…
+
+        // …and the next open finds one asset and removes them.
+        result = try OpenCaptureBinary.tool.run(["library", "list", "--library", library])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("1 asset in "))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 1)
+
+        // The same import, not interrupted, lands whole.
+        result = try OpenCaptureBinary.tool.run(["library", "import", second.path, third.path, "--library", library])
+        #expect(result.status == 0)
+        result = try OpenCaptureBinary.tool.run(["library", "list", "--library", library])
+        #expect(result.output.hasPrefix("3 assets in "))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 3)
+    }
+
+    @Test func aBadFileIsOneLineAndNothingIsImported() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos").path
+        let good = try Self.photo(4, in: folder, name: "good.jpg")
+        let bad = folder.appendingPathComponent("bad.jpg")
+        try Data("not a photo".utf8).write(to: bad)
+        let result = try OpenCaptureBinary.tool.run(["library", "import", good.path, bad.path, "--library", library])
+        #expect(result.status != 0)
+        #expect(result.errorOutput.contains("not a JPEG"))
+        #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output.hasPrefix("0 assets"))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 0)
+    }
+}
