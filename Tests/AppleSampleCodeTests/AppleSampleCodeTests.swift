@@ -330,6 +330,32 @@ final class TrackingPhotoCaptureProgressTests: XCTestCase {
         XCTAssertEqual(d.photos.first?.fileDataRepresentation().map { Array($0.prefix(4)) }, [0x49, 0x49, 0x2A, 0x00], "DNG")
     }
 
+    /// Apple's RAW documentation saves the DNG as the asset's photo and the HEIF as its alternate.
+    func testApplesRawSaveMakesOneAssetWithAnAlternate() throws {
+        _ = AVCamSampleTests.photoLibraryFolder
+        let camera = try makeCamera(preset: .low)
+        let delegate = RAWCaptureDelegate()
+        let saved = expectation(description: "Photos completion handler")
+        let outcome = NSLock()
+        var succeeded = false
+        delegate.didFinish = { success, _ in outcome.withLock { succeeded = success }; saved.fulfill() }
+        let before = PHAsset.fetchAssets(with: .image, options: nil).count
+        camera.sessionQueue.sync { camera.photoOutput.capturePhoto(with: camera.makeRawPlusProcessedSettings(), delegate: delegate) }
+        wait(for: [saved], timeout: captureTimeout)
+        XCTAssertTrue(outcome.withLock { succeeded })
+        let options = PHFetchOptions()
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: false)]
+        let assets = PHAsset.fetchAssets(with: .image, options: options)
+        XCTAssertEqual(assets.count, before + 1)
+        let raws = assets.objects(at: IndexSet(0..<assets.count)).filter { asset in
+            PHAssetResource.assetResources(for: asset).map(\.type) == [.photo, .alternatePhoto]
+        }
+        let asset = try XCTUnwrap(raws.first)
+        let resources = PHAssetResource.assetResources(for: asset)
+        XCTAssertEqual(resources.map(\.uniformTypeIdentifier), ["com.adobe.raw-image", "public.heic"])
+        XCTAssertGreaterThan(asset.pixelWidth, 0)
+    }
+
     func testApplesRawBracketGivesSixPhotos() throws {
         let camera = try makeCamera(preset: .low)
         let d = try XCTUnwrap(capture([camera.makeRawBracket()], on: camera).first)
