@@ -63,7 +63,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [
-            "OpenCapture", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
+            "OpenCapture", "OpenCapturePhotos", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
         ]),
 
         // What every test target shares: the external-tool runner (exiftool, dcraw_emu, heif-info …,

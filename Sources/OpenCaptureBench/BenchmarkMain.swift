@@ -14,7 +14,7 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,truedepth,depth,soak,load,e2e,stereo] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,library,truedepth,depth,soak,load,e2e,stereo] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
             print("  soak, load, e2e and stereo run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
             return
         }
@@ -40,6 +40,7 @@ struct BenchmarkMain {
             try ThirdPartyDevelopBenchmark.run(options)
         }
         if options.runs("heif") { try HEIFBenchmark.run(options) }
+        if options.runs("library") { try PhotoLibraryBenchmark.run(options) }
         if options.runs("truedepth") { try TrueDepthBenchmark.run(options) }
         if options.runs("depth") { try await DepthCaptureBenchmark.run(options) }
         if options.named("soak") { try SoakBenchmark.run(options) }
