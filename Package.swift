@@ -13,6 +13,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -58,8 +61,16 @@ let package = Package(
             "CaptureCore", "MediaFormats", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
+        // `opencapture studio`: the browser camera app (a Hummingbird server on loopback and its page).
+        .target(name: "OpenCaptureStudio", dependencies: [
+            "OpenCapture", "OpenCapturePhotos", "CaptureCore", "MediaFormats", "ImagePipeline", "Depth",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         .executableTarget(name: "OpenCaptureCLI", dependencies: [
-            "OpenCapture", "OpenCapturePhotos", "CaptureCore", "MediaFormats", "Depth",
+            "OpenCapture", "OpenCapturePhotos", "OpenCaptureStudio", "CaptureCore", "MediaFormats", "Depth",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [
@@ -87,6 +98,9 @@ let package = Package(
             "OpenCaptureTestSupport",
         ]),
         // Apple's sample code, compiled unchanged in Swift 5 mode against OpenCapture.
+        .testTarget(name: "OpenCaptureStudioTests", dependencies: [
+            "OpenCaptureStudio", "OpenCapturePhotos", "MediaFormats", "CaptureCore", "OpenCaptureTestSupport",
+        ]),
         .testTarget(name: "OpenCapturePhotosTests", dependencies: ["OpenCapturePhotos", "MediaFormats", "CaptureCore", "OpenCaptureTestSupport"]),
         .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture", "OpenCapturePhotos", "OpenCaptureTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

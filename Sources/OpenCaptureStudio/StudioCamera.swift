@@ -1,0 +1,174 @@
+import Foundation
+import OpenCapture
+import OpenCapturePhotos
+
+/// The studio's camera: one `AVCaptureSession` with a photo output, rebuilt when the device or the
+/// lighting changes, driven through Apple's API exactly as an app drives it; each shutter press is
+/// published as it happens and ends in the photo library.
+actor StudioCamera {
+    struct Shot: Sendable {
+        var mode: StudioMode
+        var device: String
+        var lighting: SimulatedLighting
+        var flash: AVCaptureDevice.FlashMode
+        var bias: Float
+    }
+
+    static let devices: [(id: String, type: AVCaptureDevice.DeviceType, position: AVCaptureDevice.Position, label: String)] = [
+        ("wide", .builtInWideAngleCamera, .back, "Back wide"),
+        ("tele", .builtInTelephotoCamera, .back, "Back telephoto"),
+        ("dual", .builtInDualCamera, .back, "Back dual (depth)"),
+        ("front", .builtInTrueDepthCamera, .front, "Front TrueDepth"),
+    ]
+
+    private let hub: StudioEventHub
+    private let library: PHPhotoLibrary
+    private let log: StudioCaptureLog
+    private let preset: AVCaptureSession.Preset
+    private var session: AVCaptureSession?
+    private var output: AVCapturePhotoOutput?
+    private var camera: AVCaptureDevice?
+    private var configured: (device: String, lighting: SimulatedLighting)?
+
+    init(hub: StudioEventHub, library: PHPhotoLibrary, log: StudioCaptureLog, preset: AVCaptureSession.Preset) {
+        self.hub = hub
+        self.library = library
+        self.log = log
+        self.preset = preset
+    }
+
+    /// Takes one shot and saves it; throws `StudioError` for a request that cannot be met.
+    func take(_ shot: Shot, id: String) async throws -> StudioCaptureRecord {
+        if let reason = shot.mode.unavailableReason { throw StudioError(status: 409, reason) }
+        let start = DispatchTime.now()
+        hub.publish(["type": "started", "capture": id, "mode": shot.mode.rawValue, "device": shot.device])
+        let (output, device) = try configure(shot)
+        var steps: [StudioCaptureEvent] = []
+        func ms() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+        func step<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
+            let begin = ms()
+            let value = try body()
+            let event = StudioCaptureEvent(name: name, start: begin, end: ms(), detail: nil)
+            steps.append(event)
+            hub.publish(["type": "step", "capture": id, "name": name, "start": event.start, "end": event.end])
+            return value
+        }
+        if device.exposureTargetBias != shot.bias {
+            try device.lockForConfiguration()
+            device.setExposureTargetBias(min(max(shot.bias, device.minExposureTargetBias), device.maxExposureTargetBias))
+            device.unlockForConfiguration()
+        }
+        let settings = try makeSettings(shot, output: output, device: device)
+        let delegate = StudioPhotoDelegate(captureID: id, start: start, hub: hub)
+        do {
+            try output.validate(settings)
+        } catch {
+            throw StudioError(status: 400, "\(error)")
+        }
+        output.capturePhoto(with: settings, delegate: delegate)
+        let (photos, events) = try await delegate.wait()
+        let processed = photos.filter { !$0.isRaw }.map(\.data), raws = photos.filter(\.isRaw).map(\.data)
+        guard !processed.isEmpty else { throw StudioError(status: 500, "the capture delivered no photo") }
+
+        var roles: [String: String] = [:]
+        var fusion: PhotoFusionResult?
+        if shot.mode == .bracket {
+            fusion = try step("fusion") { try PhotoFusion().fuse(fileData: processed) }
+        }
+        try step("save to library") {
+            var requests: [(String, PHAssetCreationRequest)] = []
+            try library.performChangesAndWait {
+                func add(_ role: String, _ data: Data, alternate: Data? = nil) {
+                    let request = PHAssetCreationRequest.forAsset()
+                    request.addResource(with: .photo, data: data, options: nil)
+                    if let alternate { request.addResource(with: .alternatePhoto, data: alternate, options: nil) }
+                    requests.append((role, request))
+                }
+                switch shot.mode {
+                case .bracket:
+                    for (i, frame) in processed.enumerated() { add("frame-\(i + 1)", frame) }
+                    if let fusion { add("fused", fusion.fusedJPEG) }
+                    if let toneMapped = fusion?.toneMappedJPEG { add("toneMapped", toneMapped) }
+                case .raw:
+                    add("photo", processed[0], alternate: raws.first)
+                default:
+                    add("photo", processed[0])
+                }
+            }
+            for (role, request) in requests { roles[role] = request.placeholderForCreatedAsset?.localIdentifier }
+        }
+        let record = StudioCaptureRecord(id: id, mode: shot.mode.rawValue, device: shot.device, date: Date(), assets: roles,
+                                         events: events + steps)
+        try log.append(record)
+        hub.publish(["type": "done", "capture": id, "assets": roles, "ms": ms()])
+        return record
+    }
+
+    /// The session for this shot's device and lighting (started, depth enabled where the device has it).
+    private func configure(_ shot: Shot) throws -> (AVCapturePhotoOutput, AVCaptureDevice) {
+        if let output, let camera, let configured, configured.device == shot.device, configured.lighting == shot.lighting {
+            return (output, camera)
+        }
+        session?.stopRunning()
+        guard let choice = StudioCamera.devices.first(where: { $0.id == shot.device }) else {
+            throw StudioError(status: 400, "unknown device '\(shot.device)'")
+        }
+        guard let device = AVCaptureDevice.default(choice.type, for: .video, position: choice.position) else {
+            throw StudioError(status: 400, "no \(choice.label) camera")
+        }
+        device.simulatedLighting = shot.lighting
+        let session = AVCaptureSession(), output = AVCapturePhotoOutput()
+        session.beginConfiguration()
+        session.sessionPreset = preset
+        let input: AVCaptureDeviceInput
+        do { input = try AVCaptureDeviceInput(device: device) } catch { throw StudioError(status: 500, "\(error)") }
+        guard session.canAddInput(input), session.canAddOutput(output) else { throw StudioError(status: 500, "cannot configure the session") }
+        session.addInput(input)
+        session.addOutput(output)
+        output.maxPhotoQualityPrioritization = .quality
+        session.commitConfiguration()
+        // Depth, where the camera measures it: a disparity format of the active format, as Apple's sample chooses.
+        if let format = device.activeFormat.supportedDepthDataFormats.first(where: {
+            CMFormatDescriptionGetMediaSubType($0.formatDescription) == kCVPixelFormatType_DisparityFloat16
+        }) ?? device.activeFormat.supportedDepthDataFormats.first {
+            do {
+                try device.lockForConfiguration()
+                device.activeDepthDataFormat = format
+                device.unlockForConfiguration()
+            } catch {
+                throw StudioError(status: 500, "cannot choose a depth format: \(error)")
+            }
+        }
+        if output.isDepthDataDeliverySupported { output.isDepthDataDeliveryEnabled = true }
+        session.startRunning()
+        (self.session, self.output, self.camera, configured) = (session, output, device, (shot.device, shot.lighting))
+        return (output, device)
+    }
+
+    private func makeSettings(_ shot: Shot, output: AVCapturePhotoOutput, device: AVCaptureDevice) throws -> AVCapturePhotoSettings {
+        let jpeg = [AVVideoCodecKey: AVVideoCodecType.jpeg]
+        switch shot.mode {
+        case .bracket:
+            return AVCapturePhotoBracketSettings(
+                rawPixelFormatType: 0, processedFormat: jpeg,
+                bracketedSettings: [-2, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
+        case .raw:
+            guard let raw = output.availableRawPhotoPixelFormatTypes.first else { throw StudioError(status: 400, "this camera has no RAW format") }
+            let settings = AVCapturePhotoSettings(rawPixelFormatType: raw, processedFormat: jpeg)
+            settings.flashMode = output.supportedFlashModes.contains(shot.flash) ? shot.flash : .off
+            return settings
+        case .depth:
+            guard output.isDepthDataDeliveryEnabled else {
+                throw StudioError(status: 400, "depth needs the dual or the TrueDepth camera at the photo preset (opencapture studio --preset photo)")
+            }
+            let settings = AVCapturePhotoSettings(format: jpeg)
+            settings.isDepthDataDeliveryEnabled = true
+            settings.flashMode = output.supportedFlashModes.contains(shot.flash) ? shot.flash : .off
+            return settings
+        case .photo, .livePhoto:
+            let settings = AVCapturePhotoSettings(format: jpeg)
+            settings.flashMode = output.supportedFlashModes.contains(shot.flash) ? shot.flash : .off
+            return settings
+        }
+    }
+}

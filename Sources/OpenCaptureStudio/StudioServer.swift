@@ -1,0 +1,216 @@
+import CaptureCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import OpenCapture
+import OpenCapturePhotos
+import ServiceLifecycle
+
+/// `opencapture studio`: a camera app in the browser, served by Hummingbird (OpenCapture addition).
+///
+/// The page (`/`) drives `/api`: `POST /api/capture` takes a shot through Apple's API on the
+/// simulated camera, `/api/events` streams each capture's delegate callbacks and processing steps
+/// (server-sent events) as they happen, `/api/captures` and `/api/assets/…` read the photo library
+/// (thumbnails, browser-ready photos, depth maps, RAW developed on demand, EXIF, original files).
+/// Assets are addressed by their identifier only — no request names a path on disk.
+public struct StudioServer: Sendable {
+    public let configuration: StudioConfiguration
+    /// The token the page sends with state-changing requests (new each start).
+    public let token: String
+    let hub = StudioEventHub()
+    let library: PHPhotoLibrary
+    let log: StudioCaptureLog
+    let camera: StudioCamera
+    private let counter = Locked(0)
+
+    public init(configuration: StudioConfiguration) {
+        self.configuration = configuration
+        token = UUID().uuidString
+        library = configuration.libraryURL.map { PHPhotoLibrary(url: $0) } ?? PHPhotoLibrary.shared()
+        log = StudioCaptureLog(folder: library.url)
+        camera = StudioCamera(hub: hub, library: library, log: log, preset: configuration.preset)
+    }
+
+    /// Serves until SIGINT or SIGTERM (then shuts down cleanly); `onListening` gets the bound port.
+    public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = Application(router: makeRouter(),
+                              configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                                   serverName: "OpenCapture Studio"),
+                              onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) })
+        try await app.runService()
+    }
+
+    func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(StudioGuard(token: token))
+        router.get("/") { _, _ in StudioServer.text(StudioPage.html(token: token), type: "text/html; charset=utf-8") }
+        router.get("/studio.css") { _, _ in StudioServer.text(StudioPage.css, type: "text/css; charset=utf-8") }
+        router.get("/studio.js") { _, _ in StudioServer.text(StudioPage.script, type: "text/javascript; charset=utf-8") }
+        router.get("/api/state") { _, _ in StudioServer.json(state()) }
+        router.get("/api/events") { _, _ in events() }
+        router.get("/api/captures") { _, _ in StudioServer.json(["captures": captures()]) }
+        router.post("/api/capture") { request, _ in try await capture(request) }
+        router.get("/api/assets/:id/thumbnail.jpg") { _, context in
+            StudioServer.data(try StudioMedia.jpeg(try StudioMedia.data(of: try asset(context)), maxSide: 360), type: "image/jpeg")
+        }
+        router.get("/api/assets/:id/photo.jpg") { _, context in
+            StudioServer.data(try StudioMedia.jpeg(try StudioMedia.data(of: try asset(context)), maxSide: 2400), type: "image/jpeg")
+        }
+        router.get("/api/assets/:id/depth.png") { _, context in
+            StudioServer.data(try StudioMedia.depthPNG(try StudioMedia.data(of: try asset(context))), type: "image/png")
+        }
+        router.get("/api/assets/:id/developed.jpg") { _, context in
+            let raw = try StudioMedia.data(of: try asset(context), type: .alternatePhoto)
+            return StudioServer.data(try StudioMedia.jpeg(raw, maxSide: 2400), type: "image/jpeg")
+        }
+        router.get("/api/assets/:id/info") { _, context in
+            let asset = try asset(context)
+            return StudioServer.json(["asset": StudioServer.describe(asset), "facts": StudioMedia.facts(try StudioMedia.data(of: asset))])
+        }
+        router.get("/api/assets/:id/files/:index") { _, context in
+            let asset = try asset(context)
+            let resources = PHAssetResource.assetResources(for: asset)
+            guard let index = context.parameters.get("index", as: Int.self), resources.indices.contains(index) else {
+                throw StudioError(status: 404, "no such file")
+            }
+            let resource = resources[index]
+            let name = resource.originalFilename.filter { $0.isLetter || $0.isNumber || "._-".contains($0) }
+            var response = StudioServer.data(try StudioMedia.read(resource), type: "application/octet-stream")
+            response.headers[.contentDisposition] = "attachment; filename=\"\(name.isEmpty ? "photo" : name)\""
+            return response
+        }
+        return router
+    }
+
+    // MARK: Handlers
+
+    func state() -> [String: Any] {
+        [
+            "token": token,
+            "library": library.url.path,
+            "preset": configuration.preset.rawValue,
+            "devices": StudioCamera.devices.map { ["id": $0.id, "label": $0.label] },
+            "lightings": SimulatedLighting.allCases.map(\.rawValue),
+            "lighting": configuration.lighting.rawValue,
+            "modes": StudioMode.allCases.map { mode -> [String: Any] in
+                var entry: [String: Any] = ["id": mode.rawValue, "label": mode.label, "available": mode.unavailableReason == nil]
+                if let reason = mode.unavailableReason { entry["reason"] = reason }
+                return entry
+            },
+            "viewfinder": ["available": false,
+                           "reason": "A live viewfinder needs the running frame stream, which OpenCapture does not simulate yet; the last photo is shown instead."],
+        ]
+    }
+
+    func capture(_ request: Request) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maxBodySize)
+        } catch {
+            throw StudioError(status: 413, "the request body is larger than \(configuration.maxBodySize) bytes")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
+            throw StudioError(status: 400, "the body must be a JSON object")
+        }
+        guard let mode = StudioMode(rawValue: object["mode"] as? String ?? "photo") else { throw StudioError(status: 400, "unknown mode") }
+        let device = object["device"] as? String ?? (mode == .depth ? "dual" : "wide")
+        guard let lighting = SimulatedLighting(rawValue: object["lighting"] as? String ?? configuration.lighting.rawValue) else {
+            throw StudioError(status: 400, "unknown lighting")
+        }
+        let flash: AVCaptureDevice.FlashMode
+        switch object["flash"] as? String ?? "off" {
+        case "off": flash = .off
+        case "on": flash = .on
+        case "auto": flash = .auto
+        default: throw StudioError(status: 400, "flash must be off, on or auto")
+        }
+        let bias = (object["bias"] as? Double) ?? 0
+        guard bias.isFinite, abs(bias) <= 8 else { throw StudioError(status: 400, "bias must be between −8 and 8 EV") }
+        let id = "capture-\(counter.withLock { $0 += 1; return $0 })-\(UUID().uuidString.prefix(8))"
+        let shot = StudioCamera.Shot(mode: mode, device: device, lighting: lighting, flash: flash, bias: Float(bias))
+        if let reason = mode.unavailableReason { throw StudioError(status: 409, reason) }
+        let camera = camera, hub = hub
+        Task {
+            do {
+                _ = try await camera.take(shot, id: id)
+            } catch {
+                hub.publish(["type": "error", "capture": id, "message": (error as? StudioError)?.reason ?? "\(error)"])
+            }
+        }
+        return StudioServer.json(["capture": id], status: 202)
+    }
+
+    func events() -> Response {
+        let (id, stream) = hub.subscribe()
+        let hub = hub
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": connected\n\n"))
+            // Ends with the client, or when SIGINT/SIGTERM starts the server's graceful shutdown (which
+            // would otherwise wait for this never-ending response).
+            try await withGracefulShutdownHandler {
+                for await event in stream {
+                    try await writer.write(ByteBuffer(string: "data: \(event)\n\n"))
+                }
+            } onGracefulShutdown: {
+                hub.end(id)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    func captures() -> [[String: Any]] {
+        let known = Set(library.fetchAssets().objects(at: IndexSet(0..<library.fetchAssets().count)).map(\.localIdentifier))
+        return log.all.reversed().map { record in
+            [
+                "id": record.id, "mode": record.mode, "device": record.device, "date": record.date.timeIntervalSince1970,
+                "assets": record.assets.filter { known.contains($0.value) }.mapValues { StudioServer.shortID($0) },
+                "events": record.events.map { ["name": $0.name, "start": $0.start, "end": $0.end, "detail": $0.detail ?? ""] },
+            ]
+        }
+    }
+
+    /// The asset named by the `:id` path parameter (the UUID part of a local identifier), or a 400/404.
+    func asset(_ context: BasicRequestContext) throws -> PHAsset {
+        let id = context.parameters.get("id") ?? ""
+        guard id.count == 36, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw StudioError(status: 400, "not an asset identifier") }
+        guard let asset = library.fetchAssets().objects(at: IndexSet(0..<library.fetchAssets().count))
+            .first(where: { $0.localIdentifier.hasPrefix(id.uppercased() + "/") }) else {
+            throw StudioError(status: 404, "no such asset")
+        }
+        return asset
+    }
+
+    // MARK: Responses
+
+    static func shortID(_ localIdentifier: String) -> String { String(localIdentifier.prefix(36)) }
+
+    static func describe(_ asset: PHAsset) -> [String: Any] {
+        [
+            "id": shortID(asset.localIdentifier), "width": asset.pixelWidth, "height": asset.pixelHeight,
+            "date": asset.creationDate?.timeIntervalSince1970 ?? 0,
+            "live": asset.mediaSubtypes.contains(.photoLive), "depth": asset.mediaSubtypes.contains(.photoDepthEffect),
+            "files": PHAssetResource.assetResources(for: asset).enumerated().map { i, r in
+                ["index": i, "type": "\(r.type)", "name": r.originalFilename, "uti": r.uniformTypeIdentifier] as [String: Any]
+            },
+        ]
+    }
+
+    static func json(_ object: Any, status: Int = 200) -> Response {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        var response = Self.data(data, type: "application/json")
+        response.status = HTTPResponse.Status(code: status)
+        return response
+    }
+
+    static func text(_ text: String, type: String) -> Response { data(Data(text.utf8), type: type) }
+
+    static func data(_ data: Data, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

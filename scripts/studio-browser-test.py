@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Drives OpenCapture Studio in headless Chromium as a new user would (WebDriver via Selenium):
+loads the page, takes a photo, checks that the timeline fills with the five delegate stages in
+Apple's order, that the photo reaches the gallery and opens, takes a bracket and a depth photo,
+checks there are no console errors, stops the server with SIGINT (it must exit cleanly), and saves
+screenshots of each view at desktop and phone widths.
+
+usage: studio-browser-test.py OPENCAPTURE_BINARY SCREENSHOT_FOLDER
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+STAGES = ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishProcessingPhoto", "didFinishCapture"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port, seconds=30):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"the studio did not listen on port {port}")
+
+
+def fail(message):
+    raise AssertionError(message)
+
+
+def shoot(driver, mode, expected_cards, timeout=240):
+    driver.find_element(By.CSS_SELECTOR, f'#modes button[data-mode="{mode}"]').click()
+    driver.find_element(By.ID, "shutter").click()
+    WebDriverWait(driver, timeout).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) >= expected_cards
+        and "busy" not in d.find_element(By.ID, "shutter").get_attribute("class"))
+    names = [e.get_attribute("data-name") for e in driver.find_elements(By.CSS_SELECTOR, "#timeline .stage:not(.step)")]
+    seen = [n for n in names if n in STAGES]
+    order = [STAGES.index(n) for n in seen]
+    if not all(s in seen for s in STAGES):
+        fail(f"{mode}: the timeline lacks stages: {names}")
+    if order != sorted(order):
+        fail(f"{mode}: stages out of order: {names}")
+    return names
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    binary, shots = sys.argv[1], sys.argv[2]
+    os.makedirs(shots, exist_ok=True)
+    library = tempfile.mkdtemp(prefix="studio-library-")
+    port = free_port()
+    log = open(os.path.join(shots, "studio.log"), "w")
+    server = subprocess.Popen([binary, "studio", "--port", str(port), "--library", library, "--preset", "photo"],
+                              stdout=log, stderr=subprocess.STDOUT)
+    driver = None
+    try:
+        wait_for_port(port)
+        options = Options()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+            options.add_argument(argument)
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        url = f"http://127.0.0.1:{port}/"
+
+        driver.set_window_size(1280, 900)
+        driver.get(url)
+        WebDriverWait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#modes button")) == 5)
+        live = driver.find_element(By.CSS_SELECTOR, '#modes button[data-mode="livePhoto"]')
+        if live.is_enabled():
+            fail("the Live Photo mode is offered although Live Photos are not simulated")
+        driver.save_screenshot(os.path.join(shots, "desktop-1-camera.png"))
+
+        names = shoot(driver, "photo", 1)
+        print("photo timeline:", " → ".join(names))
+        driver.save_screenshot(os.path.join(shots, "desktop-2-timeline.png"))
+        shoot(driver, "bracket", 2)
+        driver.save_screenshot(os.path.join(shots, "desktop-3-bracket.png"))
+        shoot(driver, "depth", 3)
+
+        # Open the newest (depth) capture, then the bracket with its before/after slider.
+        cards = driver.find_elements(By.CSS_SELECTOR, "#gallery .card")
+        cards[0].click()
+        WebDriverWait(driver, 60).until(lambda d: not d.find_element(By.ID, "detail").get_attribute("hidden"))
+        WebDriverWait(driver, 60).until(lambda d: all(i.get_attribute("complete") == "true" and int(i.get_attribute("naturalWidth")) > 0
+                                                      for i in d.find_elements(By.CSS_SELECTOR, "#detail img")))
+        if not any("depth.png" in i.get_attribute("src") for i in driver.find_elements(By.CSS_SELECTOR, "#detail img")):
+            fail("the depth capture does not show its depth map")
+        driver.save_screenshot(os.path.join(shots, "desktop-4-depth-detail.png"))
+        driver.find_element(By.ID, "close").click()
+        driver.find_elements(By.CSS_SELECTOR, "#gallery .card")[1].click()
+        WebDriverWait(driver, 60).until(lambda d: len(d.find_elements(By.ID, "compare")) == 1)
+        WebDriverWait(driver, 60).until(lambda d: all(i.get_attribute("complete") == "true" and int(i.get_attribute("naturalWidth")) > 0
+                                                      for i in d.find_elements(By.CSS_SELECTOR, "#detail img")))
+        driver.save_screenshot(os.path.join(shots, "desktop-5-bracket-detail.png"))
+        driver.find_element(By.ID, "close").click()
+
+        driver.set_window_size(390, 844)
+        driver.get(url)
+        WebDriverWait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) == 3)
+        driver.save_screenshot(os.path.join(shots, "phone-1-camera.png"))
+        driver.find_elements(By.CSS_SELECTOR, "#gallery .card")[2].click()
+        WebDriverWait(driver, 60).until(lambda d: not d.find_element(By.ID, "detail").get_attribute("hidden"))
+        WebDriverWait(driver, 60).until(lambda d: all(i.get_attribute("complete") == "true" and int(i.get_attribute("naturalWidth")) > 0
+                                                      for i in d.find_elements(By.CSS_SELECTOR, "#detail img")))
+        driver.save_screenshot(os.path.join(shots, "phone-2-detail.png"))
+
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+        if errors:
+            fail(f"console errors: {errors}")
+        print("studio browser test: passed; screenshots in", shots)
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.send_signal(signal.SIGINT)
+        try:
+            status = server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            fail("the studio did not stop on SIGINT")
+        log.close()
+    if status != 0:
+        fail(f"the studio exited with status {status} on SIGINT")
+
+
+if __name__ == "__main__":
+    main()
