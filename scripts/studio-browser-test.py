@@ -47,10 +47,12 @@ def fail(message):
 
 def shoot(driver, mode, expected_cards, timeout=240):
     driver.find_element(By.CSS_SELECTOR, f'#modes button[data-mode="{mode}"]').click()
+    started = time.time()
     driver.find_element(By.ID, "shutter").click()
     WebDriverWait(driver, timeout).until(
         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) >= expected_cards
         and "busy" not in d.find_element(By.ID, "shutter").get_attribute("class"))
+    print(f"studio.shutter_to_gallery.{mode}: {time.time() - started:.2f} s")
     names = [e.get_attribute("data-name") for e in driver.find_elements(By.CSS_SELECTOR, "#timeline .stage:not(.step)")]
     seen = [n for n in names if n in STAGES]
     order = [STAGES.index(n) for n in seen]
@@ -105,6 +107,10 @@ def main():
                                                       for i in d.find_elements(By.CSS_SELECTOR, "#detail img")))
         if not any("depth.png" in i.get_attribute("src") for i in driver.find_elements(By.CSS_SELECTOR, "#detail img")):
             fail("the depth capture does not show its depth map")
+        driver.find_element(By.ID, "render-portrait").click()
+        WebDriverWait(driver, 120).until(lambda d: any("portrait.jpg" in i.get_attribute("src") and i.get_attribute("complete") == "true"
+                                                       and int(i.get_attribute("naturalWidth")) > 0
+                                                       for i in d.find_elements(By.CSS_SELECTOR, "#detail img")))
         driver.save_screenshot(os.path.join(shots, "desktop-4-depth-detail.png"))
         driver.find_element(By.ID, "close").click()
         driver.find_elements(By.CSS_SELECTOR, "#gallery .card")[1].click()

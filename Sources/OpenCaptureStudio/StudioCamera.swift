@@ -139,7 +139,10 @@ actor StudioCamera {
                 throw StudioError(status: 500, "cannot choose a depth format: \(error)")
             }
         }
-        if output.isDepthDataDeliverySupported { output.isDepthDataDeliveryEnabled = true }
+        if output.isDepthDataDeliverySupported {
+            output.isDepthDataDeliveryEnabled = true
+            output.isPortraitEffectsMatteDeliveryEnabled = output.isPortraitEffectsMatteDeliverySupported
+        }
         session.startRunning()
         (self.session, self.output, self.camera, configured) = (session, output, device, (shot.device, shot.lighting))
         return (output, device)
@@ -163,6 +166,7 @@ actor StudioCamera {
             }
             let settings = AVCapturePhotoSettings(format: jpeg)
             settings.isDepthDataDeliveryEnabled = true
+            settings.isPortraitEffectsMatteDeliveryEnabled = output.isPortraitEffectsMatteDeliveryEnabled
             settings.flashMode = output.supportedFlashModes.contains(shot.flash) ? shot.flash : .off
             return settings
         case .photo, .livePhoto:

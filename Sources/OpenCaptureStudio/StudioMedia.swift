@@ -67,6 +67,26 @@ enum StudioMedia {
         return try PNGCodec.encode(DepthColorMap.colorized(depth))
     }
 
+    /// The photo's embedded portrait effects matte, as a grey PNG.
+    static func mattePNG(_ data: Data) throws -> Data {
+        guard let matte = (try? EmbeddedDepthReader.read(data))?.matte else {
+            throw StudioError(status: 404, "the photo carries no portrait matte")
+        }
+        var grey = Raster<UInt8>(width: matte.width, height: matte.height, channels: 3)
+        for i in 0..<(matte.width * matte.height) {
+            let v = UInt8(min(max(matte.storage[i] * 255, 0), 255).rounded())
+            for c in 0..<3 { grey.storage[3 * i + c] = v }
+        }
+        return try PNGCodec.encode(grey)
+    }
+
+    /// The photo re-rendered with a shallow depth of field from its depth (OpenCapture's portrait tool).
+    static func portraitJPEG(_ data: Data) throws -> Data {
+        var rendering = PortraitRendering()
+        rendering.aperture = 2
+        do { return try rendering.render(photo: data) } catch { throw StudioError(status: 422, "\(error)") }
+    }
+
     /// EXIF and file facts as (section, name, value) rows.
     static func facts(_ data: Data) -> [[String: String]] {
         guard let report = try? FileInspector.inspect(data) else { return [] }

@@ -246,6 +246,8 @@ enum StudioPage {
              + figure('/api/assets/' + c.assets['frame-1'] + '/photo.jpg', '−2 EV frame') + '</div>';
       } else if (info.asset.depth) {
         html += '<div class="pair">' + figure('/api/assets/' + id + '/photo.jpg', 'photo') + figure('/api/assets/' + id + '/depth.png', 'depth (near warm, far cool)') + '</div>';
+        html += '<div class="pair" style="margin-top:12px">' + (info.asset.matte ? figure('/api/assets/' + id + '/matte.png', 'portrait effects matte') : '')
+             + '<div id="portrait"><button class="btn" id="render-portrait">Render portrait (f/2 from depth)</button></div></div>';
       } else {
         html += '<div class="single">' + figure('/api/assets/' + id + '/photo.jpg', 'photo') + '</div>';
       }
@@ -258,6 +260,8 @@ enum StudioPage {
       $('detail').hidden = false;
       const split = $('split');
       if (split) split.oninput = () => $('after').style.clipPath = 'inset(0 0 0 ' + split.value + '%)';
+      const portrait = $('render-portrait');
+      if (portrait) portrait.onclick = () => { $('portrait').innerHTML = figure('/api/assets/' + id + '/portrait.jpg', 'portrait: synthetic depth of field from the depth map'); };
       const develop = $('develop');
       if (develop) develop.onclick = () => { $('developed').innerHTML = figure('/api/assets/' + id + '/developed.jpg', 'RAW developed by OpenCapture'); };
     }

@@ -2,6 +2,7 @@ import CaptureCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MediaFormats
 import OpenCapture
 import OpenCapturePhotos
 import ServiceLifecycle
@@ -58,6 +59,13 @@ public struct StudioServer: Sendable {
         }
         router.get("/api/assets/:id/depth.png") { _, context in
             StudioServer.data(try StudioMedia.depthPNG(try StudioMedia.data(of: try asset(context))), type: "image/png")
+        }
+        router.get("/api/assets/:id/matte.png") { _, context in
+            StudioServer.data(try StudioMedia.mattePNG(try StudioMedia.data(of: try asset(context))), type: "image/png")
+        }
+        router.get("/api/assets/:id/portrait.jpg") { _, context in
+            StudioServer.data(try StudioMedia.jpeg(try StudioMedia.portraitJPEG(try StudioMedia.data(of: try asset(context))), maxSide: 2400),
+                              type: "image/jpeg")
         }
         router.get("/api/assets/:id/developed.jpg") { _, context in
             let raw = try StudioMedia.data(of: try asset(context), type: .alternatePhoto)
@@ -192,6 +200,7 @@ public struct StudioServer: Sendable {
             "id": shortID(asset.localIdentifier), "width": asset.pixelWidth, "height": asset.pixelHeight,
             "date": asset.creationDate?.timeIntervalSince1970 ?? 0,
             "live": asset.mediaSubtypes.contains(.photoLive), "depth": asset.mediaSubtypes.contains(.photoDepthEffect),
+            "matte": (try? StudioMedia.data(of: asset)).flatMap { try? EmbeddedDepthReader.describe($0) }?.matteSize != nil,
             "files": PHAssetResource.assetResources(for: asset).enumerated().map { i, r in
                 ["index": i, "type": "\(r.type)", "name": r.originalFilename, "uti": r.uniformTypeIdentifier] as [String: Any]
             },

@@ -1,3 +1,142 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import OpenCaptureTestSupport
 import Testing
 @testable import OpenCaptureStudio
-@Suite struct StudioServerTests { @Test func routerBuilds() { _ = StudioServer(configuration: StudioConfiguration()).makeRouter() } }
+
+/// The studio's HTTP API on a live server (loopback, a free port, a VGA camera, a library of its own).
+@Suite(.serialized) struct StudioServerTests {
+    /// A running studio for one test.
+    final class Running: @unchecked Sendable {
+        // `@unchecked Sendable`: `lock` guards `port`; the rest is set once.
+        let server: StudioServer
+        let folder: URL
+        private let lock = NSLock()
+        private var port = 0
+        private var task: Task<Void, any Error>?
+
+        init() async throws {
+            folder = try ExternalTool.temporaryDirectory()
+            var configuration = StudioConfiguration()
+            configuration.port = 0
+            configuration.preset = .vga640x480
+            configuration.libraryURL = folder.appendingPathComponent("Photos", isDirectory: true)
+            server = StudioServer(configuration: configuration)
+            let server = server
+            task = Task { try await server.run { port in self.lock.withLock { self.port = port } } }
+            for _ in 0..<200 where lock.withLock({ port }) == 0 { try await Task.sleep(for: .milliseconds(25)) }
+        }
+
+        var base: String { "http://127.0.0.1:\(lock.withLock { port })" }
+
+        func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:])
+            async throws -> (status: Int, body: Data, type: String) {
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.httpMethod = method
+            request.httpBody = body.map { Data($0.utf8) }
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = response as! HTTPURLResponse
+            return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type") ?? "")
+        }
+
+        func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
+
+        func stop() {
+            task?.cancel()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    @Test func thePageAndItsStateAreServedOnLoopback() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let page = try await studio.request("/")
+        #expect(page.status == 200 && page.type.hasPrefix("text/html"))
+        #expect(String(decoding: page.body, as: UTF8.self).contains(studio.server.token))
+        let state = studio.json(try await studio.request("/api/state").body)
+        let modes = state["modes"] as? [[String: Any]] ?? []
+        #expect(modes.map { $0["id"] as? String } == ["photo", "bracket", "raw", "depth", "livePhoto"])
+        #expect(modes.last?["available"] as? Bool == false)
+        #expect((state["viewfinder"] as? [String: Any])?["available"] as? Bool == false)
+        #expect(studio.server.configuration.host == "127.0.0.1")
+    }
+
+    @Test func postsNeedTheTokenAndTheStudiosOrigin() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let body = #"{"mode":"photo"}"#
+        var r = try await studio.request("/api/capture", method: "POST", body: body)
+        #expect(r.status == 403 && studio.json(r.body)["error"] as? String == "missing or wrong studio token")
+        r = try await studio.request("/api/capture", method: "POST", body: body, headers: ["X-Studio-Token": "guess"])
+        #expect(r.status == 403)
+        r = try await studio.request("/api/capture", method: "POST", body: body,
+                                     headers: ["X-Studio-Token": studio.server.token, "Origin": "http://evil.example"])
+        #expect(r.status == 403 && studio.json(r.body)["error"] as? String == "cross-origin request refused")
+        #expect(studio.server.log.all.isEmpty)
+    }
+
+    @Test func badRequestsAreJSONErrors() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let token = ["X-Studio-Token": studio.server.token]
+        var r = try await studio.request("/api/capture", method: "POST", body: "not json", headers: token)
+        #expect(r.status == 400 && r.type.hasPrefix("application/json"))
+        r = try await studio.request("/api/capture", method: "POST", body: #"{"mode":"video"}"#, headers: token)
+        #expect(r.status == 400)
+        r = try await studio.request("/api/capture", method: "POST", body: #"{"mode":"photo","bias":99}"#, headers: token)
+        #expect(r.status == 400)
+        r = try await studio.request("/api/capture", method: "POST", body: #"{"mode":"livePhoto"}"#, headers: token)
+        #expect(r.status == 409)
+        r = try await studio.request("/api/capture", method: "POST", body: String(repeating: " ", count: 20_000), headers: token)
+        #expect(r.status == 413)
+    }
+
+    @Test func noPathReachesAFileOutsideTheLibrary() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        for path in ["/api/assets/..%2F..%2F..%2Fetc%2Fpasswd/files/0", "/api/assets/../../etc/passwd",
+                     "/api/assets/%2Fetc%2Fpasswd/photo.jpg", "/studio.css/../../../etc/passwd",
+                     "/api/assets/00000000-0000-0000-0000-000000000000/files/0"] {
+            let r = try await studio.request(path)
+            #expect([400, 404].contains(r.status), "\(path): \(r.status)")
+            #expect(!String(decoding: r.body, as: UTF8.self).contains("root:"))
+        }
+    }
+
+    @Test func aShotStreamsItsStagesInOrderAndLandsInTheLibrary() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let events = studio.server.hub.subscribe().events
+        let r = try await studio.request("/api/capture", method: "POST", body: #"{"mode":"raw"}"#,
+                                         headers: ["X-Studio-Token": studio.server.token])
+        #expect(r.status == 202)
+        let id = try #require(studio.json(r.body)["capture"] as? String)
+        var names: [String] = []
+        for await text in events {
+            let event = studio.json(Data(text.utf8))
+            guard event["capture"] as? String == id else { continue }
+            names.append((event["name"] as? String) ?? (event["type"] as? String ?? ""))
+            if ["done", "error"].contains(event["type"] as? String) { break }
+        }
+        #expect(names.first == "started" && names.last == "done", "\(names)")
+        let stages = names.filter { ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishCapture"].contains($0) }
+        #expect(stages == ["willBeginCapture", "willCapturePhoto", "didCapturePhoto", "didFinishCapture"])
+        #expect(names.filter { $0 == "didFinishProcessingPhoto" }.count == 2, "RAW + JPEG: two photos")
+        // The capture's photo and its RAW are one asset; its files download byte for byte.
+        let captures = studio.json(try await studio.request("/api/captures").body)["captures"] as? [[String: Any]] ?? []
+        let asset = try #require((captures.first?["assets"] as? [String: String])?["photo"])
+        let info = studio.json(try await studio.request("/api/assets/\(asset)/info").body)
+        let files = (info["asset"] as? [String: Any])?["files"] as? [[String: Any]] ?? []
+        #expect(files.map { $0["type"] as? String } == ["photo", "alternatePhoto"])
+        let thumbnail = try await studio.request("/api/assets/\(asset)/thumbnail.jpg")
+        #expect(thumbnail.status == 200 && thumbnail.type == "image/jpeg" && thumbnail.body.prefix(2) == Data([0xFF, 0xD8]))
+        let raw = try await studio.request("/api/assets/\(asset)/files/1")
+        #expect(raw.status == 200 && raw.body.prefix(4) == Data([0x49, 0x49, 0x2A, 0x00]))
+        let developed = try await studio.request("/api/assets/\(asset)/developed.jpg")
+        #expect(developed.status == 200 && developed.body.prefix(2) == Data([0xFF, 0xD8]))
+        #expect(try await studio.request("/api/assets/\(asset)/depth.png").status == 404)
+    }
+}
