@@ -34,8 +34,11 @@ public final class PHAssetCreationRequest {
     public var isFavorite = false
     public var isHidden = false
 
+    /// What follows the UUID in a local identifier, as on Apple's platforms ("…/L0/001").
+    public static let identifierSuffix = "/L0/001"
+
     init() {
-        identifier = UUID().uuidString + "/L0/001"
+        identifier = UUID().uuidString + PHAssetCreationRequest.identifierSuffix
     }
 
     /// A request for a new asset in the current change block.

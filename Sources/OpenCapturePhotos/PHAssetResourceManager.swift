@@ -56,6 +56,12 @@ public final class PHAssetResourceManager: Sendable {
         }
     }
 
+    /// The resource's bytes, read now on the caller's thread (OpenCapture addition, for servers and
+    /// tools that have no run loop to wait on); throws `PHPhotosError(.missingResource)`.
+    public func data(for resource: PHAssetResource) throws -> Data {
+        try PHAssetResourceManager.read(resource)
+    }
+
     /// Stops a request (requests here finish at once; cancelling one that has not started drops it).
     public func cancelDataRequest(_ requestID: PHAssetResourceDataRequestID) {}
 

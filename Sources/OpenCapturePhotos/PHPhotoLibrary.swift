@@ -12,6 +12,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     // `@unchecked Sendable`: `observersLock` guards `observers` and `opened`, the only mutable fields.
     public let url: URL
     private let queue = DispatchQueue(label: "OpenCapturePhotos.PHPhotoLibrary")
+    /// Marks the library's queue, so a change asked for from inside a change block or an observer is refused.
+    private let onQueue = DispatchSpecificKey<Bool>()
     private let observersLock = NSLock()
     private var observers: [WeakObserver] = []
     private var opened: Result<PhotoStore, PHPhotosError>?
@@ -23,7 +25,10 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     private static let sharedLibrary = Locked<PHPhotoLibrary?>(nil)
 
     /// The library at `url` (created on first use). OpenCapture addition.
-    public init(url: URL) { self.url = url }
+    public init(url: URL) {
+        self.url = url
+        queue.setSpecific(key: onQueue, value: true)
+    }
 
     /// The user's library.
     public class func shared() -> PHPhotoLibrary {
@@ -80,8 +85,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         }
     }
 
-    /// Runs `changeBlock` and saves its change before returning; throws what went wrong.
+    /// Runs `changeBlock` and saves its change before returning; throws what went wrong. Called from
+    /// inside a change block or a change observer it throws `.changeNotSupported` (Apple raises).
     public func performChangesAndWait(_ changeBlock: () -> Void) throws {
+        if DispatchQueue.getSpecific(key: onQueue) == true {
+            throw PHPhotosError(.changeNotSupported, "performChangesAndWait inside a change block or a change observer")
+        }
         try withoutActuallyEscaping(changeBlock) { block in
             try queue.sync { try apply(block) }
         }
@@ -124,6 +133,11 @@ public final class PHPhotoLibrary: @unchecked Sendable {
             return result
         }
         return try result.get()
+    }
+
+    /// Assets of this library with these identifiers (OpenCapture addition).
+    public func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
+        fetchAssets(mediaType: nil, identifiers: identifiers, options: options)
     }
 
     /// Assets of this library (OpenCapture addition; `PHAsset.fetchAssets` reads `shared()`).

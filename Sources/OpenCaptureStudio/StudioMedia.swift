@@ -18,14 +18,7 @@ enum StudioMedia {
     }
 
     static func read(_ resource: PHAssetResource) throws -> Data {
-        let box = DataBox()
-        let done = DispatchSemaphore(value: 0)
-        PHAssetResourceManager.default().requestData(for: resource, options: nil) { box.append($0) } completionHandler: { error in
-            box.fail(error)
-            done.signal()
-        }
-        done.wait()
-        return try box.result()
+        do { return try PHAssetResourceManager.default().data(for: resource) } catch { throw StudioError(status: 500, "\(error)") }
     }
 
     /// Pixels of any photo the library accepts (JPEG, PNG, TIFF, HEIC, DNG/raw developed).
@@ -91,21 +84,5 @@ enum StudioMedia {
     static func facts(_ data: Data) -> [[String: String]] {
         guard let report = try? FileInspector.inspect(data) else { return [] }
         return report.entries.map { ["section": $0.section, "name": $0.name, "value": $0.value] }
-    }
-
-    /// Collects a resource's bytes across the manager's callbacks.
-    private final class DataBox: @unchecked Sendable {
-        // `@unchecked Sendable`: `lock` guards `data` and `error`.
-        private let lock = NSLock()
-        private var data = Data()
-        private var error: (any Error)?
-        func append(_ more: Data) { lock.withLock { data.append(more) } }
-        func fail(_ value: (any Error)?) { lock.withLock { error = value } }
-        func result() throws -> Data {
-            try lock.withLock {
-                if let error { throw StudioError(status: 500, "\(error)") }
-                return data
-            }
-        }
     }
 }

@@ -170,7 +170,8 @@ public struct StudioServer: Sendable {
     }
 
     func captures() -> [[String: Any]] {
-        let known = Set(library.fetchAssets().objects(at: IndexSet(0..<library.fetchAssets().count)).map(\.localIdentifier))
+        let all = library.fetchAssets()
+        let known = Set(all.objects(at: IndexSet(0..<all.count)).map(\.localIdentifier))
         return log.all.reversed().map { record in
             [
                 "id": record.id, "mode": record.mode, "device": record.device, "date": record.date.timeIntervalSince1970,
@@ -184,8 +185,8 @@ public struct StudioServer: Sendable {
     func asset(_ context: BasicRequestContext) throws -> PHAsset {
         let id = context.parameters.get("id") ?? ""
         guard id.count == 36, id.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw StudioError(status: 400, "not an asset identifier") }
-        guard let asset = library.fetchAssets().objects(at: IndexSet(0..<library.fetchAssets().count))
-            .first(where: { $0.localIdentifier.hasPrefix(id.uppercased() + "/") }) else {
+        guard let asset = library.fetchAssets(withLocalIdentifiers: [id.uppercased() + PHAssetCreationRequest.identifierSuffix], options: nil)
+            .firstObject else {
             throw StudioError(status: 404, "no such asset")
         }
         return asset

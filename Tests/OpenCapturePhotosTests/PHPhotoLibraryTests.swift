@@ -206,6 +206,29 @@ import Testing
         #expect(observer.lock.withLock { observer.inserted } == [created])
     }
 
+    @Test func aNestedChangeIsRefusedNotADeadlock() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nested = LockedError()
+        try library.performChangesAndWait {
+            do {
+                try library.performChangesAndWait {}
+            } catch {
+                nested.set(error)
+            }
+        }
+        #expect((nested.get() as? PHPhotosError)?.code == .changeNotSupported)
+        // By identifier, through the library's own fetch.
+        var id = ""
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 12), options: nil)
+            id = request.placeholderForCreatedAsset?.localIdentifier ?? ""
+        }
+        #expect(id.hasSuffix(PHAssetCreationRequest.identifierSuffix))
+        #expect(library.fetchAssets(withLocalIdentifiers: [id, "missing"], options: nil).count == 1)
+    }
+
     @Test func requestsOutsideAChangeBlockSaveNothing() throws {
         let (library, folder) = try PhotoFixtures.library()
         defer { try? FileManager.default.removeItem(at: folder) }
