@@ -29,7 +29,8 @@ extension DemosaicStage {
     static func residualInterpolationScratch(planeStride: Int, rows: Int) -> Int {
         let full = (7 * rows + 86) * (planeStride + 48)
         let lattice = ((rows + 2) / 2 + 6) * ((planeStride + 2) / 2 + 6)
-        return full + 8 * lattice + 2 * (planeStride + 8)
+        let latticeColumns = (planeStride + 2) / 2 + 6
+        return full + 8 * lattice + 2 * (planeStride + 8) + 2 * latticeColumns + 4
     }
 
     func runResidualInterpolation(_ band: ISPBand) {
@@ -233,18 +234,31 @@ extension DemosaicStage {
                 q[c + k] = cL[c + k] - sa * gL[c + k]
             }
         }
-        // Full resolution: C = interp(ā)·G + interp(q); the colour's own sites keep the sample.
-        let rowA = memory + 8 * count, rowQ = rowA + (w + 8)
+        // Full resolution: C = interp(ā)·G + interp(q); the colour's own sites keep the sample. Per row,
+        // first the lattice rows above and below are averaged (ca, cq), then spread over the pixels: a
+        // lattice column's own pixel takes its value, the pixel between two columns their mean. The rows
+        // are padded so the first and last lattice columns may land one pixel outside the image.
+        let rowA = memory + 8 * count + 2, rowQ = rowA + (w + 8)
+        let ca = rowQ + (w + 8), cq = ca + cols
+        let n = j1 - j0
         for y in band.rows {
             let onRow = (y - py) & 1 == 0
             let iu = floorDiv2(y - py), id = onRow ? iu : iu + 1
-            let au = at(abar, iu, 0), ad = at(abar, id, 0), qu = at(q, iu, 0), qd = at(q, id, 0)
-            for x in 0..<w {
-                let dx = x - px
-                let ja = floorDiv2(dx), jb = (dx & 1 == 0) ? ja : ja + 1
-                rowA[x] = 0.25 * ((au[ja] + au[jb]) + (ad[ja] + ad[jb]))
-                rowQ[x] = 0.25 * ((qu[ja] + qu[jb]) + (qd[ja] + qd[jb]))
+            let au = at(abar, iu, j0), ad = at(abar, id, j0), qu = at(q, iu, j0), qd = at(q, id, j0)
+            for k in 0..<n {
+                ca[k] = (au[k] + ad[k]) * 0.5
+                cq[k] = (qu[k] + qd[k]) * 0.5
             }
+            var x = px + 2 * j0
+            for k in 0..<(n - 1) {
+                rowA[x] = ca[k]
+                rowQ[x] = cq[k]
+                rowA[x + 1] = (ca[k] + ca[k + 1]) * 0.5
+                rowQ[x + 1] = (cq[k] + cq[k + 1]) * 0.5
+                x += 2
+            }
+            rowA[x] = ca[n - 1]
+            rowQ[x] = cq[n - 1]
             let g = green(y), out = band.row(color, y)
             for x in 0..<w { out[x] = rowA[x] * g[x] + rowQ[x] }
             if onRow {
