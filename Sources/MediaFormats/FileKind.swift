@@ -15,6 +15,32 @@ public enum FileKind: String, Sendable, CaseIterable {
     case heif = "HEIF"
     case radianceHDR = "Radiance HDR"
 
+    /// The uniform type identifier files of this kind carry ("public.jpeg", "com.adobe.raw-image", …).
+    public var uniformTypeIdentifier: String {
+        switch self {
+        case .jpeg: return "public.jpeg"
+        case .png: return "public.png"
+        case .tiff: return "public.tiff"
+        case .dng: return "com.adobe.raw-image"
+        case .cameraRaw: return "public.camera-raw-image"
+        case .heif: return "public.heic"
+        case .radianceHDR: return "public.radiance"
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: return "jpg"
+        case .png: return "png"
+        case .tiff: return "tif"
+        case .dng: return "dng"
+        case .cameraRaw: return "raw"
+        case .heif: return "heic"
+        case .radianceHDR: return "hdr"
+        }
+    }
+
     /// The kind of `data`, or nil when it is none of these. JPEG needs SOI followed by a marker,
     /// PNG its signature and IHDR, TIFF a valid header and a readable IFD0, HEIF an `ftyp` box.
     public static func of(_ data: Data) -> FileKind? {

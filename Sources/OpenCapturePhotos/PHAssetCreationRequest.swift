@@ -48,16 +48,24 @@ public final class PHAssetCreationRequest {
         return request
     }
 
-    /// Whether resources of these types, in this order, make a valid asset (Apple's
-    /// `supportsAssetResourceTypes(_:)`): one photo, video or audio resource, and paired videos,
-    /// alternate or full-size photos only beside a photo.
+    /// Whether resources of these types make a valid asset (Apple's `supportsAssetResourceTypes(_:)`):
+    /// one photo, video or audio resource, and a paired video, alternate or full-size photo only
+    /// beside a photo, at most one of each.
     public class func supportsAssetResourceTypes(_ types: [NSNumber]) -> Bool {
         let kinds = types.compactMap { PHAssetResourceType(rawValue: $0.intValue) }
-        guard kinds.count == types.count else { return false }
-        let primaries = kinds.filter { [.photo, .video, .audio].contains($0) }
-        guard primaries.count == 1 else { return false }
-        let dependents: [PHAssetResourceType] = [.pairedVideo, .alternatePhoto, .fullSizePhoto]
-        return primaries[0] == .photo || !kinds.contains(where: dependents.contains)
+        return kinds.count == types.count && resourceProblem(kinds) == nil
+    }
+
+    /// What makes these resource types an invalid asset, or nil (the one statement of the rule).
+    static func resourceProblem(_ types: [PHAssetResourceType]) -> String? {
+        guard !types.isEmpty else { return "an asset creation request without resources" }
+        let primaries = types.filter { [.photo, .video, .audio].contains($0) }
+        guard primaries.count == 1 else { return "an asset needs exactly one .photo, .video or .audio resource (got \(types))" }
+        for dependent in [PHAssetResourceType.pairedVideo, .alternatePhoto, .fullSizePhoto] where types.contains(dependent) {
+            guard primaries[0] == .photo else { return ".\(dependent) needs a .photo resource beside it" }
+            guard types.filter({ $0 == dependent }).count == 1 else { return "more than one .\(dependent)" }
+        }
+        return nil
     }
 
     /// Adds a resource from data in memory.

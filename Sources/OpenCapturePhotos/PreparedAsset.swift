@@ -30,14 +30,9 @@ struct PreparedAsset: Sendable {
     init(_ request: PHAssetCreationRequest) throws {
         let added = request.addedResources
         let types = added.map(\.type)
-        guard !added.isEmpty else { throw PHPhotosError(.invalidResource, "an asset creation request without resources") }
-        let primaries = types.filter { [.photo, .video, .audio].contains($0) }
-        guard primaries.count == 1, let primary = primaries.first else {
-            throw PHPhotosError(.invalidResource, "an asset needs exactly one .photo, .video or .audio resource (got \(types))")
-        }
-        for dependent in [PHAssetResourceType.pairedVideo, .alternatePhoto, .fullSizePhoto] where types.contains(dependent) {
-            guard primary == .photo else { throw PHPhotosError(.invalidResource, ".\(dependent) needs a .photo resource beside it") }
-            guard types.filter({ $0 == dependent }).count == 1 else { throw PHPhotosError(.invalidResource, "more than one .\(dependent)") }
+        if let problem = PHAssetCreationRequest.resourceProblem(types) { throw PHPhotosError(.invalidResource, problem) }
+        guard let primary = types.first(where: { [.photo, .video, .audio].contains($0) }) else {
+            throw PHPhotosError(.invalidResource, "no .photo, .video or .audio resource")
         }
         resources = try added.enumerated().map { index, resource in
             let data = try resource.read()
@@ -57,7 +52,9 @@ struct PreparedAsset: Sendable {
         creationDate = request.creationDate ?? Date()
         location = request.location
         isFavorite = request.isFavorite
-        let main = resources.first { $0.type == primary }!.data
+        guard let main = resources.first(where: { $0.type == primary })?.data else {
+            throw PHPhotosError(.invalidResource, "no .\(primary) resource")
+        }
         switch primary {
         case .photo:
             mediaType = .image
@@ -100,22 +97,14 @@ struct PreparedAsset: Sendable {
         }
     }
 
-    /// File extension and uniform type identifier for stored data.
+    /// File extension and uniform type identifier for stored data: the image kind's, else a movie's
+    /// (QuickTime `ftypqt  ` or another MPEG-4 brand), else generic data.
     static func fileType(kind: FileKind?, resourceType: PHAssetResourceType, data: Data) -> (String, String) {
-        switch kind {
-        case .jpeg: return ("jpg", "public.jpeg")
-        case .png: return ("png", "public.png")
-        case .tiff: return ("tif", "public.tiff")
-        case .heif: return ("heic", "public.heic")
-        case .dng: return ("dng", "com.adobe.raw-image")
-        case .cameraRaw: return ("raw", "public.camera-raw-image")
-        default:
-            // Movies: QuickTime ('ftypqt  ') or MPEG-4 (other brands).
-            if data.count >= 12, data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8) {
-                let brand = String(decoding: data[data.startIndex + 8..<data.startIndex + 12], as: UTF8.self)
-                return brand == "qt  " ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")
-            }
-            return resourceType == .audio ? ("m4a", "public.audio") : ("dat", "public.data")
+        if let kind { return (kind.fileExtension, kind.uniformTypeIdentifier) }
+        if data.count >= 12, data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8) {
+            let brand = String(decoding: data[data.startIndex + 8..<data.startIndex + 12], as: UTF8.self)
+            return brand == "qt  " ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")
         }
+        return resourceType == .audio ? ("m4a", "public.audio") : ("dat", "public.data")
     }
 }

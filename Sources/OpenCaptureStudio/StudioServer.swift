@@ -73,7 +73,8 @@ public struct StudioServer: Sendable {
         }
         router.get("/api/assets/:id/info") { _, context in
             let asset = try asset(context)
-            return StudioServer.json(["asset": StudioServer.describe(asset), "facts": StudioMedia.facts(try StudioMedia.data(of: asset))])
+            let photo = try StudioMedia.data(of: asset)
+            return StudioServer.json(["asset": StudioServer.describe(asset, photo: photo), "facts": StudioMedia.facts(photo)])
         }
         router.get("/api/assets/:id/files/:index") { _, context in
             let asset = try asset(context)
@@ -196,12 +197,12 @@ public struct StudioServer: Sendable {
 
     static func shortID(_ localIdentifier: String) -> String { String(localIdentifier.prefix(36)) }
 
-    static func describe(_ asset: PHAsset) -> [String: Any] {
+    static func describe(_ asset: PHAsset, photo: Data) -> [String: Any] {
         [
             "id": shortID(asset.localIdentifier), "width": asset.pixelWidth, "height": asset.pixelHeight,
             "date": asset.creationDate?.timeIntervalSince1970 ?? 0,
             "live": asset.mediaSubtypes.contains(.photoLive), "depth": asset.mediaSubtypes.contains(.photoDepthEffect),
-            "matte": (try? StudioMedia.data(of: asset)).flatMap { try? EmbeddedDepthReader.describe($0) }?.matteSize != nil,
+            "matte": (try? EmbeddedDepthReader.describe(photo))?.matteSize != nil,
             "files": PHAssetResource.assetResources(for: asset).enumerated().map { i, r in
                 ["index": i, "type": "\(r.type)", "name": r.originalFilename, "uti": r.uniformTypeIdentifier] as [String: Any]
             },
