@@ -4,8 +4,16 @@ import Foundation
 /// (it does not page them in lazily).
 public final class PHFetchResult<ObjectType: AnyObject> {
     private let objects: [ObjectType]
+    /// Runs the same fetch again (for `PHChange.changeDetails(for:)`).
+    let refetch: (() -> PHFetchResult<ObjectType>)?
 
-    init(_ objects: [ObjectType]) { self.objects = objects }
+    init(_ objects: [ObjectType], refetch: (() -> PHFetchResult<ObjectType>)? = nil) {
+        self.objects = objects
+        self.refetch = refetch
+    }
+
+    /// The objects, in order (for change details).
+    var all: [ObjectType] { objects }
 
     public var count: Int { objects.count }
     public var firstObject: ObjectType? { objects.first }

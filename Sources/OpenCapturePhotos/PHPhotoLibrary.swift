@@ -168,6 +168,6 @@ public final class PHPhotoLibrary: @unchecked Sendable {
             }
         }
         if let limit = options?.fetchLimit, limit > 0, assets.count > limit { assets = Array(assets.prefix(limit)) }
-        return PHFetchResult(assets)
+        return PHFetchResult(assets) { [self] in self.fetchAssets(mediaType: mediaType, identifiers: identifiers, options: options) }
     }
 }

@@ -204,6 +204,29 @@ import Testing
         }
         let created = try #require(id)
         #expect(observer.lock.withLock { observer.inserted } == [created])
+        // Change details of a fetch made before a change: the same fetch after it, and what it gained.
+        let before = library.fetchAssets(with: .image, options: nil)
+        final class Details: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+            // `@unchecked Sendable`: `lock` guards `counts`; `fetch` is set before registration.
+            let lock = NSLock()
+            var counts: (before: Int, after: Int, inserted: [Int])?
+            let fetch: PHFetchResult<PHAsset>
+            init(_ fetch: PHFetchResult<PHAsset>) { self.fetch = fetch }
+            func photoLibraryDidChange(_ changeInstance: PHChange) {
+                guard let details = changeInstance.changeDetails(for: fetch) else { return }
+                lock.withLock {
+                    counts = (details.fetchResultBeforeChanges.count, details.fetchResultAfterChanges.count,
+                              Array(details.insertedIndexes ?? []))
+                }
+            }
+        }
+        let details = Details(before)
+        library.register(details)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 13), options: nil)
+        }
+        let counts = try #require(details.lock.withLock { details.counts })
+        #expect(counts.before == 2 && counts.after == 3 && counts.inserted == [2])
     }
 
     @Test func aNestedChangeIsRefusedNotADeadlock() throws {
