@@ -17,7 +17,7 @@ final class PhotoStore: Sendable {
     let root: URL
     let originals: URL
     private let database: DatabaseQueue
-    /// What opening found and removed (for tests and `opencapture library list`).
+    /// What opening found and removed (temporary files, unreferenced files, assets whose files vanished).
     let recovered: (temporaryFiles: Int, unreferencedFiles: Int, assetsWithMissingFiles: Int)
 
     init(root: URL) throws {
