@@ -32,6 +32,9 @@ let package = Package(
                        providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CX265", pkgConfig: "x265",
                        providers: [.apt(["libx265-dev"])]),
+        // Movies (QuickTime with H.264/HEVC and AAC) through libavformat/libavcodec with libx264/libx265.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         // SHA-256 for the photo library's content-addressed store (OpenSSL's libcrypto).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
@@ -40,7 +43,7 @@ let package = Package(
         .target(name: "CaptureCore"),
         .target(name: "CameraSimulation", dependencies: ["CaptureCore"]),
         .target(name: "ImagePipeline", dependencies: ["CaptureCore"]),
-        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265"]),
+        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265", "CFFmpeg"]),
         .target(name: "Fusion", dependencies: ["CaptureCore"]),
         // Stereo matching, structured-light decoding, depth filtering, mattes, synthetic depth of field.
         .target(name: "Depth", dependencies: ["CaptureCore"]),

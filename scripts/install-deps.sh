@@ -11,6 +11,9 @@ packages=(
   libraw-bin               # raw-identify and dcraw_emu check written DNGs in tests
   libheif-dev              # reading and decoding HEIF/HEIC files (libheif)
   libx265-dev              # HEVC encoding of HEIC tiles and thumbnails (x265)
+  libavformat-dev          # movies: QuickTime muxing (libavformat)
+  libavcodec-dev           # movies: H.264 (libx264), HEVC (libx265) and AAC encoding (libavcodec)
+  ffmpeg                   # ffprobe checks written movies in tests and benchmarks
   libssl-dev               # SHA-256 of the photo library's stored files (libcrypto)
   libsqlite3-dev           # the photo library's database (SQLite, through GRDB)
   libheif-examples         # heif-info and heif-enc check written HEICs in tests and benchmarks

@@ -24,6 +24,20 @@ package final class CaptureEngine: Sendable {
 
     /// Queues a request. `events` is called on the engine's queues, in order, ending with `.finished`.
     package func submit(_ request: CaptureRequest, events: @escaping @Sendable (CaptureEvent) -> Void) {
+        // A Live Photo's movie starts now, from the stream's last 1.5 s, and records on while the still is made.
+        let recording = request.livePhoto.map(LivePhotoRecording.init)
+        let photosDone = DispatchGroup()
+        let photoError = Locked<(any Error)?>(nil)
+        if let recording, let live = request.livePhoto {
+            photosDone.enter()
+            DispatchQueue.global(qos: .userInitiated).async {
+                recording.waitUntilRecorded()
+                photosDone.wait()
+                events(.livePhotoRecorded(url: live.url))
+                events(.livePhotoMovie(recording.finish()))
+                events(.finished(error: photoError.wrappedValue))
+            }
+        }
         sensorQueue.async { [processingQueue] in
             let plan = CapturePlanner.plan(request)
             events(.resolved(CapturePlanner.resolve(request, plan: plan)))
@@ -41,7 +55,13 @@ package final class CaptureEngine: Sendable {
                                                         firstPhotoCount: index * perShot + 1, secondary: secondary)
                     for (photo, error) in results { events(.photo(photo, error: error)) }
                     if index == plan.shots.count - 1 {
-                        events(.finished(error: results.lazy.compactMap(\.1).first))
+                        let error = results.lazy.compactMap(\.1).first
+                        if recording == nil {
+                            events(.finished(error: error))
+                        } else {
+                            photoError.wrappedValue = error
+                            photosDone.leave()
+                        }
                     }
                 }
             }

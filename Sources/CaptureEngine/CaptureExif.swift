@@ -15,6 +15,7 @@ package enum CaptureExif {
         exif.lensMake = "OpenCapture"
         exif.lensModel = "\(device.name) \(trim(module.focalLength))mm f/\(trim(module.fNumber))"
         exif.dateTimeOriginal = request.captureDate
+        exif.appleContentIdentifier = request.livePhoto?.contentIdentifier
         exif.timeZoneOffsetSeconds = request.timeZoneOffsetSeconds
         // Merged frames add up their exposure; EXIF reports the per-frame exposure as phones do.
         exif.exposureTime = record.duration

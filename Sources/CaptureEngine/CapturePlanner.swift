@@ -24,7 +24,8 @@ package enum CapturePlanner {
 
         let ois = device.module.hasOpticalStabilization
         let seed = RandomSource.mix(device.seed, request.index)
-        var clock = Double(request.index) * 10
+        // A Live Photo's still is exposed at its moment on the stream's clock, so it shows what the movie shows then.
+        var clock = request.livePhoto?.stillTime ?? Double(request.index) * 10
         let focusDistance = device.focus?.distance
         func exposure(duration: Double, iso: Double, bias: Double, stabilized: Bool, flash: Bool) -> SensorExposure {
             defer { clock += frameInterval(duration) }
@@ -110,6 +111,7 @@ package enum CapturePlanner {
             depthSize: request.processed == nil ? nil : request.depth?.size,
             matteSize: request.processed == nil ? nil : request.depth?.matte.map { _ in MatteDelivery.size(forPhoto: size) },
             expectedPhotoCount: plan.shots.count * request.photosPerShot,
-            processingTime: fastest...slowest)
+            processingTime: fastest...slowest,
+            livePhotoMovieSize: request.livePhoto?.stream.configuration.size)
     }
 }

@@ -37,6 +37,8 @@ package struct CaptureRequest: Sendable {
     package var timeZoneOffsetSeconds: Int
     /// The session clock's origin (uptime nanoseconds): photo timestamps count from it.
     package var clockOrigin: UInt64
+    /// The Live Photo movie to record around this photo, if any.
+    package var livePhoto: LivePhotoDelivery?
 
     package init(id: Int64, index: UInt64, device: DeviceSnapshot, photoSize: Size, processed: ProcessedDelivery?,
                  raw: RawDelivery?, preview: PreviewDelivery?, thumbnailSize: Size?, orientation: Int,

@@ -19,4 +19,6 @@ package struct ResolvedCapture: Sendable, Equatable {
     package var expectedPhotoCount: Int
     /// Expected processing time in seconds.
     package var processingTime: ClosedRange<Double>
+    /// Frame size of the Live Photo movie; nil without one.
+    package var livePhotoMovieSize: Size? = nil
 }

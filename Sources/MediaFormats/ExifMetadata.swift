@@ -50,6 +50,8 @@ public struct ExifMetadata: Sendable, Equatable {
     public var artist: String?
     public var copyright: String?
     public var userComment: String?
+    /// Live Photo content identifier, written in an Apple MakerNote (tag 0x0011) as iPhones do.
+    public var appleContentIdentifier: String?
     /// Optional location (GPS IFD).
     public var gps: GPSInfo? = nil
 

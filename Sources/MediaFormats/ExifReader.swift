@@ -40,6 +40,7 @@ public enum ExifReader {
                 exif.subjectDistance = distance.real.map { $0 >= Double(UInt32.max) ? .infinity : $0 }
             }
             exif.subjectArea = e[0x9214]?.integers.map { $0.map { UInt16(clamping: $0) } }
+            if let note = e[0x927C] { exif.appleContentIdentifier = AppleMakerNote.contentIdentifier(in: note.bytes) }
             if let raw = e[0x9286], raw.bytes.count >= 8 {
                 let header = raw.bytes.prefix(8)
                 let body = ByteReader(Array(raw.bytes.dropFirst(8)), byteOrder: tiff.byteOrder)

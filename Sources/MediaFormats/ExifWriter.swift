@@ -104,6 +104,9 @@ public enum ExifWriter {
         ifd.short(0x9209, exif.flash)
         ifd.rational(0x920A, exif.focalLength)
         if let area = exif.subjectArea, area.count == 2 || area.count == 3 || area.count == 4 { ifd.shorts(0x9214, area) }
+        if let identifier = exif.appleContentIdentifier {
+            ifd.bytes(0x927C, type: .undefined, AppleMakerNote.bytes(contentIdentifier: identifier))
+        }
         if let comment = exif.userComment {
             ifd.bytes(0x9286, type: .undefined, userCommentBytes(comment))
         }

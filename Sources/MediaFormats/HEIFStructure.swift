@@ -50,12 +50,32 @@ public struct HEIFStructure: Sendable, Equatable {
             try ImageLimits.check(width: grid.width, height: grid.height, format: "HEIF grid")
             try ImageLimits.check(width: grid.columns, height: grid.rows, format: "HEIF grid of tiles")
         }
+        if let grid { try Self.checkTiling(grid, tiles: gridTiles) }
         var total = 0
         for tile in gridTiles {
             guard let w = tile.width, let h = tile.height else { throw MediaFormatError.invalidImage("HEIF tile \(tile.id) has no ispe") }
             let (sum, overflow) = total.addingReportingOverflow(try ImageLimits.check(width: w, height: h, format: "HEIF tile"))
             guard !overflow, sum <= ImageLimits.maxPixels else { throw MediaFormatError.unsupported("HEIF tiles add up to more than \(ImageLimits.maxPixels) pixels") }
             total = sum
+        }
+    }
+
+    /// ISO/IEC 23008-12 §6.6.2.3: a grid is `rows × columns` tiles of one size whose mosaic covers the
+    /// output and is trimmed by less than a tile. A grid that declares a larger output than its tiles would
+    /// make libheif allocate the whole declared canvas for a few bytes of tile data, so it is refused here.
+    private static func checkTiling(_ grid: (rows: Int, columns: Int, width: Int, height: Int), tiles: [HEIFItem]) throws {
+        guard tiles.count == grid.rows * grid.columns else {
+            throw MediaFormatError.invalidImage("HEIF grid of \(grid.columns)×\(grid.rows) has \(tiles.count) tiles")
+        }
+        guard let first = tiles.first, let tw = first.width, let th = first.height else {
+            throw MediaFormatError.invalidImage("HEIF grid tile has no ispe")
+        }
+        guard tiles.allSatisfy({ $0.width == tw && $0.height == th }) else {
+            throw MediaFormatError.invalidImage("HEIF grid tiles differ in size")
+        }
+        guard grid.width <= grid.columns * tw, grid.height <= grid.rows * th,
+              grid.width > (grid.columns - 1) * tw, grid.height > (grid.rows - 1) * th else {
+            throw MediaFormatError.invalidImage("HEIF grid output \(grid.width)×\(grid.height) does not match \(grid.columns)×\(grid.rows) tiles of \(tw)×\(th)")
         }
     }
 

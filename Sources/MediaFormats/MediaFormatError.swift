@@ -13,6 +13,8 @@ public enum MediaFormatError: Error, Equatable, Sendable, CustomStringConvertibl
     case truncated
     /// Metadata (EXIF/TIFF) is missing or malformed.
     case invalidMetadata(String)
+    /// A file could not be created, written or moved into place (folder missing or read-only, disk full).
+    case writeFailed(String)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum MediaFormatError: Error, Equatable, Sendable, CustomStringConvertibl
         case .decoderFailed(let m): return "decoder failed: \(m)"
         case .truncated: return "data truncated"
         case .invalidMetadata(let m): return "invalid metadata: \(m)"
+        case .writeFailed(let m): return "cannot write: \(m)"
         }
     }
 }

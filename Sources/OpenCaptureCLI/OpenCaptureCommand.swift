@@ -7,6 +7,7 @@ struct OpenCaptureCommand: AsyncParsableCommand {
         commandName: "opencapture",
         abstract: "Apple's photo-capture API on Linux, with a physically simulated camera.",
         subcommands: [DemoCommand.self, ShootCommand.self, BracketCommand.self, FuseCommand.self, DevelopCommand.self,
-                      InspectCommand.self, DevicesCommand.self, DepthCommand.self, PortraitCommand.self, LibraryCommand.self, StudioCommand.self],
+                      InspectCommand.self, DevicesCommand.self, DepthCommand.self, PortraitCommand.self, LibraryCommand.self, StudioCommand.self,
+                      LiveCommand.self, RecordCommand.self],
         defaultSubcommand: DemoCommand.self)
 }

@@ -56,6 +56,23 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         log("didCapturePhoto      (exposure complete)")
     }
 
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+                     resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        log("didFinishRecordingLivePhotoMovie (post-roll captured)")
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+                     photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        if let error {
+            update { if $0.failure == nil { $0.failure = error } }
+            log("didFinishProcessingLivePhotoToMovieFile: \(error)")
+            return
+        }
+        update { $0.written.append(outputFileURL) }
+        log(String(format: "didFinishProcessingLivePhotoToMovieFile %@: %.2f s, still at %.2f s", outputFileURL.path,
+                   duration.seconds, photoDisplayTime.seconds))
+    }
+
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
         update { $0.photos.append(photo) }
         if let error { update { $0.failure = error }; log("didFinishProcessingPhoto error: \(error)"); return }

@@ -164,6 +164,16 @@ import Testing
         #expect(throws: MediaFormatError.self) { try HEIFDecoder.info(w.data) }
     }
 
+    /// CI's fuzz run: a 2-tile 128×64 grid whose descriptor claims a 16384×16384 output made libheif
+    /// allocate the whole canvas (3 GB under ASan). A grid's output must be what its tiles cover.
+    @Test func heifGridClaimingMoreThanItsTilesIsRefusedBeforeDecoding() throws {
+        let data = try Data(contentsOf: RepositoryPaths.fixtures.appendingPathComponent("Fuzz/heif-grid-output-beyond-tiles.heic"))
+        let structure = try HEIFStructure.parse(data)
+        #expect(structure.grid?.width == 16384)
+        #expect(throws: MediaFormatError.self) { try structure.checkDecodable() }
+        #expect(throws: MediaFormatError.self) { try HEIFDecoder.decode(data) }
+    }
+
     @Test func absurdExifDatesAreNoDateNotAnOverflow() {
         #expect(ExifDate.parse("999999999999999:01:01 00:00:00", subSec: nil, offset: nil) == nil)
         #expect(ExifDate.parse("2024:13:01 00:00:00", subSec: nil, offset: nil) == nil)

@@ -109,6 +109,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let heifInfo = ExternalTool("heif-info")
     /// libheif's `heif-enc` (libheif-examples): encodes HEIC files.
     public static let heifEnc = ExternalTool("heif-enc")
+    /// FFmpeg's stream prober (Debian's `ffmpeg`).
+    public static let ffprobe = ExternalTool("ffprobe")
 }
 
 /// Holds the standard-error bytes the reader thread collects until `run` takes them.

@@ -45,6 +45,17 @@ final class PhotoDeliveryAdapter: Sendable {
         case .photo(let native, let error):
             let photo = makePhoto(native)
             post { $0.photoOutput($1, didFinishProcessingPhoto: photo, error: error) }
+        case .livePhotoRecorded(let url):
+            let resolved = current
+            post { $0.photoOutput($1, didFinishRecordingLivePhotoMovieForEventualFileAt: url, resolvedSettings: resolved) }
+        case .livePhotoMovie(let movie):
+            let resolved = current
+            let duration = CMTime(seconds: movie.duration, preferredTimescale: 600)
+            let display = CMTime(seconds: movie.photoDisplayTime, preferredTimescale: 600)
+            post {
+                $0.photoOutput($1, didFinishProcessingLivePhotoToMovieFileAt: movie.url, duration: duration, photoDisplayTime: display,
+                               resolvedSettings: resolved, error: movie.error)
+            }
         case .finished(let error):
             let resolved = current
             post { $0.photoOutput($1, didFinishCaptureFor: resolved, error: error) }
@@ -95,6 +106,7 @@ final class PhotoDeliveryAdapter: Sendable {
             uniqueID: r.id, photoDimensions: dimensions(r.photoSize), rawPhotoDimensions: dimensions(r.rawPhotoSize),
             previewDimensions: dimensions(r.previewSize), embeddedThumbnailDimensions: dimensions(r.thumbnailSize),
             rawEmbeddedThumbnailDimensions: dimensions(r.rawThumbnailSize),
+            livePhotoMovieDimensions: dimensions(r.livePhotoMovieSize),
             portraitEffectsMatteDimensions: dimensions(r.matteSize), depthDataDimensions: dimensions(r.depthSize),
             isFlashEnabled: r.flash,
             isRedEyeReductionEnabled: r.redEyeReduction, isStillImageStabilizationEnabled: r.stillImageStabilization,

@@ -79,6 +79,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private let state = NSLock()
     private var _activeFormat: Format
     private var _activeDepthDataFormat: Format?
+    /// `activeVideoMinFrameDuration` / `MaxFrameDuration` as set; nil = the active format's default (30 fps).
+    private var _minFrameDuration: CMTime?
+    private var _maxFrameDuration: CMTime?
     private var _exposureMode: ExposureMode = .continuousAutoExposure
     private var _customDuration: Double = 1.0 / 60
     private var _customISO: Double = 100
@@ -239,7 +242,46 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     func setActiveFormat(_ format: Format) {
-        state.lock(); _activeFormat = format; _activeDepthDataFormat = format.defaultDepthDataFormat; state.unlock()
+        state.lock()
+        _activeFormat = format
+        _activeDepthDataFormat = format.defaultDepthDataFormat
+        _minFrameDuration = nil
+        _maxFrameDuration = nil
+        state.unlock()
+    }
+
+    /// The shortest time between frames, i.e. 1 / the highest frame rate (default 1/30 s, and reset to it when
+    /// `activeFormat` changes). Setting it requires the configuration lock; a value outside the active format's
+    /// `videoSupportedFrameRateRanges` is reported to `DeviceDiagnostics` and ignored (Apple raises); `.invalid`
+    /// restores the default. The running stream picks a new value up when the session reconfigures or restarts.
+    public var activeVideoMinFrameDuration: CMTime {
+        get { state.lock(); defer { state.unlock() }; return _minFrameDuration ?? Self.defaultFrameDuration }
+        set { setFrameDuration(newValue, name: "activeVideoMinFrameDuration") { $0._minFrameDuration = $1 } }
+    }
+
+    /// The longest time between frames (default 1/30 s). OpenCapture's stream runs at
+    /// `activeVideoMinFrameDuration`; this one is kept and validated like it.
+    public var activeVideoMaxFrameDuration: CMTime {
+        get { state.lock(); defer { state.unlock() }; return _maxFrameDuration ?? Self.defaultFrameDuration }
+        set { setFrameDuration(newValue, name: "activeVideoMaxFrameDuration") { $0._maxFrameDuration = $1 } }
+    }
+
+    static let defaultFrameDuration = CMTime(value: 1, timescale: 30)
+
+    private func setFrameDuration(_ value: CMTime, name: String, _ store: (AVCaptureDevice, CMTime?) -> Void) {
+        guard requireLock(name) else { return }
+        if !value.isValid {
+            state.lock(); store(self, nil); state.unlock()
+            return
+        }
+        let rate = 1 / value.seconds
+        guard value.seconds > 0, activeFormat.videoSupportedFrameRateRanges.contains(where: {
+            rate >= $0.minFrameRate - 1e-6 && rate <= $0.maxFrameRate + 1e-6
+        }) else {
+            DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("\(name) \(value.seconds) s"))
+            return
+        }
+        state.lock(); store(self, value); state.unlock()
     }
 
     /// The depth format in use: one of `activeFormat.supportedDepthDataFormats`, nil when it has none.

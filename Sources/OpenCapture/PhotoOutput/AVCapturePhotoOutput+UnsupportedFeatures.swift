@@ -8,13 +8,6 @@ extension AVCapturePhotoOutput {
         if requested { DeviceDiagnostics.report(PhotoSettingsError.featureNotEnabled(feature)) }
     }
 
-    /// Live Photos are not simulated yet: false.
-    public var isLivePhotoCaptureSupported: Bool { false }
-    /// Stays false; `true` is reported.
-    public var isLivePhotoCaptureEnabled: Bool {
-        get { false }
-        set { refuse("Live Photo capture", newValue) }
-    }
     /// Virtual-device fusion is not simulated: false.
     public var isVirtualDeviceFusionSupported: Bool { false }
     public var isDualCameraFusionSupported: Bool { false }

@@ -36,6 +36,12 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     /// What `isDepthDataDeliveryEnabled` / `isPortraitEffectsMatteDeliveryEnabled` were set to (read through `withOutputLock`).
     var depthDeliveryRequested = false
     var matteDeliveryRequested = false
+    /// Live Photo state (read and written through `withOutputLock`): what `isLivePhotoCaptureEnabled` was set to,
+    /// the suspension and when it began on the session clock, and the auto-trimming flag.
+    var livePhotoRequested = false
+    var livePhotoSuspended = false
+    var livePhotoSuspensionTime: Double?
+    var livePhotoAutoTrimming = true
 
     /// The serial queue every delegate callback runs on.
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
@@ -66,7 +72,14 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             guard let device, let session, let connection = connections.first else { throw PhotoSettingsError.noActiveVideoConnection }
             usedIDs.insert(snapshot.uniqueID)
             requestCounter += 1
-            let request = makeRequest(snapshot, parsed: parsed, device: device, session: session, connection: connection)
+            var request = makeRequest(snapshot, parsed: parsed, device: device, session: session, connection: connection)
+            if let url = snapshot.livePhotoMovieFileURL {
+                guard let stream = session.frameStream, stream.isRunning else { throw PhotoSettingsError.livePhotoStreamNotRunning }
+                request.livePhoto = LivePhotoDelivery(
+                    url: url, codec: snapshot.livePhotoVideoCodecType == .hevc ? .hevc : .h264,
+                    contentIdentifier: UUID().uuidString, metadata: [], stream: stream, stillTime: stream.now,
+                    suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
+            }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.
             engine.submit(request, events: adapter.handle)
         } catch {
@@ -285,8 +298,12 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
     }
 
+    override var needsFrameStream: Bool { isLivePhotoCaptureEnabled }
+
     override func didChangeConfiguration() {
         lock.lock()
+        // Suspension ends with the session (Apple's default, without preservesLivePhotoCaptureSuspendedOnSessionStop).
+        if session?.isRunning != true { livePhotoSuspended = false; livePhotoSuspensionTime = nil }
         let generation = pendingPreparation == nil ? nil : preparationGeneration
         lock.unlock()
         if let generation { startPreparationIfRunning(generation: generation) }
@@ -348,6 +365,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                                                  highResolutionCaptureEnabled: _highResolution,
                                                  maxPhotoDimensions: maxDimensionsLocked(device: device))
         context.depthEnabled = isDepthDataDeliveryEnabled
+        context.livePhotoEnabled = isLivePhotoCaptureEnabled
+        context.livePhotoSuspended = livePhotoSuspended
         context.matteEnabled = isPortraitEffectsMatteDeliveryEnabled
         context.depthFormat = device?.activeDepthDataFormat.flatMap { format in
             let type = CMFormatDescriptionGetMediaSubType(format.formatDescription)

@@ -65,6 +65,12 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case cameraCalibrationNeedsDepth
     /// Depth asked for with a RAW-only request: depth comes with the processed photo.
     case depthNeedsProcessedPhoto
+    /// A Live Photo was requested while Live Photo capture is suspended.
+    case livePhotoCaptureSuspended
+    /// The Live Photo movie URL is not a file URL in a folder that exists.
+    case invalidLivePhotoMovieURL(String)
+    /// A Live Photo needs the session's frame stream, which is not running.
+    case livePhotoStreamNotRunning
 
     public var description: String {
         switch self {
@@ -128,6 +134,12 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "isCameraCalibrationDataDeliveryEnabled requires isDepthDataDeliveryEnabled"
         case .depthNeedsProcessedPhoto:
             return "depth data is delivered with a processed photo; a RAW-only request cannot have it"
+        case .livePhotoCaptureSuspended:
+            return "Live Photo capture is suspended (isLivePhotoCaptureSuspended)"
+        case .invalidLivePhotoMovieURL(let url):
+            return "livePhotoMovieFileURL \(url) is not a file URL in an existing folder"
+        case .livePhotoStreamNotRunning:
+            return "a Live Photo needs the running session's frame stream"
         }
     }
 }

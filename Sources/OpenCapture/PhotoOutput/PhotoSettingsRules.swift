@@ -21,6 +21,9 @@ struct PhotoSettingsRules {
         var depthEnabled = false
         var matteEnabled = false
         var depthFormat: (kind: DepthMap.Kind, pixelFormat: FourCC, size: Size)?
+        /// The output's `isLivePhotoCaptureEnabled` and `isLivePhotoCaptureSuspended`.
+        var livePhotoEnabled = false
+        var livePhotoSuspended = false
     }
 
     /// What the rules parsed from the settings.
@@ -83,12 +86,24 @@ struct PhotoSettingsRules {
              appliesToPreparation: true, check: checkDepth),
         Rule(name: "features not supported are not requested", appliesToPreparation: false) { _, s, _ in
             let requested: [(Bool, String)] = [
-                (s.livePhotoMovieFileURL != nil, "Live Photo capture"),
                 (s.isConstantColorEnabled, "Constant color"),
                 (s.isShutterSoundSuppressionEnabled, "Shutter sound suppression"),
                 (s.isAutoContentAwareDistortionCorrectionEnabled, "Content-aware distortion correction"),
             ]
             for (isRequested, name) in requested where isRequested { throw PhotoSettingsError.featureNotEnabled(name) }
+        },
+        Rule(name: "Live Photo: enabled, not suspended, a file URL, a supported codec", appliesToPreparation: true) { c, s, _ in
+            guard let url = s.livePhotoMovieFileURL else { return }
+            if !c.livePhotoEnabled { throw PhotoSettingsError.featureNotEnabled("Live Photo capture") }
+            if c.livePhotoSuspended { throw PhotoSettingsError.livePhotoCaptureSuspended }
+            var isFolder: ObjCBool = false
+            guard url.isFileURL, !url.hasDirectoryPath,
+                  FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw PhotoSettingsError.invalidLivePhotoMovieURL(url.absoluteString)
+            }
+            if !c.output.availableLivePhotoVideoCodecTypes.contains(s.livePhotoVideoCodecType) {
+                throw PhotoSettingsError.unsupportedCodec(s.livePhotoVideoCodecType.rawValue)
+            }
         },
         Rule(name: "metadata keys are ImageIO keys", appliesToPreparation: false) { _, s, _ in
             for key in s.metadata.keys.sorted() where !imageIOTopLevelKeys.contains(key) {

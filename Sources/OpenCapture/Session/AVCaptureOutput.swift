@@ -1,3 +1,5 @@
+import CaptureCore
+import CaptureEngine
 import Foundation
 
 /// Abstract destination of a session's media (Apple's `AVCaptureOutput`).
@@ -37,4 +39,11 @@ public class AVCaptureOutput: NSObject, @unchecked Sendable {
 
     /// Called when the session, input or format changes.
     func didChangeConfiguration() {}
+
+    /// Whether the session must run the camera's frame stream while this output is in it.
+    var needsFrameStream: Bool { false }
+    /// Pixel formats this output wants stream frames in.
+    var streamPixelFormats: Set<FourCC> { [] }
+    /// The session's running stream (nil when it stops or is replaced).
+    func attachStream(_ stream: FrameStream?) {}
 }

@@ -1,3 +1,5 @@
+import CaptureCore
+import CaptureEngine
 import Foundation
 
 /// Coordinates inputs and outputs (Apple's `AVCaptureSession`). Configuration changes between
@@ -44,6 +46,8 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
     /// Uptime (ns) at creation: photo timestamps count from it.
     let clockOrigin = DispatchTime.now().uptimeNanoseconds
     private var _captureClock = CaptureClock.system
+    /// The camera's frame stream while running with an output that needs it.
+    private var stream: FrameStream?
 
     public override init() { super.init() }
 
@@ -136,15 +140,53 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         applyConfiguration()
     }
 
-    /// Starts the flow of data (synchronously, as Apple's blocking call).
+    /// Starts the flow of data (synchronously, as Apple's blocking call). With a video data, movie file or
+    /// Live Photo output, the camera starts streaming frames; the first arrives once the scene is rendered
+    /// for the stream's size.
     public func startRunning() {
         lock.lock(); _running = true; lock.unlock()
+        restartStream()
         for output in outputs { output.didChangeConfiguration() }
     }
 
     public func stopRunning() {
         lock.lock(); _running = false; lock.unlock()
+        restartStream()
         for output in outputs { output.didChangeConfiguration() }
+    }
+
+    /// The running stream, if any (for outputs that read its history).
+    var frameStream: FrameStream? { lock.lock(); defer { lock.unlock() }; return stream }
+
+    /// An output's stream needs changed (pixel format, Live Photo on or off): restart the stream if running.
+    func outputNeedsStreamChange() {
+        if isRunning { restartStream() }
+    }
+
+    /// Stops the current stream and, when running with a camera and an output that needs frames, starts a
+    /// new one for the device's current format, frame rate, exposure and focus.
+    private func restartStream() {
+        lock.lock()
+        let old = stream
+        stream = nil
+        let outputs = _outputs
+        let running = _running
+        let device = (_inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput)?.device
+        lock.unlock()
+        old?.stop()
+        for output in outputs { output.attachStream(nil) }
+        guard running, let device, outputs.contains(where: { $0.needsFrameStream }) else { return }
+        let formats = outputs.reduce(into: Set<FourCC>()) { $0.formUnion($1.streamPixelFormats) }
+        let configuration = StreamConfiguration(device: device.captureSnapshot(), size: device.streamSize,
+                                                frameRate: 1 / max(1e-3, device.activeVideoMinFrameDuration.seconds),
+                                                clockOrigin: clockOrigin, extraPixelFormats: formats)
+        let new = FrameStream(configuration)
+        lock.lock()
+        guard _running else { lock.unlock(); return }
+        stream = new
+        lock.unlock()
+        for output in outputs { output.attachStream(new) }
+        new.start()
     }
 
     /// The device input feeding the session, if any.
@@ -184,6 +226,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
             let wantsP3 = outputs.contains { $0 is AVCapturePhotoOutput } && device.activeFormat.supportedColorSpaces.contains(.P3_D65)
             device.setActiveColorSpace(wantsP3 ? .P3_D65 : .sRGB)
         }
+        defer { if isRunning { restartStream() } }
         for output in outputs {
             let connection = input.map { AVCaptureConnection(input: $0) }
             if let existing = output.connections.first, existing.input === input {

@@ -94,7 +94,8 @@ public struct RawDeveloper: Sendable {
             switch error {
             case .truncated: throw RawDevelopError.truncated
             case .unsupported(let why): throw RawDevelopError.unsupported(why)
-            case .invalidImage(let why), .decoderFailed(let why), .invalidMetadata(let why), .encoderFailed(let why):
+            case .invalidImage(let why), .decoderFailed(let why), .invalidMetadata(let why), .encoderFailed(let why),
+                 .writeFailed(let why):
                 throw RawDevelopError.notRecognized(why)
             }
         }

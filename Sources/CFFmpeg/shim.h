@@ -1,0 +1,223 @@
+// FFmpeg (Debian's libavformat/libavcodec, with libx264 and libx265) for OpenCapture's MediaFormats
+// module: writes a QuickTime movie from 8-bit 4:2:0 frames and 16-bit PCM audio.
+//
+// The libav API works through macros Swift cannot import (AVERROR, av_err2str) and many struct
+// fields, so one small writer lives here: open, append frames and audio, finish (or abort).
+#ifndef OPENCAPTURE_CFFMPEG_SHIM_H
+#define OPENCAPTURE_CFFMPEG_SHIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavutil/opt.h>
+#include <libavutil/channel_layout.h>
+
+typedef struct ocav_writer {
+    AVFormatContext *format;
+    AVCodecContext *video, *audio;
+    AVStream *video_stream, *audio_stream;
+    AVFrame *video_frame, *audio_frame;
+    AVPacket *packet;
+    int audio_fill;            // samples already in audio_frame
+    int64_t audio_next_pts;    // in samples
+    int header_written;
+} ocav_writer;
+
+/// Movie parameters. `codec` is an FFmpeg encoder name ("libx264", "libx265"); `timescale` is the
+/// video track's (frame times are given in it); `audio_rate` 0 = no audio track.
+typedef struct ocav_params {
+    const char *path;
+    const char *codec;
+    const char *preset;
+    int width, height;
+    int timescale;
+    int frame_rate;            // nominal, for the encoder's rate control and GOP
+    int crf;
+    int threads;
+    int audio_rate, audio_channels, audio_bitrate;
+    int colour_primaries, transfer, matrix;  // ISO/IEC 23091-2 codes
+    const char *const *metadata_keys;        // movie-level metadata (mdta keys with use_metadata_tags)
+    const char *const *metadata_values;
+    int metadata_count;
+} ocav_params;
+
+static inline void ocav_message(int code, const char *what, char *error, int size) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+    av_strerror(code, text, sizeof text);
+    snprintf(error, (size_t)size, "%s: %s", what, text);
+}
+
+static inline void ocav_free(ocav_writer *w) {
+    if (!w) return;
+    if (w->video) avcodec_free_context(&w->video);
+    if (w->audio) avcodec_free_context(&w->audio);
+    if (w->video_frame) av_frame_free(&w->video_frame);
+    if (w->audio_frame) av_frame_free(&w->audio_frame);
+    if (w->packet) av_packet_free(&w->packet);
+    if (w->format) {
+        if (w->format->pb) avio_closep(&w->format->pb);
+        avformat_free_context(w->format);
+    }
+    av_free(w);
+}
+
+/// Sends a frame (or NULL to flush) and writes every packet the encoder returns.
+static inline int ocav_drain(ocav_writer *w, AVCodecContext *codec, AVStream *stream, AVFrame *frame, char *error, int size) {
+    int ret = avcodec_send_frame(codec, frame);
+    if (ret < 0) { ocav_message(ret, "encoder refused a frame", error, size); return ret; }
+    for (;;) {
+        ret = avcodec_receive_packet(codec, w->packet);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
+        if (ret < 0) { ocav_message(ret, "encoding failed", error, size); return ret; }
+        av_packet_rescale_ts(w->packet, codec->time_base, stream->time_base);
+        w->packet->stream_index = stream->index;
+        ret = av_interleaved_write_frame(w->format, w->packet);
+        if (ret < 0) { ocav_message(ret, "writing the movie failed", error, size); return ret; }
+    }
+}
+
+static inline ocav_writer *ocav_open(const ocav_params *p, char *error, int size) {
+    int ret;
+    ocav_writer *w = (ocav_writer *)av_mallocz(sizeof(ocav_writer));
+    if (!w) { snprintf(error, (size_t)size, "out of memory"); return NULL; }
+    av_log_set_level(AV_LOG_ERROR);
+    if ((ret = avformat_alloc_output_context2(&w->format, NULL, "mov", p->path)) < 0) {
+        ocav_message(ret, "no QuickTime muxer", error, size); goto fail;
+    }
+    const AVCodec *vc = avcodec_find_encoder_by_name(p->codec);
+    if (!vc) { snprintf(error, (size_t)size, "FFmpeg has no %s encoder", p->codec); goto fail; }
+    w->video_stream = avformat_new_stream(w->format, NULL);
+    w->video = avcodec_alloc_context3(vc);
+    w->packet = av_packet_alloc();
+    w->video_frame = av_frame_alloc();
+    if (!w->video_stream || !w->video || !w->packet || !w->video_frame) { snprintf(error, (size_t)size, "out of memory"); goto fail; }
+    w->video->width = p->width;
+    w->video->height = p->height;
+    w->video->pix_fmt = AV_PIX_FMT_YUV420P;
+    w->video->color_range = AVCOL_RANGE_JPEG;
+    w->video->color_primaries = (enum AVColorPrimaries)p->colour_primaries;
+    w->video->color_trc = (enum AVColorTransferCharacteristic)p->transfer;
+    w->video->colorspace = (enum AVColorSpace)p->matrix;
+    w->video->time_base = (AVRational){1, p->timescale};
+    w->video->framerate = (AVRational){p->frame_rate, 1};
+    w->video->gop_size = p->frame_rate;
+    w->video->max_b_frames = 0;
+    w->video->thread_count = p->threads;
+    if (w->format->oformat->flags & AVFMT_GLOBALHEADER) w->video->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    av_opt_set(w->video->priv_data, "preset", p->preset, 0);
+    char crf[16]; snprintf(crf, sizeof crf, "%d", p->crf);
+    av_opt_set(w->video->priv_data, "crf", crf, 0);
+    if (strcmp(p->codec, "libx265") == 0) av_opt_set(w->video->priv_data, "x265-params", "log-level=none", 0);
+    if ((ret = avcodec_open2(w->video, vc, NULL)) < 0) { ocav_message(ret, "cannot open the video encoder", error, size); goto fail; }
+    avcodec_parameters_from_context(w->video_stream->codecpar, w->video);
+    w->video_stream->time_base = (AVRational){1, p->timescale};
+    if (strcmp(p->codec, "libx265") == 0) w->video_stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    w->video_frame->format = AV_PIX_FMT_YUV420P;
+    w->video_frame->width = p->width;
+    w->video_frame->height = p->height;
+    if ((ret = av_frame_get_buffer(w->video_frame, 0)) < 0) { ocav_message(ret, "no frame buffer", error, size); goto fail; }
+
+    if (p->audio_rate > 0) {
+        const AVCodec *ac = avcodec_find_encoder(AV_CODEC_ID_AAC);
+        if (!ac) { snprintf(error, (size_t)size, "FFmpeg has no AAC encoder"); goto fail; }
+        w->audio_stream = avformat_new_stream(w->format, NULL);
+        w->audio = avcodec_alloc_context3(ac);
+        w->audio_frame = av_frame_alloc();
+        if (!w->audio_stream || !w->audio || !w->audio_frame) { snprintf(error, (size_t)size, "out of memory"); goto fail; }
+        w->audio->sample_fmt = AV_SAMPLE_FMT_FLTP;
+        w->audio->sample_rate = p->audio_rate;
+        av_channel_layout_default(&w->audio->ch_layout, p->audio_channels);
+        w->audio->bit_rate = p->audio_bitrate;
+        w->audio->time_base = (AVRational){1, p->audio_rate};
+        if (w->format->oformat->flags & AVFMT_GLOBALHEADER) w->audio->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+        if ((ret = avcodec_open2(w->audio, ac, NULL)) < 0) { ocav_message(ret, "cannot open the AAC encoder", error, size); goto fail; }
+        avcodec_parameters_from_context(w->audio_stream->codecpar, w->audio);
+        w->audio_stream->time_base = (AVRational){1, p->audio_rate};
+        w->audio_frame->format = AV_SAMPLE_FMT_FLTP;
+        w->audio_frame->nb_samples = w->audio->frame_size;
+        w->audio_frame->sample_rate = p->audio_rate;
+        av_channel_layout_copy(&w->audio_frame->ch_layout, &w->audio->ch_layout);
+        if ((ret = av_frame_get_buffer(w->audio_frame, 0)) < 0) { ocav_message(ret, "no audio buffer", error, size); goto fail; }
+    }
+    for (int i = 0; i < p->metadata_count; i++) av_dict_set(&w->format->metadata, p->metadata_keys[i], p->metadata_values[i], 0);
+    if ((ret = avio_open(&w->format->pb, p->path, AVIO_FLAG_WRITE)) < 0) { ocav_message(ret, "cannot create the movie file", error, size); goto fail; }
+    AVDictionary *options = NULL;
+    if (p->metadata_count > 0) av_dict_set(&options, "movflags", "use_metadata_tags", 0);
+    ret = avformat_write_header(w->format, &options);
+    av_dict_free(&options);
+    if (ret < 0) { ocav_message(ret, "cannot write the movie header", error, size); goto fail; }
+    w->header_written = 1;
+    return w;
+fail:
+    ocav_free(w);
+    return NULL;
+}
+
+/// Appends one frame (8-bit 4:2:0 with interleaved chroma, i.e. NV12) presented at `pts` (video timescale).
+static inline int ocav_write_nv12(ocav_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+                                  int64_t pts, char *error, int size) {
+    int ret = av_frame_make_writable(w->video_frame);
+    if (ret < 0) { ocav_message(ret, "frame not writable", error, size); return ret; }
+    AVFrame *f = w->video_frame;
+    for (int row = 0; row < f->height; row++) memcpy(f->data[0] + row * f->linesize[0], y + row * y_stride, (size_t)f->width);
+    for (int row = 0; row < f->height / 2; row++) {
+        const uint8_t *s = uv + row * uv_stride;
+        uint8_t *cb = f->data[1] + row * f->linesize[1], *cr = f->data[2] + row * f->linesize[2];
+        for (int x = 0; x < f->width / 2; x++) { cb[x] = s[2 * x]; cr[x] = s[2 * x + 1]; }
+    }
+    f->pts = pts;
+    return ocav_drain(w, w->video, w->video_stream, f, error, size);
+}
+
+/// Appends interleaved signed 16-bit samples (`frames` per channel).
+static inline int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *error, int size) {
+    if (!w->audio) return 0;
+    int channels = w->audio->ch_layout.nb_channels;
+    for (int i = 0; i < frames; i++) {
+        if (w->audio_fill == 0) {
+            int ret = av_frame_make_writable(w->audio_frame);
+            if (ret < 0) { ocav_message(ret, "audio frame not writable", error, size); return ret; }
+        }
+        for (int c = 0; c < channels; c++)
+            ((float *)w->audio_frame->data[c])[w->audio_fill] = samples[i * channels + c] / 32768.0f;
+        if (++w->audio_fill == w->audio_frame->nb_samples) {
+            w->audio_frame->pts = w->audio_next_pts;
+            w->audio_next_pts += w->audio_fill;
+            w->audio_fill = 0;
+            int ret = ocav_drain(w, w->audio, w->audio_stream, w->audio_frame, error, size);
+            if (ret < 0) return ret;
+        }
+    }
+    return 0;
+}
+
+/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way.
+static inline int ocav_finish(ocav_writer *w, char *error, int size) {
+    int ret = 0;
+    if (w->audio && w->audio_fill > 0) {
+        w->audio_frame->nb_samples = w->audio_fill;
+        w->audio_frame->pts = w->audio_next_pts;
+        w->audio_next_pts += w->audio_fill;
+        w->audio_fill = 0;
+        ret = ocav_drain(w, w->audio, w->audio_stream, w->audio_frame, error, size);
+    }
+    if (ret >= 0) ret = ocav_drain(w, w->video, w->video_stream, NULL, error, size);
+    if (ret >= 0 && w->audio) ret = ocav_drain(w, w->audio, w->audio_stream, NULL, error, size);
+    if (ret >= 0) {
+        ret = av_write_trailer(w->format);
+        if (ret < 0) ocav_message(ret, "cannot finish the movie", error, size);
+    }
+    if (ret >= 0 && w->format->pb) {
+        ret = avio_closep(&w->format->pb);
+        if (ret < 0) ocav_message(ret, "cannot close the movie file", error, size);
+    }
+    ocav_free(w);
+    return ret < 0 ? ret : 0;
+}
+
+/// Frees the writer without finishing the file (the caller deletes it).
+static inline void ocav_abort(ocav_writer *w) { ocav_free(w); }
+
+#endif

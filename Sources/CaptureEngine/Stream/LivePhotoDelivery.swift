@@ -1,0 +1,55 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+
+/// A Live Photo's movie as requested: where it goes, how it is encoded, what pairs it with the still,
+/// and the stream it is cut from around the still's moment.
+package struct LivePhotoDelivery: Sendable {
+    package var url: URL
+    package var codec: MovieCodec
+    /// The UUID shared by the still's MakerNote and the movie's metadata.
+    package var contentIdentifier: String
+    /// Other movie metadata (`mdta` key → value), e.g. from `livePhotoMovieMetadata`.
+    package var metadata: [LivePhotoMetadataItem]
+    /// The running stream.
+    package var stream: FrameStream
+    /// The still's moment on the session clock (its exposure starts here).
+    package var stillTime: Double
+    /// When Live Photo capture was suspended, if it is: the movie ends there (read while recording).
+    package var suspension: @Sendable () -> Double?
+    /// Seconds kept before and recorded after the still.
+    package var preRoll: Double = 1.5
+    package var postRoll: Double = 1.5
+
+    package init(url: URL, codec: MovieCodec, contentIdentifier: String, metadata: [LivePhotoMetadataItem], stream: FrameStream,
+                 stillTime: Double, suspension: @escaping @Sendable () -> Double?) {
+        self.url = url
+        self.codec = codec
+        self.contentIdentifier = contentIdentifier
+        self.metadata = metadata
+        self.stream = stream
+        self.stillTime = stillTime
+        self.suspension = suspension
+    }
+}
+
+/// One movie-level metadata entry of a Live Photo movie: a QuickTime `mdta` key and its text value.
+package struct LivePhotoMetadataItem: Sendable, Equatable {
+    package var key: String
+    package var value: String
+    package init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// The finished Live Photo movie as the delegate hears of it.
+package struct LivePhotoMovie: Sendable {
+    package var url: URL
+    /// Movie length, seconds.
+    package var duration: Double
+    /// Where in the movie the still's moment is, seconds.
+    package var photoDisplayTime: Double
+    /// Why the movie could not be written (nothing is left at `url` then).
+    package var error: (any Error)?
+}

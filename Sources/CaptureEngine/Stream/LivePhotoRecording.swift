@@ -1,0 +1,146 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+
+/// Records one Live Photo movie while the stream runs: on creation it takes the frames of the last
+/// `preRoll` seconds from the stream's history and starts encoding them, then encodes each new frame
+/// until `postRoll` seconds after the still (or the suspension), so only the encoder's state is held,
+/// not three seconds of frames. Frames go in at 15 fps (every other frame of a 30 fps stream) or the
+/// stream's rate if lower. The movie is written under a temporary name, given its pairing atoms
+/// (`LivePhotoMovieAtoms`) and renamed into place.
+///
+/// `@unchecked Sendable`: `lock` guards every mutable field (writer, subscription, times, state).
+package final class LivePhotoRecording: @unchecked Sendable {
+    private let delivery: LivePhotoDelivery
+    private let queue = DispatchQueue(label: "OpenCapture.LivePhotoRecording")
+    private let lock = NSCondition()
+    private var writer: MovieWriter?
+    private var token: UInt64?
+    private var firstTime: Double?
+    private var lastTime: Double?
+    private var lastIndex = Int.min
+    private var frameDuration = 0.0
+    private var recordingEnded = false
+    private var failure: (any Error)?
+    private let step: Int
+    private let temporaryURL: URL
+
+    /// Starts recording (pre-roll frames included); fails only later, through `finish`.
+    package init(_ delivery: LivePhotoDelivery) {
+        self.delivery = delivery
+        let stream = delivery.stream
+        step = stream.configuration.frameRate >= 29 ? 2 : 1
+        let folder = delivery.url.deletingLastPathComponent()
+        temporaryURL = folder.appendingPathComponent(".\(delivery.url.lastPathComponent).unpaired-\(UUID().uuidString.prefix(8)).mov")
+        let size = stream.configuration.size
+        var settings = MovieSettings(codec: delivery.codec, width: size.width, height: size.height,
+                                     frameRate: Int((stream.configuration.frameRate / Double(step)).rounded()))
+        settings.colorSpace = stream.configuration.device.colorSpace
+        settings.threads = 1
+        do { writer = try MovieWriter(url: temporaryURL, settings: settings) } catch { failure = error }
+        let past = stream.frames(in: (delivery.stillTime - delivery.preRoll)...delivery.stillTime)
+        for frame in past { accept(frame) }
+        if failure == nil {
+            let token = stream.subscribe { [weak self] frame in self?.accept(frame) }
+            lock.withLock { self.token = token }
+        }
+    }
+
+    /// When the recording part ends: the post-roll's end, or the suspension if earlier.
+    private var endTime: Double {
+        let planned = delivery.stillTime + delivery.postRoll
+        guard let suspended = delivery.suspension() else { return planned }
+        return max(delivery.stillTime, min(planned, suspended))
+    }
+
+    private func accept(_ frame: StreamFrame) {
+        lock.lock()
+        guard !recordingEnded, failure == nil, frame.index > lastIndex else { lock.unlock(); return }
+        if frame.time > endTime {
+            lock.unlock()
+            endRecording()
+            return
+        }
+        guard frame.index % step == 0 else { lock.unlock(); return }
+        lastIndex = frame.index
+        let first = firstTime ?? frame.time
+        firstTime = first
+        lastTime = frame.time
+        frameDuration = frame.duration * Double(step)
+        lock.unlock()
+        queue.async { [self] in
+            guard let writer = lock.withLock({ self.writer }) else { return }
+            do { try writer.append(frame.pixelBuffer, at: frame.time - first) } catch {
+                lock.withLock { if failure == nil { failure = error } }
+            }
+        }
+    }
+
+    private func endRecording() {
+        let token = lock.withLock { () -> UInt64? in
+            recordingEnded = true
+            lock.broadcast()
+            defer { self.token = nil }
+            return self.token
+        }
+        if let token { delivery.stream.unsubscribe(token) }
+    }
+
+    /// Blocks until the post-roll (or the suspension) has passed or the stream stopped.
+    package func waitUntilRecorded() {
+        while true {
+            if lock.withLock({ recordingEnded || failure != nil }) { break }
+            let end = endTime
+            if delivery.stream.waitForFrame(startingAt: end + 1e-6, timeout: 0.05) || !delivery.stream.isRunning {
+                if delivery.stream.now >= end || !delivery.stream.isRunning { endRecording(); break }
+            }
+        }
+    }
+
+    /// Finishes the movie (encoder flush, pairing atoms, rename into place) and describes it.
+    package func finish() -> LivePhotoMovie {
+        endRecording()
+        return queue.sync {
+            let (writer, first, last, duration, error) = lock.withLock { () -> (MovieWriter?, Double?, Double?, Double, (any Error)?) in
+                defer { self.writer = nil }
+                return (self.writer, firstTime, lastTime, frameDuration, failure)
+            }
+            let url = delivery.url
+            guard error == nil, let writer, let first, let last, writer.frameCount > 0 else {
+                writer?.cancel()
+                return LivePhotoMovie(url: url, duration: 0, photoDisplayTime: 0,
+                                      error: error ?? MediaFormatError.writeFailed("\(url.path): no frames were recorded"))
+            }
+            let length = last + duration - first
+            let display = min(max(0, delivery.stillTime - first), length)
+            do {
+                try writer.finish()
+                defer { try? FileManager.default.removeItem(at: temporaryURL) }
+                let movie = try Data(contentsOf: temporaryURL)
+                let metadata = [(key: LivePhotoMovieAtoms.contentIdentifierKey, value: delivery.contentIdentifier)]
+                    + delivery.metadata.map { (key: $0.key, value: $0.value) }
+                let paired = try LivePhotoMovieAtoms.pair(movie, metadata: metadata, stillImageTime: display)
+                try Self.writeAtomically(paired, to: url)
+                return LivePhotoMovie(url: url, duration: length, photoDisplayTime: display, error: nil)
+            } catch {
+                return LivePhotoMovie(url: url, duration: 0, photoDisplayTime: 0, error: error)
+            }
+        }
+    }
+
+    /// Writes `data` under a temporary name beside `url`, then renames it into place.
+    static func writeAtomically(_ data: Data, to url: URL) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
+        do {
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw MediaFormatError.writeFailed("\(url.path): \(error.localizedDescription)")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw MediaFormatError.writeFailed("\(url.path): \(reason)")
+        }
+    }
+}

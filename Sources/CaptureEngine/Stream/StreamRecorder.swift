@@ -1,0 +1,120 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+
+/// Records a running stream into a movie: subscribes to the stream, encodes each new frame on a serial
+/// queue of its own, and finishes the file (temporary name, then rename) when stopped or when the maximum
+/// duration is reached. At most `maxPendingFrames` frames wait for the
+/// encoder; beyond that new frames are skipped (counted in `skippedFrames`), so memory stays flat.
+///
+/// `@unchecked Sendable`: `lock` guards every mutable field (the writer, the subscription, the times
+/// and counters, the finished flag).
+package final class StreamRecorder: @unchecked Sendable {
+    /// How a recording ended.
+    package enum Ending: Sendable {
+        case stopped
+        case maximumDuration
+        case failed(any Error)
+    }
+
+    package let url: URL
+    private let stream: FrameStream
+    private let maxDuration: Double?
+    private let onStart: @Sendable (Double) -> Void
+    private let onFinish: @Sendable (_ duration: Double, _ ending: Ending, _ error: (any Error)?) -> Void
+    private let encoder = DispatchQueue(label: "OpenCapture.StreamRecorder")
+    private let lock = NSLock()
+    private var writer: MovieWriter?
+    private var token: UInt64?
+    private var firstTime: Double?
+    private var lastTime: Double?
+    private var frameDuration: Double = 0
+    private var pending = 0
+    private var skipped = 0
+    private var ended = false
+    package static let maxPendingFrames = 8
+
+    /// Opens the movie now (throws `MediaFormatError` when the destination cannot be written).
+    package init(stream: FrameStream, url: URL, settings: MovieSettings, maxDuration: Double?,
+                 onStart: @escaping @Sendable (Double) -> Void,
+                 onFinish: @escaping @Sendable (Double, Ending, (any Error)?) -> Void) throws {
+        self.stream = stream
+        self.url = url
+        self.maxDuration = maxDuration.flatMap { $0 > 0 ? $0 : nil }
+        self.onStart = onStart
+        self.onFinish = onFinish
+        writer = try MovieWriter(url: url, settings: settings)
+    }
+
+    /// Starts taking frames (the first frame after this call is the movie's first).
+    package func start() {
+        let token = stream.subscribe { [weak self] frame in self?.receive(frame) }
+        lock.withLock { self.token = token }
+    }
+
+    /// Seconds recorded so far (first frame's start to the last frame's end).
+    package var recordedDuration: Double {
+        lock.withLock { firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0 }
+    }
+
+    package var skippedFrames: Int { lock.withLock { skipped } }
+
+    /// Stops taking frames and finishes the movie; `onFinish` follows once the file is in place.
+    package func stop() { end(.stopped) }
+
+    private func receive(_ frame: StreamFrame) {
+        lock.lock()
+        guard !ended else { lock.unlock(); return }
+        if let first = firstTime, let limit = maxDuration, frame.time + frame.duration - first > limit + 1e-6 {
+            lock.unlock()
+            end(.maximumDuration)
+            return
+        }
+        guard pending < Self.maxPendingFrames else { skipped += 1; lock.unlock(); return }
+        let isFirst = firstTime == nil
+        if isFirst { firstTime = frame.time }
+        lastTime = frame.time
+        frameDuration = frame.duration
+        pending += 1
+        let start = firstTime!
+        lock.unlock()
+        if isFirst { onStart(frame.time) }
+        encoder.async { [self] in
+            let writer = lock.withLock { () -> MovieWriter? in pending -= 1; return self.writer }
+            do {
+                try writer?.append(frame.pixelBuffer, at: frame.time - start)
+            } catch {
+                end(.failed(error))
+            }
+        }
+    }
+
+    private func end(_ ending: Ending) {
+        let token = lock.withLock { () -> UInt64?? in
+            if ended { return nil }
+            ended = true
+            defer { self.token = nil }
+            return .some(self.token)
+        }
+        guard let token else { return }
+        if let token { stream.unsubscribe(token) }
+        encoder.async { [self] in
+            let (writer, duration, frames) = lock.withLock { () -> (MovieWriter?, Double, Int) in
+                defer { self.writer = nil }
+                let duration = firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0
+                return (self.writer, duration, self.writer?.frameCount ?? 0)
+            }
+            var error: (any Error)?
+            if case .failed(let reason) = ending { error = reason }
+            if let writer {
+                if error != nil || frames == 0 {
+                    writer.cancel()
+                    if error == nil { error = MediaFormatError.writeFailed("\(url.path): no frames were recorded") }
+                } else {
+                    do { try writer.finish() } catch let failure { error = failure }
+                }
+            }
+            onFinish(duration, ending, error)
+        }
+    }
+}

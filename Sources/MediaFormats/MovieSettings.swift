@@ -1,0 +1,32 @@
+import CaptureCore
+
+/// What a movie is written with: codec, frame size and rate, quality, audio and movie-level metadata.
+public struct MovieSettings: Sendable {
+    public var codec: MovieCodec
+    /// Frame size (even sides).
+    public var width: Int
+    public var height: Int
+    /// Nominal frames per second (rate control and key-frame spacing; frame times set the real timing).
+    public var frameRate: Int
+    /// The video track's timescale (units per second of frame times; Apple uses 600).
+    public var timescale: Int = 600
+    /// Constant rate factor (x264/x265; lower is better quality).
+    public var crf: Int = 23
+    /// Encoder speed preset (x264/x265 names).
+    public var preset: String = "veryfast"
+    /// Encoder threads (0 = FFmpeg decides).
+    public var threads: Int = 0
+    /// Audio track: sample rate and channel count of the 16-bit PCM given to `appendAudio`; nil = no audio.
+    public var audio: (sampleRate: Int, channels: Int)?
+    /// Movie-level metadata written as QuickTime `mdta` keys (e.g. `com.apple.quicktime.make`).
+    public var metadata: [(key: String, value: String)] = []
+    /// Colour space the frames are in (written as the track's colour description).
+    public var colorSpace: ColorSpace = .sRGB
+
+    public init(codec: MovieCodec, width: Int, height: Int, frameRate: Int) {
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+    }
+}

@@ -1,0 +1,120 @@
+import CaptureCore
+import CaptureEngine
+import Foundation
+
+/// Delivers the running session's frames to a delegate (Apple's `AVCaptureVideoDataOutput`): each
+/// frame as a `CMSampleBuffer` holding a `CVPixelBuffer` in the pixel format of `videoSettings`,
+/// stamped with its exposure start on the session clock, on the delegate's queue.
+///
+/// While a session with this output runs, the camera streams at the device's
+/// `activeVideoMinFrameDuration` (30 fps by default) at the active format's size (1440×1080 for the
+/// photo-sized formats, as an iPhone's preview).
+///
+/// `@unchecked Sendable`: `lock` guards every mutable field (delegate, queue, settings, discard flag,
+/// the frame in flight, the stream subscription).
+public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private weak var _delegate: AVCaptureVideoDataOutputSampleBufferDelegate?
+    private var _queue: DispatchQueue?
+    private var _pixelFormat: FourCC = "420v"
+    private var _discardsLate = true
+    private var busy = false
+    private var subscription: (stream: FrameStream, token: UInt64)?
+    /// Frames handed to the delegate and frames dropped because it was busy (for tests and benchmarks).
+    private var delivered = 0
+    private var dropped = 0
+
+    public override init() { super.init() }
+
+    /// Sets the delegate (held weakly) and the serial queue its callbacks run on; nil for both stops delivery.
+    /// A delegate without a queue is reported to `DeviceDiagnostics` and ignored (Apple raises).
+    public func setSampleBufferDelegate(_ sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate?,
+                                        queue sampleBufferCallbackQueue: DispatchQueue?) {
+        if sampleBufferDelegate != nil && sampleBufferCallbackQueue == nil {
+            DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("a sample buffer delegate without a queue"))
+            return
+        }
+        lock.withLock {
+            _delegate = sampleBufferDelegate
+            _queue = sampleBufferCallbackQueue
+        }
+    }
+
+    public var sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate? { lock.withLock { _delegate } }
+    public var sampleBufferCallbackQueue: DispatchQueue? { lock.withLock { _queue } }
+
+    /// Pixel formats frames can be delivered in: `420v` (the default, as on iPhones), `420f` and `BGRA`.
+    public var availableVideoPixelFormatTypes: [OSType] {
+        [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange, kCVPixelFormatType_32BGRA]
+    }
+
+    /// Compressed delivery is not offered (as on iOS).
+    public var availableVideoCodecTypes: [AVVideoCodecType] { [] }
+
+    /// The delivery format: `[kCVPixelBufferPixelFormatTypeKey: OSType]`. Setting a pixel format not in
+    /// `availableVideoPixelFormatTypes` is reported and ignored (Apple raises); nil or an empty dictionary
+    /// restores the default. Width and height keys are ignored: frames come at the format's size.
+    public var videoSettings: [String: Any]! {
+        get { [kCVPixelBufferPixelFormatTypeKey as String: lock.withLock { _pixelFormat.rawValue }] }
+        set {
+            guard let value = newValue?[kCVPixelBufferPixelFormatTypeKey as String] else {
+                lock.withLock { _pixelFormat = "420v" }
+                return
+            }
+            guard let code = SettingsValue.osType(value), availableVideoPixelFormatTypes.contains(code) else {
+                DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("video data pixel format \(value)"))
+                return
+            }
+            lock.withLock { _pixelFormat = FourCC(rawValue: code) }
+            session?.outputNeedsStreamChange()
+        }
+    }
+
+    /// Whether frames that arrive while the delegate is still busy are dropped (default true, and then
+    /// `didDrop` is called for each) or queued behind it.
+    public var alwaysDiscardsLateVideoFrames: Bool {
+        get { lock.withLock { _discardsLate } }
+        set { lock.withLock { _discardsLate = newValue } }
+    }
+
+    /// Frames delivered and dropped so far (OpenCapture addition, for measuring the stream).
+    public var deliveryCounts: (delivered: Int, dropped: Int) { lock.withLock { (delivered, dropped) } }
+
+    // MARK: Stream
+
+    override var streamPixelFormats: Set<FourCC> { [lock.withLock { _pixelFormat }] }
+    override var needsFrameStream: Bool { true }
+
+    override func attachStream(_ stream: FrameStream?) {
+        let old = lock.withLock { () -> (FrameStream, UInt64)? in
+            defer { subscription = nil }
+            return subscription
+        }
+        if let old { old.0.unsubscribe(old.1) }
+        guard let stream else { return }
+        let token = stream.subscribe { [weak self] frame in self?.receive(frame) }
+        lock.withLock { subscription = (stream, token) }
+    }
+
+    private func receive(_ frame: StreamFrame) {
+        lock.lock()
+        guard let delegate = _delegate, let queue = _queue, let connection = connections.first,
+              let pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
+        let drop = busy && _discardsLate
+        if drop { dropped += 1 } else { busy = true; delivered += 1 }
+        lock.unlock()
+        let buffer = CMSampleBuffer(imageBuffer: pixels,
+                                    presentationTimeStamp: CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000),
+                                    duration: CMTime(seconds: frame.duration, preferredTimescale: 1_000_000_000))
+        let target = CallbackTarget(delegate)
+        queue.async { [weak self] in
+            guard let self else { return }
+            if drop {
+                target.value.captureOutput(self, didDrop: buffer, from: connection)
+            } else {
+                target.value.captureOutput(self, didOutput: buffer, from: connection)
+                self.lock.withLock { self.busy = false }
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import OpenCapture
+
+/// `opencapture live`: a Live Photo (still + movie), printing each delegate callback with its time.
+struct LiveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "live", abstract: "Take a Live Photo (a still and a ~3 s movie around it) and print each callback with its time.")
+
+    @OptionGroup var camera: CameraOptions
+    @Option(help: "Still format: heic or jpeg.") var format: String = "heic"
+    @Option(help: "Movie codec: h264 or hevc.") var codec: String = "h264"
+    @Option(name: .shortAndLong, help: "Folder for the still and the movie.") var output: String = "out"
+
+    func validate() throws {
+        guard ["heic", "jpeg"].contains(format) else { throw CLIError("--format must be heic or jpeg") }
+        guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }
+    }
+
+    func run() async throws {
+        let directory = URL(fileURLWithPath: output)
+        try AtomicFile.makeFolder(directory)
+        var options = camera
+        options.preset = .photo
+        let (session, device, photoOutput) = try options.makeSession { _, photoOutput in
+            guard photoOutput.isLivePhotoCaptureSupported else { throw CLIError("Live Photo capture is not supported here") }
+            photoOutput.isLivePhotoCaptureEnabled = true
+        }
+        defer { session.stopRunning() }
+        // The viewfinder: a video data output on the same stream. A Live Photo keeps the 1.5 s before the shutter,
+        // so wait until the viewfinder has shown that much, as a phone's camera is open before you tap.
+        let viewfinder = AVCaptureVideoDataOutput()
+        let firstFrame = FirstFrameWaiter()
+        viewfinder.setSampleBufferDelegate(firstFrame, queue: DispatchQueue(label: "opencapture.live.viewfinder"))
+        session.addOutput(viewfinder)
+        print("\(device.localizedName), \(camera.lighting.rawValue) scene: viewfinder starting…")
+        await firstFrame.wait()
+        print("  viewfinder running; keeping 1.5 s of frames before the shutter…")
+        try await Task.sleep(nanoseconds: 1_600_000_000)
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: format == "heic" ? AVVideoCodecType.hevc : .jpeg])
+        let name = "live-\(settings.uniqueID)"
+        let movieURL = directory.appendingPathComponent("\(name).mov")
+        if FileManager.default.fileExists(atPath: movieURL.path) { throw CLIError("\(movieURL.path) already exists") }
+        settings.livePhotoMovieFileURL = movieURL
+        settings.livePhotoVideoCodecType = codec == "hevc" ? .hevc : .h264
+        let delegate = PrintingPhotoDelegate(directory: directory, name: name)
+        await delegate.capture(settings, with: photoOutput)
+        if let failure = delegate.failure { throw CLIError("the Live Photo failed: \(failure)") }
+    }
+}
+
+/// Resumes once the first viewfinder frame arrives.
+///
+/// `@unchecked Sendable`: `lock` guards the continuation and the flag.
+final class FirstFrameWaiter: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrived = false
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let waiting = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            arrived = true
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ready = lock.withLock { () -> Bool in
+                if arrived { return true }
+                self.continuation = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

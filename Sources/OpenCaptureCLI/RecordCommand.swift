@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import OpenCapture
+
+/// `opencapture record`: a movie from the running camera with AVCaptureMovieFileOutput.
+struct RecordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "record", abstract: "Record a movie (H.264 or HEVC) from the simulated camera.")
+
+    @OptionGroup var camera: CameraOptions
+    @Option(help: "Seconds to record.") var duration: Double = 3
+    @Option(help: "Frames per second (1…60).") var fps: Int32 = 30
+    @Option(help: "Codec: h264 or hevc.") var codec: String = "h264"
+    @Option(name: .shortAndLong, help: "The movie to write (.mov); must not exist.") var output: String = "clip.mov"
+
+    func validate() throws {
+        guard duration.isFinite, duration > 0, duration <= 3600 else { throw CLIError("--duration must be 0…3600 seconds") }
+        guard (1...60).contains(fps) else { throw CLIError("--fps must be 1…60") }
+        guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }
+    }
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: output)
+        var options = camera
+        if options.preset == .photo { options.preset = .high }
+        let movie = AVCaptureMovieFileOutput()
+        let (session, device, _) = try options.makeSession { device, _ in
+            try device.lockForConfiguration()
+            device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: fps)
+            device.unlockForConfiguration()
+        }
+        session.addOutput(movie)
+        defer { session.stopRunning() }
+        if let connection = movie.connections.first {
+            movie.setOutputSettings([AVVideoCodecKey: codec == "hevc" ? AVVideoCodecType.hevc : .h264], for: connection)
+        }
+        movie.maxRecordedDuration = CMTime(seconds: duration, preferredTimescale: 600)
+        let dimensions = device.activeFormat.formatDescription.dimensions
+        print("\(device.localizedName): recording \(dimensions.width)×\(dimensions.height) at \(fps) fps for \(duration) s to \(url.path)")
+        let recorder = MovieRecordingWaiter()
+        let start = Date()
+        movie.startRecording(to: url, recordingDelegate: recorder)
+        let error = await recorder.finished()
+        if let error = error as? AVError, error.code == .maximumDurationReached, error.recordingSuccessfullyFinished == true {
+            // The requested length was reached: a complete movie.
+        } else if let error {
+            throw CLIError("recording failed: \(error)")
+        }
+        print(String(format: "  wrote %@ (%.2f s of video) in %.2f s", url.lastPathComponent, duration, Date().timeIntervalSince(start)))
+    }
+}
+
+/// Waits for a recording's end.
+///
+/// `@unchecked Sendable`: `lock` guards the continuation and the result.
+final class MovieRecordingWaiter: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Error?, Never>?
+    private var result: Error??
+
+    func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
+        print("  didStartRecording")
+    }
+
+    func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
+                    error: Error?) {
+        print("  didFinishRecording\(error.map { ": \($0)" } ?? "")")
+        let waiting = lock.withLock { () -> CheckedContinuation<Error?, Never>? in
+            result = .some(error)
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(returning: error)
+    }
+
+    func finished() async -> Error? {
+        await withCheckedContinuation { continuation in
+            let done = lock.withLock { () -> Error?? in
+                if let result { return result }
+                self.continuation = continuation
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import CaptureCore
+import Foundation
+import Testing
+import OpenCaptureTestSupport
+@testable import OpenCapture
+
+/// Records every recording callback.
+final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @unchecked Sendable {
+    private let condition = NSCondition()
+    private(set) var started: URL?
+    private(set) var finished: (url: URL, error: Error?)?
+
+    func fileOutput(_ output: AVCaptureFileOutput, didStartRecordingTo fileURL: URL, from connections: [AVCaptureConnection]) {
+        condition.withLock { started = fileURL }
+    }
+
+    func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
+                    error: Error?) {
+        condition.withLock { finished = (outputFileURL, error); condition.broadcast() }
+    }
+
+    func waitUntilFinished(timeout: Double = 60) -> (url: URL, error: Error?)? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock(); defer { condition.unlock() }
+        while finished == nil { if !condition.wait(until: deadline) { break } }
+        return finished
+    }
+}
+
+@Suite(.serialized) struct AVCaptureMovieFileOutputTests {
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-movie-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func recordsAMovieThatFFprobeReads() throws {
+        let movie = AVCaptureMovieFileOutput()
+        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("clip.mov")
+        let watcher = RecordingWatcher()
+        _ = rig.collector.waitFor(1)
+        movie.startRecording(to: url, recordingDelegate: watcher)
+        #expect(movie.isRecording)
+        _ = rig.collector.waitFor(rig.collector.snapshot.times.count + 16)
+        #expect(movie.recordedDuration.seconds > 0.5)
+        movie.stopRecording()
+        let finished = try #require(watcher.waitUntilFinished())
+        #expect(finished.error == nil)
+        #expect(finished.url == url && watcher.started == url)
+        #expect(!movie.isRecording)
+        let data = try Data(contentsOf: url)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 1, "no temporary file left")
+        #expect(data.count > 1000)
+        if ExternalTool.ffprobe.isInstalled {
+            let probe = try ExternalTool.ffprobe.run(["-v", "error", "-show_streams", "-show_format", "-of", "json"], file: data, fileExtension: "mov")
+            let json = try #require(try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])
+            let streams = try #require(json["streams"] as? [[String: Any]])
+            let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+            #expect(video["codec_name"] as? String == "h264")
+            #expect(video["width"] as? Int == 352 && video["height"] as? Int == 288)
+            let frames = Int(video["nb_frames"] as? String ?? "") ?? 0
+            #expect(frames >= 10)
+            let format = try #require(json["format"] as? [String: Any])
+            #expect((format["format_name"] as? String)?.contains("mov") == true)
+            let tags = format["tags"] as? [String: Any]
+            #expect(tags?["com.apple.quicktime.make"] as? String == "OpenCapture")
+        }
+    }
+
+    @Test func maximumDurationEndsWithACompleteFile() throws {
+        let movie = AVCaptureMovieFileOutput()
+        movie.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("short.mov")
+        let watcher = RecordingWatcher()
+        movie.startRecording(to: url, recordingDelegate: watcher)
+        let finished = try #require(watcher.waitUntilFinished())
+        let error = try #require(finished.error as? AVError)
+        #expect(error.code == .maximumDurationReached)
+        #expect(error.recordingSuccessfullyFinished == true)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func badDestinationsAreErrorsAndLeaveNoFile() throws {
+        let movie = AVCaptureMovieFileOutput()
+        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        _ = rig.collector.waitFor(1)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = folder.appendingPathComponent("taken.mov")
+        try Data("x".utf8).write(to: existing)
+        for (url, code) in [(existing, AVError.Code.fileAlreadyExists),
+                            (folder.appendingPathComponent("missing/clip.mov"), .noDataCaptured),
+                            (URL(string: "https://example.com/clip.mov")!, .invalidSourceMedia)] {
+            let watcher = RecordingWatcher()
+            movie.startRecording(to: url, recordingDelegate: watcher)
+            let finished = try #require(watcher.waitUntilFinished())
+            #expect((finished.error as? AVError)?.code == code, "\(url)")
+            #expect(!movie.isRecording)
+        }
+        #expect(try Data(contentsOf: existing) == Data("x".utf8), "the existing file is untouched")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["taken.mov"])
+    }
+
+    @Test func notRunningIsAnError() throws {
+        let movie = AVCaptureMovieFileOutput()
+        let rig = StreamRig(extraOutputs: [movie])
+        let watcher = RecordingWatcher()
+        movie.startRecording(to: FileManager.default.temporaryDirectory.appendingPathComponent("never-\(UUID()).mov"), recordingDelegate: watcher)
+        #expect((watcher.waitUntilFinished()?.error as? AVError)?.code == .sessionNotRunning)
+        _ = rig
+    }
+}

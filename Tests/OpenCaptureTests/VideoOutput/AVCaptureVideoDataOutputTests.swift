@@ -1,0 +1,94 @@
+import CaptureCore
+import Foundation
+import Testing
+@testable import OpenCapture
+
+@Suite(.serialized) struct AVCaptureVideoDataOutputTests {
+    @Test func framesArriveAtTheFormatsRateWithMonotonicTimestamps() throws {
+        let rig = StreamRig(frameRate: 15)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let times = rig.collector.waitFor(20)
+        try #require(times.count >= 20)
+        let steps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(steps.allSatisfy { $0 > 0 }, "timestamps increase")
+        // Every step is a whole number of 1/15 s frame slots (a skipped slot shows as a double step).
+        for step in steps {
+            let slots = step * 15
+            #expect(abs(slots - slots.rounded()) < 1e-6 && slots.rounded() >= 1, "step \(step)")
+        }
+        let median = steps.sorted()[steps.count / 2]
+        #expect(abs(median - 1.0 / 15) < 1e-6)
+        let buffer = try #require(rig.collector.snapshot.last)
+        let pixels = try #require(CMSampleBufferGetImageBuffer(buffer))
+        #expect(CVPixelBufferGetWidth(pixels) == 352 && CVPixelBufferGetHeight(pixels) == 288)
+        #expect(CVPixelBufferGetPixelFormatType(pixels) == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        #expect(abs(CMSampleBufferGetDuration(buffer).seconds - 1.0 / 15) < 1e-6)
+        let format = try #require(CMSampleBufferGetFormatDescription(buffer))
+        #expect(CMVideoFormatDescriptionGetDimensions(format).width == 352)
+    }
+
+    @Test func framesShowTheRoomAndMoveWithTheHand() throws {
+        let rig = StreamRig(frameRate: 30, pixelFormat: kCVPixelFormatType_32BGRA)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        var frames: [PixelBuffer] = []
+        for n in [1, 12] {
+            _ = rig.collector.waitFor(n)
+            frames.append(try #require(rig.collector.snapshot.last?.imageBuffer))
+        }
+        #expect(frames[0].pixelFormat == .bgra32)
+        // A lit room, not black or clipped, and two frames ⅓ s apart differ (noise and hand shake).
+        func stats(_ b: PixelBuffer) -> (mean: Double, values: [UInt8]) {
+            let p = b.baseAddress(ofPlane: 0)!.assumingMemoryBound(to: UInt8.self)
+            var values: [UInt8] = []
+            for y in stride(from: 0, to: b.height, by: 4) { for x in stride(from: 0, to: b.width, by: 4) { values.append(p[y * b.bytesPerRow + 4 * x + 1]) } }
+            return (Double(values.reduce(0) { $0 + Int($1) }) / Double(values.count), values)
+        }
+        let a = stats(frames[0]), b = stats(frames[1])
+        #expect(a.mean > 40 && a.mean < 220, "mean green \(a.mean)")
+        let difference = zip(a.values, b.values).map { abs(Int($0) - Int($1)) }.reduce(0, +)
+        #expect(difference > a.values.count / 4, "consecutive frames differ: \(difference)")
+    }
+
+    @Test func aBusyDelegateGetsDropsNotABacklog() throws {
+        let rig = StreamRig(frameRate: 30, delegateWork: 0.1)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let times = rig.collector.waitFor(6)
+        let snapshot = rig.collector.snapshot
+        #expect(times.count >= 6)
+        #expect(snapshot.dropped.count >= times.count, "drops \(snapshot.dropped.count) for \(times.count) delivered")
+        let counts = rig.videoOutput.deliveryCounts
+        #expect(counts.dropped >= snapshot.dropped.count)
+    }
+
+    @Test func settingsAndFrameDurationsFollowTheRules() throws {
+        let output = AVCaptureVideoDataOutput()
+        #expect(output.videoSettings[kCVPixelBufferPixelFormatTypeKey] as? OSType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        output.videoSettings = [kCVPixelBufferPixelFormatTypeKey: kCVPixelFormatType_14Bayer_RGGB]
+        #expect(output.videoSettings[kCVPixelBufferPixelFormatTypeKey] as? OSType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
+        #expect(output.alwaysDiscardsLateVideoFrames)
+        let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back)!
+        #expect(device.activeVideoMinFrameDuration == CMTime(value: 1, timescale: 30))
+        try device.lockForConfiguration()
+        device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 1000)   // beyond the format: ignored
+        #expect(device.activeVideoMinFrameDuration == CMTime(value: 1, timescale: 30))
+        device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 24)
+        #expect(device.activeVideoMinFrameDuration == CMTime(value: 1, timescale: 24))
+        device.activeVideoMinFrameDuration = .invalid
+        #expect(device.activeVideoMinFrameDuration == CMTime(value: 1, timescale: 30))
+        device.unlockForConfiguration()
+    }
+
+    @Test func noStreamRunsWithoutAnOutputThatNeedsIt() {
+        let rig = CaptureRig()
+        #expect(rig.session.frameStream == nil)
+        let video = AVCaptureVideoDataOutput()
+        rig.session.addOutput(video)
+        #expect(rig.session.frameStream != nil)
+        rig.session.removeOutput(video)
+        #expect(rig.session.frameStream == nil)
+        rig.session.stopRunning()
+    }
+}

@@ -1,0 +1,158 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import OpenCaptureTestSupport
+import Testing
+@testable import OpenCapture
+
+/// Records a Live Photo request's callbacks in order, with the movie's figures.
+final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
+    private let condition = NSCondition()
+    private(set) var events: [String] = []
+    private(set) var photoData: Data?
+    private(set) var movie: (url: URL, duration: Double, display: Double, error: Error?)?
+    private(set) var resolved: AVCaptureResolvedPhotoSettings?
+    private(set) var finishError: Error?
+    private var done = false
+
+    private func note(_ event: String) { condition.withLock { events.append(event) } }
+    func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        condition.withLock { resolved = resolvedSettings }
+        note("willBegin")
+    }
+    func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) { note("willCapture") }
+    func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) { note("didCapture") }
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {
+        condition.withLock { photoData = photo.fileDataRepresentation() }
+        note("photo")
+    }
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+                     resolvedSettings: AVCaptureResolvedPhotoSettings) { note("recorded") }
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+                     photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        condition.withLock { movie = (outputFileURL, duration.seconds, photoDisplayTime.seconds, error) }
+        note("movie")
+    }
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?) {
+        condition.withLock { finishError = error; events.append("finish"); done = true; condition.broadcast() }
+    }
+    func wait(timeout: Double = 60) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock(); defer { condition.unlock() }
+        while !done { if !condition.wait(until: deadline) { break } }
+    }
+}
+
+@Suite(.serialized) struct LivePhotoTests {
+    /// A photo-preset session on a small sensor format with Live Photo capture on.
+    static func rig() -> (AVCaptureSession, AVCapturePhotoOutput) {
+        let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back)!
+        device.simulationSeed = 5
+        let session = AVCaptureSession()
+        let output = AVCapturePhotoOutput()
+        session.beginConfiguration()
+        session.sessionPreset = .inputPriority
+        session.addInput(try! AVCaptureDeviceInput(device: device))
+        session.addOutput(output)
+        session.commitConfiguration()
+        try! device.lockForConfiguration()
+        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
+        device.unlockForConfiguration()
+        return (session, output)
+    }
+
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func supportNeedsThePhotoPresetAndNoMovieOutput() {
+        let (session, output) = Self.rig()
+        #expect(!output.isLivePhotoCaptureSupported, "input-priority preset")
+        session.sessionPreset = .photo
+        #expect(output.isLivePhotoCaptureSupported)
+        output.isLivePhotoCaptureEnabled = true
+        #expect(output.isLivePhotoCaptureEnabled)
+        #expect(output.availableLivePhotoVideoCodecTypes.first == .h264)
+        let movie = AVCaptureMovieFileOutput()
+        session.addOutput(movie)
+        #expect(!output.isLivePhotoCaptureSupported && !output.isLivePhotoCaptureEnabled)
+        session.removeOutput(movie)
+        #expect(output.isLivePhotoCaptureEnabled, "the setting is kept")
+        output.isLivePhotoCaptureEnabled = false
+        output.isLivePhotoCaptureSuspended = true
+        #expect(!output.isLivePhotoCaptureSuspended, "suspending with Live Photo off is refused")
+    }
+
+    @Test func aLivePhotoDeliversAPairedStillAndMovieInAppleOrder() throws {
+        let (session, output) = Self.rig()
+        session.sessionPreset = .photo
+        let device = output.currentDevice!
+        try device.lockForConfiguration()
+        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
+        device.unlockForConfiguration()
+        // The photo preset picked the full sensor; a small format keeps the test fast.
+        output.isLivePhotoCaptureEnabled = true
+        session.startRunning()
+        defer { session.stopRunning() }
+        let stream = try #require(session.frameStream)
+        #expect(stream.waitForFrame(startingAt: 0, timeout: 60))
+        let first = try #require(stream.latestFrame).time
+        #expect(stream.waitForFrame(startingAt: first + 1.6, timeout: 60), "1.5 s of history")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("live.mov")
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        settings.livePhotoMovieFileURL = url
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: settings, delegate: watcher)
+        watcher.wait()
+        #expect(watcher.events == ["willBegin", "willCapture", "didCapture", "photo", "recorded", "movie", "finish"])
+        #expect(watcher.finishError == nil)
+        let resolved = try #require(watcher.resolved)
+        #expect(resolved.livePhotoMovieDimensions.width == Int32(stream.configuration.size.width))
+        let movie = try #require(watcher.movie)
+        #expect(movie.error == nil)
+        #expect(movie.duration > 2.7 && movie.duration < 3.3, "duration \(movie.duration)")
+        #expect(abs(movie.display - 1.5) < 0.1, "display time \(movie.display)")
+        let data = try Data(contentsOf: url)
+        let pairing = try LivePhotoMovieAtoms.read(data)
+        let identifier = try #require(pairing.contentIdentifier)
+        #expect(abs((pairing.stillImageTime ?? -1) - movie.display) < 0.01)
+        let photo = try #require(watcher.photoData)
+        #expect(try ExifReader.read(jpeg: photo).appleContentIdentifier == identifier)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["live.mov"], "no temporary files")
+        if ExternalTool.exiftool.isInstalled {
+            let still = try ExternalTool.exiftool.run(["-s", "-s", "-s", "-MakerNotes:all"], file: photo, fileExtension: "jpg")
+            #expect(String(decoding: still.standardOutput, as: UTF8.self).contains(identifier))
+            let tags = try ExternalTool.exiftool.run(["-s", "-ContentIdentifier"], file: data, fileExtension: "mov")
+            #expect(String(decoding: tags.standardOutput, as: UTF8.self).contains(identifier))
+        }
+        if ExternalTool.ffprobe.isInstalled {
+            let probe = try ExternalTool.ffprobe.run(["-v", "error", "-show_streams", "-of", "json"], file: data, fileExtension: "mov")
+            let json = try #require(try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])
+            let streams = try #require(json["streams"] as? [[String: Any]])
+            #expect(streams.contains { $0["codec_name"] as? String == "h264" })
+            #expect(streams.contains { $0["codec_type"] as? String == "data" }, "the still-image-time track")
+        }
+    }
+
+    @Test func liveRulesGiveTypedErrors() throws {
+        let (session, output) = Self.rig()
+        session.sessionPreset = .photo
+        session.startRunning()
+        defer { session.stopRunning() }
+        let settings = AVCapturePhotoSettings()
+        settings.livePhotoMovieFileURL = FileManager.default.temporaryDirectory.appendingPathComponent("x.mov")
+        #expect(throws: PhotoSettingsError.featureNotEnabled("Live Photo capture")) { try output.validate(settings) }
+        output.isLivePhotoCaptureEnabled = true
+        let badURL = AVCapturePhotoSettings()
+        badURL.livePhotoMovieFileURL = URL(fileURLWithPath: "/no/such/folder/x.mov")
+        #expect(throws: PhotoSettingsError.self) { try output.validate(badURL) }
+        output.isLivePhotoCaptureSuspended = true
+        let suspended = AVCapturePhotoSettings()
+        suspended.livePhotoMovieFileURL = FileManager.default.temporaryDirectory.appendingPathComponent("y.mov")
+        #expect(throws: PhotoSettingsError.livePhotoCaptureSuspended) { try output.validate(suspended) }
+    }
+}
