@@ -38,6 +38,7 @@ typedef struct ocav_params {
     int threads;
     int audio_rate, audio_channels, audio_bitrate;
     int colour_primaries, transfer, matrix;  // ISO/IEC 23091-2 codes
+    int full_range;                          // 1: full-range samples (JPEG levels), 0: video range
     const char *const *metadata_keys;        // movie-level metadata (mdta keys with use_metadata_tags)
     const char *const *metadata_values;
     int metadata_count;
@@ -96,7 +97,7 @@ static inline ocav_writer *ocav_open(const ocav_params *p, char *error, int size
     w->video->width = p->width;
     w->video->height = p->height;
     w->video->pix_fmt = AV_PIX_FMT_YUV420P;
-    w->video->color_range = AVCOL_RANGE_JPEG;
+    w->video->color_range = p->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     w->video->color_primaries = (enum AVColorPrimaries)p->colour_primaries;
     w->video->color_trc = (enum AVColorTransferCharacteristic)p->transfer;
     w->video->colorspace = (enum AVColorSpace)p->matrix;

@@ -20,8 +20,10 @@ enum CaptureKernel {
         let maxDX: Int
     }
 
+    /// Exposes rows `top ..< top + rows` of the planes (all of them by default) into `out`, whose first row is row `top`.
     static func run(planes: SensorPlanes, taps: [ShakeTap], colours: [Int], constants: NoiseConstants, frameSeed: UInt64,
-                    out: UnsafeMutablePointer<UInt16>) {
+                    out: UnsafeMutablePointer<UInt16>, top: Int = 0, rows: Int? = nil) {
+        let count = rows ?? planes.height - top
         let tapDX = taps.map { $0.dx }, tapDY = taps.map { $0.dy }, tapW = taps.map { $0.weight }
         planes.rate.withUnsafeBufferPointer { rate in
         planes.flashRatio.withUnsafeBufferPointer { ratio in
@@ -34,15 +36,16 @@ enum CaptureKernel {
                                 pattern: pattern.baseAddress!, gauss: gauss.baseAddress!, dx: dx.baseAddress!,
                                 dy: dy.baseAddress!, weight: weight.baseAddress!, tapCount: taps.count,
                                 minDX: tapDX.min() ?? 0, maxDX: tapDX.max() ?? 0)
-            Parallel.forEachBandIndexed(height: planes.height, bandHeight: 32) { band, rows in
+            Parallel.forEachBandIndexed(height: count, bandHeight: 32) { band, rows in
                 var rng = NoiseStream(RandomSource(seed: frameSeed, stream: UInt64(band)))
-                exposeBand(rows: rows, inputs: inputs, colours: colours, constants: constants, rng: &rng, out: out)
+                exposeBand(rows: (rows.lowerBound + top)..<(rows.upperBound + top), inputs: inputs, colours: colours,
+                           constants: constants, rng: &rng, out: out, outTop: top)
             }
         }}}}}}}
     }
 
     static func exposeBand(rows: Range<Int>, inputs p: Inputs, colours: [Int], constants: NoiseConstants,
-                           rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>) {
+                           rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>, outTop: Int = 0) {
         let w = p.width, h = p.height, flashGain = constants.flashGain
         let rowBase = UnsafeMutablePointer<Int>.allocate(capacity: max(1, p.tapCount))
         let means = UnsafeMutablePointer<Float>.allocate(capacity: w)
@@ -70,7 +73,7 @@ enum CaptureKernel {
             }
             for x in interior.upperBound..<w { edge(x) }
             exposeRow(width: w, means: means, constants: constants, gauss: p.gauss, pattern: p.pattern + 2 * y * w,
-                      rng: &rng, out: out + y * w)
+                      rng: &rng, out: out + (y - outTop) * w)
         }
     }
 

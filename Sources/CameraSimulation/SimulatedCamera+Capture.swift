@@ -7,14 +7,20 @@ extension SimulatedCamera {
     /// (EMVA 1288 order). Hand-shake blur grows with duration; OIS cuts it 5×; with `exposure.focusDistance` set,
     /// surfaces off that distance are blurred by the lens (thin-lens disc, occlusion-aware). Same request and camera
     /// seed ⇒ same frame.
-    public func capture(_ exposure: SensorExposure) -> RawImage {
+    public func capture(_ exposure: SensorExposure) -> RawImage { capture(exposure, centerRows: nil) }
+
+    /// The same exposure read out only over the `centerRows` middle rows (a video crop of a 4:3 sensor): the
+    /// frame `capture(exposure).croppingRows(to: centerRows)` would give, without exposing the rows it drops.
+    public func capture(_ exposure: SensorExposure, centerRows: Int?) -> RawImage {
         let g = ViewGeometry(module: module, size: exposure.size)
         let planes = sensorPlanes(for: exposure)
         let duration = max(0, exposure.duration)
         let model = SensorModel(module: module, geometry: g, duration: duration, iso: max(1e-6, exposure.iso))
         let flashOn = exposure.flash && module.hasFlash
         let taps = shakeTaps(exposure, geometry: g)
-        let w = g.width, h = g.height
+        let w = g.width, fullHeight = g.height
+        let h = min(fullHeight, max(2, centerRows ?? fullHeight))
+        let top = ((fullHeight - h) / 2) & ~1
         let colours = module.cfa.colors
         let flashGain = Float(flashOn ? module.flashIntensity : 0)
 
@@ -31,7 +37,7 @@ extension SimulatedCamera {
         let bayer = [UInt16](unsafeUninitializedCapacity: w * h) { out, initialized in
             initialized = w * h
             CaptureKernel.run(planes: planes, taps: taps, colours: colours, constants: constants, frameSeed: frameSeed,
-                              out: out.baseAddress!)
+                              out: out.baseAddress!, top: top, rows: h)
         }
         let profile = model.noiseProfile
         return RawImage(

@@ -11,6 +11,8 @@ package protocol FrameSource: AnyObject, Sendable {
     func meter(size: Size, bias: Double, flash: Bool) -> ExposureMetering
     /// One raw frame.
     func capture(_ exposure: SensorExposure) -> RawImage
+    /// One raw frame read out over its middle `centerRows` rows only (a video crop).
+    func capture(_ exposure: SensorExposure, centerRows: Int?) -> RawImage
     /// The noise-free frame, when the source knows it.
     func groundTruth(_ exposure: SensorExposure) -> Raster<Float>?
     /// Metres per pixel, when the source knows it.
@@ -23,6 +25,12 @@ package protocol FrameSource: AnyObject, Sendable {
 
 extension FrameSource {
     package func meter(size: Size, bias: Double) -> ExposureMetering { meter(size: size, bias: bias, flash: false) }
+
+    /// The whole frame, cropped.
+    package func capture(_ exposure: SensorExposure, centerRows: Int?) -> RawImage {
+        let frame = capture(exposure)
+        return centerRows.map { frame.croppingRows(to: $0) } ?? frame
+    }
 }
 
 extension SimulatedCamera: FrameSource {

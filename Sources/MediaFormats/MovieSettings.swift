@@ -20,6 +20,8 @@ public struct MovieSettings: Sendable {
     public var audio: (sampleRate: Int, channels: Int)?
     /// Movie-level metadata written as QuickTime `mdta` keys (e.g. `com.apple.quicktime.make`).
     public var metadata: [(key: String, value: String)] = []
+    /// Whether frames are full-range (`420f`) rather than video-range (`420v`, the default, as iPhones record).
+    public var fullRange = false
     /// Colour space the frames are in (written as the track's colour description).
     public var colorSpace: ColorSpace = .sRGB
 

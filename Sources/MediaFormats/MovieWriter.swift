@@ -53,6 +53,7 @@ public final class MovieWriter {
                             p.colour_primaries = Int32(primaries)
                             p.transfer = Int32(transfer)
                             p.matrix = Int32(matrix)
+                            p.full_range = settings.fullRange ? 1 : 0
                             p.metadata_keys = keyPointers.baseAddress
                             p.metadata_values = valuePointers.baseAddress
                             p.metadata_count = Int32(keys.count)
@@ -75,11 +76,13 @@ public final class MovieWriter {
 
     deinit { cancel() }
 
-    /// Appends a `420f`/`420v` frame presented at `time` seconds from the movie's start (times must increase).
+    /// Appends a 4:2:0 frame (`420v`, or `420f` when `settings.fullRange`) presented at `time` seconds from the
+    /// movie's start; frames at or before the previous one's time are skipped.
     public func append(_ frame: PixelBuffer, at time: Double) throws {
         guard let writer else { throw MediaFormatError.writeFailed("the movie is already finished") }
-        guard frame.width == settings.width, frame.height == settings.height, frame.planes.count == 2 else {
-            throw MediaFormatError.unsupported("a \(frame.width)×\(frame.height) \(frame.pixelFormat) frame in a \(settings.width)×\(settings.height) 4:2:0 movie")
+        let expected: FourCC = settings.fullRange ? "420f" : "420v"
+        guard frame.width == settings.width, frame.height == settings.height, frame.pixelFormat == expected else {
+            throw MediaFormatError.unsupported("a \(frame.width)×\(frame.height) \(frame.pixelFormat) frame in a \(settings.width)×\(settings.height) \(expected) movie")
         }
         let pts = Int64((time * Double(settings.timescale)).rounded())
         guard pts > lastTime else { return }

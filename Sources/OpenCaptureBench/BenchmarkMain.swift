@@ -14,8 +14,8 @@ struct BenchmarkMain {
     static func main() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
-            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,library,truedepth,depth,soak,load,e2e,stereo] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
-            print("  soak, load, e2e and stereo run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
+            print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,library,truedepth,depth,soak,load,e2e,stereo,stream] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")
+            print("  soak, load, e2e, stereo and stream run only when named in --only (they take minutes); --captures sets the soak's count (1000)")
             return
         }
         options.dataDirectory = options.dataDirectory ?? BenchmarkOptions.findSharedData()
@@ -45,5 +45,6 @@ struct BenchmarkMain {
         if options.runs("depth") { try await DepthCaptureBenchmark.run(options) }
         if options.named("soak") { try SoakBenchmark.run(options) }
         if options.named("load") { try LoadBenchmark.run(options) }
+        if options.named("stream") { try StreamBenchmark.run(options) }
     }
 }

@@ -150,6 +150,33 @@ extension SensorTests {
     }
 }
 
+@Suite struct CroppedReadoutTests {
+    /// A video crop exposes only the middle rows: the same scene, shake and exposure as the full frame cropped
+    /// (the noise differs: the rows' random streams start at the crop).
+    @Test func centerRowsMatchTheCroppedFullFrame() {
+        let camera = SimulatedCamera(module: .backWide, scene: .default, seed: 9)
+        let exposure = SensorExposure(size: Size(width: 128, height: 96), duration: 0.02, iso: 100, startTime: 3, seed: 4)
+        let whole = camera.capture(exposure)
+        let full = (bayer: Raster(width: 128, height: 72, channels: 1, storage: Array(whole.bayer.storage[(12 * 128)..<(84 * 128)])), exposure: whole.exposure)
+        let cropped = camera.capture(exposure, centerRows: 72)
+        #expect(cropped.width == 128 && cropped.height == 72)
+        #expect(cropped.exposure == full.exposure)
+        // 8×8 block means agree to within shot noise.
+        var worst = 0.0
+        for by in stride(from: 0, to: 72, by: 8) {
+            for bx in stride(from: 0, to: 128, by: 8) {
+                var a = 0.0, b = 0.0
+                for y in by..<(by + 8) { for x in bx..<(bx + 8) {
+                    a += Double(full.bayer.storage[y * 128 + x]); b += Double(cropped.bayer.storage[y * 128 + x])
+                } }
+                worst = max(worst, abs(a - b) / max(a, 64 * 600))
+            }
+        }
+        #expect(worst < 0.06, "worst block difference \(worst)")
+        #expect(cropped.bayer.storage != full.bayer.storage, "fresh noise")
+    }
+}
+
 @Suite struct ConcurrencyTests {
     final class Results: @unchecked Sendable {
         var frames = [[UInt16]](repeating: [], count: 4)

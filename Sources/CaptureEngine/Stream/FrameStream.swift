@@ -130,7 +130,7 @@ package final class FrameStream: @unchecked Sendable {
             }
             let exposure = StreamExposure.make(metered: metered, interval: interval, readout: readout, module: device.module,
                                                time: start + Double(index) * interval, index: index, device: device)
-            let raw = source.capture(exposure)
+            let raw = source.capture(exposure, centerRows: config.size.height)
             guard let (pixels, others) = VideoFrameDeveloper.develop(raw, size: config.size, settings: settings,
                                                                      extra: config.extraPixelFormats) else { break }
             let frame = StreamFrame(index: index, time: exposure.startTime, duration: interval, pixelBuffer: pixels,

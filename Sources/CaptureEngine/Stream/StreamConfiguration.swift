@@ -14,12 +14,12 @@ package struct StreamConfiguration: Sendable {
     package var clockOrigin: UInt64
     /// How much of the past the stream keeps, seconds (a Live Photo needs 1.5 s before the shutter).
     package var history: Double
-    /// Pixel formats besides `420f` that subscribers want each frame in (`420v`, `BGRA`).
+    /// Pixel formats besides `420v` that subscribers want each frame in (`420f`, `BGRA`).
     package var extraPixelFormats: Set<FourCC>
 
     package init(device: DeviceSnapshot, size: Size, frameRate: Double, clockOrigin: UInt64, history: Double = 1.6,
                  extraPixelFormats: Set<FourCC> = []) {
-        self.extraPixelFormats = extraPixelFormats.filter { $0 == "420v" || $0 == "BGRA" }
+        self.extraPixelFormats = extraPixelFormats.filter { $0 == "420f" || $0 == "BGRA" }
         self.device = device
         self.size = Size(width: max(2, size.width & ~1), height: max(2, size.height & ~1))
         self.frameRate = min(max(frameRate, 1), 240)

@@ -9,9 +9,9 @@ package struct StreamFrame: Sendable {
     package var time: Double
     /// The frame's slot on the stream: one frame interval (1 / frame rate), seconds.
     package var duration: Double
-    /// The developed frame: bi-planar 4:2:0 full-range YCbCr (`420f`) at the stream's size.
+    /// The developed frame: bi-planar 4:2:0 video-range YCbCr (`420v`) at the stream's size.
     package var pixelBuffer: PixelBuffer
-    /// The same frame in each other pixel format the stream was configured for (`420v`, `BGRA`).
+    /// The same frame in each other pixel format the stream was configured for (`420f`, `BGRA`).
     package var otherFormats: [FourCC: PixelBuffer] = [:]
 
     /// The frame in `format`, if the stream makes it.

@@ -82,7 +82,7 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
 
     // MARK: Stream
 
-    override var streamPixelFormats: Set<FourCC> { [lock.withLock { _pixelFormat }] }
+    override var streamPixelFormats: Set<FourCC> { [lock.withLock { _pixelFormat }] }  // 420v costs nothing extra
     override var needsFrameStream: Bool { true }
 
     override func attachStream(_ stream: FrameStream?) {
