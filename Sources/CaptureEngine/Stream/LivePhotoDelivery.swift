@@ -1,3 +1,4 @@
+import CameraSimulation
 import CaptureCore
 import Foundation
 import MediaFormats
@@ -17,12 +18,15 @@ package struct LivePhotoDelivery: Sendable {
     package var stillTime: Double
     /// When Live Photo capture was suspended, if it is: the movie ends there (read while recording).
     package var suspension: @Sendable () -> Double?
+    /// What the microphone hears, when the session has one (the movie then has an AAC track).
+    package var sound: RoomSound?
     /// Seconds kept before and recorded after the still.
     package var preRoll: Double = 1.5
     package var postRoll: Double = 1.5
 
     package init(url: URL, codec: MovieCodec, contentIdentifier: String, metadata: [LivePhotoMetadataItem], stream: FrameStream,
-                 stillTime: Double, suspension: @escaping @Sendable () -> Double?) {
+                 stillTime: Double, sound: RoomSound? = nil, suspension: @escaping @Sendable () -> Double?) {
+        self.sound = sound
         self.url = url
         self.codec = codec
         self.contentIdentifier = contentIdentifier

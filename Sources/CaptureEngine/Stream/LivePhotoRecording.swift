@@ -1,3 +1,4 @@
+import CameraSimulation
 import CaptureCore
 import Foundation
 import MediaFormats
@@ -9,7 +10,8 @@ import MediaFormats
 /// stream's rate if lower. The movie is written under a temporary name, given its pairing atoms
 /// (`LivePhotoMovieAtoms`) and renamed into place.
 ///
-/// `@unchecked Sendable`: `lock` guards every mutable field (writer, subscription, times, state).
+/// `@unchecked Sendable`: `lock` guards every mutable field (writer, subscription, times, state) except
+/// `audioSamplesWritten`, which only the serial `queue` touches.
 package final class LivePhotoRecording: @unchecked Sendable {
     private let delivery: LivePhotoDelivery
     private let queue = DispatchQueue(label: "OpenCapture.LivePhotoRecording")
@@ -24,6 +26,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
     private var failure: (any Error)?
     private let step: Int
     private let temporaryURL: URL
+    private var audioSamplesWritten = 0
 
     /// Starts recording (pre-roll frames included); fails only later, through `finish`.
     package init(_ delivery: LivePhotoDelivery) {
@@ -37,6 +40,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
                                      frameRate: Int((stream.configuration.frameRate / Double(step)).rounded()))
         settings.colorSpace = stream.configuration.device.colorSpace
         settings.threads = 1
+        if delivery.sound != nil { settings.audio = (RoomSound.sampleRate, 1) }
         do { writer = try MovieWriter(url: temporaryURL, settings: settings) } catch { failure = error }
         let past = stream.frames(in: (delivery.stillTime - delivery.preRoll)...delivery.stillTime)
         for frame in past { accept(frame) }
@@ -67,10 +71,17 @@ package final class LivePhotoRecording: @unchecked Sendable {
         firstTime = first
         lastTime = frame.time
         frameDuration = frame.duration * Double(step)
+        let slot = frameDuration
         lock.unlock()
         queue.async { [self] in
             guard let writer = lock.withLock({ self.writer }) else { return }
-            do { try writer.append(frame.pixelBuffer, at: frame.time - first) } catch {
+            do {
+                try writer.append(frame.pixelBuffer, at: frame.time - first)
+                if let sound = delivery.sound {
+                    try StreamRecorder.appendSound(sound, to: writer, movieStart: first, through: frame.time + slot - first,
+                                                   written: &audioSamplesWritten)
+                }
+            } catch {
                 lock.withLock { if failure == nil { failure = error } }
             }
         }

@@ -1,3 +1,4 @@
+import CameraSimulation
 import CaptureCore
 import Foundation
 import MediaFormats
@@ -8,7 +9,7 @@ import MediaFormats
 /// encoder; beyond that new frames are skipped (counted in `skippedFrames`), so memory stays flat.
 ///
 /// `@unchecked Sendable`: `lock` guards every mutable field (the writer, the subscription, the times
-/// and counters, the finished flag).
+/// and counters, the finished flag) except `audioSamplesWritten`, which only the serial `encoder` queue touches.
 package final class StreamRecorder: @unchecked Sendable {
     /// How a recording ended.
     package enum Ending: Sendable {
@@ -20,6 +21,9 @@ package final class StreamRecorder: @unchecked Sendable {
     package let url: URL
     private let stream: FrameStream
     private let maxDuration: Double?
+    /// What the microphone hears, when the session has one: an AAC track in sync with the frames.
+    private let sound: RoomSound?
+    private var audioSamplesWritten = 0
     private let onStart: @Sendable (Double) -> Void
     private let onFinish: @Sendable (_ duration: Double, _ ending: Ending, _ error: (any Error)?) -> Void
     private let encoder = DispatchQueue(label: "OpenCapture.StreamRecorder")
@@ -35,7 +39,7 @@ package final class StreamRecorder: @unchecked Sendable {
     package static let maxPendingFrames = 8
 
     /// Opens the movie now (throws `MediaFormatError` when the destination cannot be written).
-    package init(stream: FrameStream, url: URL, settings: MovieSettings, maxDuration: Double?,
+    package init(stream: FrameStream, url: URL, settings: MovieSettings, maxDuration: Double?, sound: RoomSound? = nil,
                  onStart: @escaping @Sendable (Double) -> Void,
                  onFinish: @escaping @Sendable (Double, Ending, (any Error)?) -> Void) throws {
         self.stream = stream
@@ -43,6 +47,9 @@ package final class StreamRecorder: @unchecked Sendable {
         self.maxDuration = maxDuration.flatMap { $0 > 0 ? $0 : nil }
         self.onStart = onStart
         self.onFinish = onFinish
+        self.sound = sound
+        var settings = settings
+        if sound != nil { settings.audio = (RoomSound.sampleRate, 1) }
         writer = try MovieWriter(url: url, settings: settings)
     }
 
@@ -83,10 +90,25 @@ package final class StreamRecorder: @unchecked Sendable {
             let writer = lock.withLock { () -> MovieWriter? in pending -= 1; return self.writer }
             do {
                 try writer?.append(frame.pixelBuffer, at: frame.time - start)
+                if let writer, let sound {
+                    try Self.appendSound(sound, to: writer, movieStart: start, through: frame.time + frame.duration - start,
+                                         written: &audioSamplesWritten)
+                }
             } catch {
                 end(.failed(error))
             }
         }
+    }
+
+    /// Appends the room's sound from where the movie's audio stops to `through` seconds into the movie.
+    static func appendSound(_ sound: RoomSound, to writer: MovieWriter, movieStart: Double, through: Double,
+                            written: inout Int) throws {
+        let rate = Double(RoomSound.sampleRate)
+        let target = Int((through * rate).rounded())
+        guard target > written else { return }
+        let first = Int((movieStart * rate).rounded()) + written
+        try writer.appendAudio(sound.samples(from: first, count: target - written))
+        written = target
     }
 
     private func end(_ ending: Ending) {

@@ -1,10 +1,9 @@
 import Foundation
 
 extension AVCaptureDevice {
-    /// Camera access is always granted for the simulated video devices; other media are `.denied`
-    /// until OpenCapture simulates them.
+    /// Access is always granted for the simulated cameras and microphone; other media are `.denied`.
     public class func authorizationStatus(for mediaType: AVMediaType) -> AVAuthorizationStatus {
-        mediaType == .video ? .authorized : .denied
+        mediaType == .video || mediaType == .audio ? .authorized : .denied
     }
 
     /// Answers at once on a global queue with the same result as `authorizationStatus(for:)`.

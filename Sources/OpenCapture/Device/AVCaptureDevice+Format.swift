@@ -80,6 +80,24 @@ extension AVCaptureDevice {
             super.init()
         }
 
+        /// The microphone's one format: 16-bit linear PCM ('lpcm'), 48 kHz mono, no video or photo sizes.
+        init(audioFor module: CameraModule) {
+            self.module = module
+            mediaType = .audio
+            supportedDepthDataFormats = []
+            formatDescription = CMFormatDescription(dimensions: Size(width: 0, height: 0), mediaSubType: 0x6C70_636D)  // 'lpcm'
+            highResolutionStillImageDimensions = CMVideoDimensions()
+            supportedMaxPhotoDimensions = []
+            minISO = 0
+            maxISO = 0
+            minExposureDuration = .zero
+            maxExposureDuration = .zero
+            videoFieldOfView = 0
+            isVideoBinned = false
+            videoSupportedFrameRateRanges = []
+            super.init()
+        }
+
         /// A depth format ('dpth') of `dimensions` storing `depthDataType`; no photo sizes, as on iPhones.
         init(depthDimensions dimensions: Size, depthDataType: OSType, module: CameraModule) {
             self.module = module
@@ -100,6 +118,7 @@ extension AVCaptureDevice {
 
         public override var description: String {
             if mediaType == .depthData { return depthFormatDescription }
+            if mediaType == .audio { return "<AVCaptureDeviceFormat 'soun'/'lpcm' 48000 Hz, 16-bit, mono>" }
             let d = formatDescription.dimensions
             let hr = highResolutionStillImageDimensions
             return "<AVCaptureDeviceFormat \(d.width)x\(d.height), photo up to \(hr.width)x\(hr.height), ISO \(Int(minISO))-\(Int(maxISO)), \(String(format: "%.0f", videoFieldOfView))° FOV>"

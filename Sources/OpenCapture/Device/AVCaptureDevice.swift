@@ -26,6 +26,10 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         public static let builtInTripleCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTripleCamera")
         public static let builtInTrueDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInTrueDepthCamera")
         public static let builtInLiDARDepthCamera = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInLiDARDepthCamera")
+        /// The microphone (iOS 17 name).
+        public static let microphone = DeviceType(rawValue: "AVCaptureDeviceTypeMicrophone")
+        /// The microphone (the name before iOS 17, deprecated there).
+        public static let builtInMicrophone = DeviceType(rawValue: "AVCaptureDeviceTypeBuiltInMicrophone")
     }
 
     /// Where the camera faces.
@@ -111,13 +115,14 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         case .builtInDualCamera: kind = "Back Dual Camera"
         case .builtInTelephotoCamera: kind = "Back Telephoto Camera"
         case .builtInTrueDepthCamera: kind = "Front TrueDepth Camera"
+        case .microphone: kind = "iPhone Microphone"
         default: kind = position == .front ? "Front Camera" : "Back Camera"
         }
         localizedName = name ?? kind
         uniqueID = replay == nil ? "com.opencapture.simulated:\(deviceType.rawValue):\(position.rawValue)"
             : "com.opencapture.replay:\(UUID().uuidString)"
         modelID = "OpenCapture Simulated \(kind)"
-        formats = Format.formats(for: module, deviceType: deviceType)
+        formats = deviceType == .microphone ? [Format(audioFor: module)] : Format.formats(for: module, deviceType: deviceType)
         _activeFormat = formats.last!
         focusState = FocusState(module: module)
         _activeDepthDataFormat = _activeFormat.defaultDepthDataFormat
@@ -149,14 +154,30 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     /// The shared device of a type at a position, or nil if this phone has none.
     public class func `default`(_ deviceType: DeviceType, for mediaType: AVMediaType?, position: Position) -> AVCaptureDevice? {
+        if deviceType == .microphone || deviceType == .builtInMicrophone {
+            return mediaType == nil || mediaType == .audio ? microphone : nil
+        }
         if let mediaType, mediaType != .video { return nil }
         return allDevices.first { $0.deviceType == deviceType && (position == .unspecified || $0.position == position) }
     }
 
-    /// The default device for a media type: the back wide-angle camera for video.
+    /// The default device for a media type: the back wide-angle camera for video, the microphone for audio.
     public class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice? {
+        if mediaType == .audio { return microphone }
         guard mediaType == .video else { return nil }
         return self.default(.builtInWideAngleCamera, for: .video, position: .back)
+    }
+
+    /// The phone's microphone: it hears the simulated room (`RoomSound`: room tone, mains hum, the wall
+    /// clock's tick each second). It reuses this class, so its camera members (formats aside) mean nothing.
+    static let microphone = AVCaptureDevice(deviceType: .microphone, position: .unspecified, module: .backWide)
+
+    /// Whether this is the microphone rather than a camera.
+    var isMicrophone: Bool { deviceType == .microphone }
+
+    /// Whether the device captures `mediaType`: video for cameras, audio for the microphone.
+    public func hasMediaType(_ mediaType: AVMediaType) -> Bool {
+        isMicrophone ? mediaType == .audio : mediaType == .video
     }
 
     /// A device with the given ID, or nil. Difference: Swift initialisers cannot return the shared
@@ -182,6 +203,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         case (.builtInTrueDepthCamera, .front), (.builtInTrueDepthCamera, .unspecified),
              (.builtInWideAngleCamera, .front):
             return AVCaptureDevice(deviceType: .builtInTrueDepthCamera, position: .front, module: .frontTrueDepth)
+        case (.microphone, _), (.builtInMicrophone, _):
+            return AVCaptureDevice(deviceType: .microphone, position: .unspecified, module: .backWide)
         default:
             return nil
         }

@@ -78,6 +78,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 request.livePhoto = LivePhotoDelivery(
                     url: url, codec: snapshot.livePhotoVideoCodecType == .hevc ? .hevc : .h264,
                     contentIdentifier: UUID().uuidString, metadata: [], stream: stream, stillTime: stream.now,
+                    sound: session.hasMicrophone ? RoomSound(seed: stream.configuration.device.seed) : nil,
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
             }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.

@@ -95,11 +95,11 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         if apply { applyConfiguration() }
     }
 
-    /// Only device inputs, one per session (no multi-cam yet), not already added.
+    /// Device inputs only: one camera and one microphone per session (no multi-cam yet), each added once.
     public func canAddInput(_ input: AVCaptureInput) -> Bool {
         lock.lock(); defer { lock.unlock() }
-        return input is AVCaptureDeviceInput && !_inputs.contains(where: { $0 === input })
-            && !_inputs.contains(where: { $0 is AVCaptureDeviceInput })
+        guard let new = input as? AVCaptureDeviceInput, !_inputs.contains(where: { $0 === input }) else { return false }
+        return !_inputs.contains { ($0 as? AVCaptureDeviceInput)?.device.isMicrophone == new.device.isMicrophone }
     }
 
     /// Adds an input; an input that cannot be added is reported and ignored (Apple raises).
@@ -171,7 +171,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         stream = nil
         let outputs = _outputs
         let running = _running
-        let device = (_inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput)?.device
+        let device = Self.camera(in: _inputs)?.device
         lock.unlock()
         old?.stop()
         for output in outputs { output.attachStream(nil) }
@@ -190,8 +190,14 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
     }
 
     /// The device input feeding the session, if any.
-    var deviceInput: AVCaptureDeviceInput? {
-        inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput
+    var deviceInput: AVCaptureDeviceInput? { Self.camera(in: inputs) }
+
+    /// Whether the microphone is one of the session's inputs.
+    var hasMicrophone: Bool { inputs.contains { ($0 as? AVCaptureDeviceInput)?.device.isMicrophone == true } }
+
+    /// The camera input among `inputs`.
+    static func camera(in inputs: [AVCaptureInput]) -> AVCaptureDeviceInput? {
+        inputs.lazy.compactMap { $0 as? AVCaptureDeviceInput }.first { !$0.device.isMicrophone }
     }
 
     /// OpenCapture addition: the date and time zone captures record (default: the system clock).
@@ -207,7 +213,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         if configurationDepth > 0 { pendingApply = true; lock.unlock(); return }
         pendingApply = false
         let preset = _preset
-        let input = _inputs.first { $0 is AVCaptureDeviceInput } as? AVCaptureDeviceInput
+        let input = Self.camera(in: _inputs)
         let outputs = _outputs
         let wideColor = _wideColor
         lock.unlock()

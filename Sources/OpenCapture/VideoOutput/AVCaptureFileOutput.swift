@@ -1,3 +1,4 @@
+import CameraSimulation
 import CaptureCore
 import CaptureEngine
 import Foundation
@@ -63,6 +64,7 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         do {
             let recorder = try StreamRecorder(
                 stream: stream, url: outputFileURL, settings: settings, maxDuration: limit.isValid ? limit.seconds : nil,
+                sound: session?.hasMicrophone == true ? RoomSound(seed: stream.configuration.device.seed) : nil,
                 onStart: { [weak self] _ in
                     guard let self else { return }
                     self.callbackQueue.async { target.value.fileOutput(self, didStartRecordingTo: outputFileURL, from: connections) }

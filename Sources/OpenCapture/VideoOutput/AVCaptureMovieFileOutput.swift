@@ -3,7 +3,8 @@ import MediaFormats
 
 /// Records the session's frames to a QuickTime movie (Apple's `AVCaptureMovieFileOutput`): H.264
 /// (the default) or HEVC at the stream's size and frame rate, with the device's make and model in
-/// the movie's metadata. No audio track yet: the simulated microphone is not there.
+/// the movie's metadata, and an AAC track of what the microphone hears when the session has the
+/// microphone as an input.
 ///
 /// A session with a movie file output cannot take Live Photos (`isLivePhotoCaptureSupported` is false).
 ///

@@ -72,6 +72,41 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
         }
     }
 
+    @Test func theMicrophoneIsADeviceAndRecordsTheRoom() throws {
+        let mic = try #require(AVCaptureDevice.default(for: .audio))
+        #expect(mic.hasMediaType(.audio) && !mic.hasMediaType(.video))
+        #expect(AVCaptureDevice.default(.microphone, for: .audio, position: .unspecified) === mic)
+        #expect(AVCaptureDevice.authorizationStatus(for: .audio) == .authorized)
+        let movie = AVCaptureMovieFileOutput()
+        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        let micInput = try AVCaptureDeviceInput(device: mic)
+        #expect(rig.session.canAddInput(micInput))
+        rig.session.addInput(micInput)
+        #expect(!rig.session.canAddInput(try AVCaptureDeviceInput(device: AVCaptureDevice.makeSimulatedDevice(.microphone, position: .unspecified)!)),
+                "one microphone")
+        #expect(rig.session.inputs.count == 2)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("sound.mov")
+        movie.maxRecordedDuration = CMTime(value: 3, timescale: 2)
+        let watcher = RecordingWatcher()
+        _ = rig.collector.waitFor(1)
+        movie.startRecording(to: url, recordingDelegate: watcher)
+        let finished = try #require(watcher.waitUntilFinished())
+        #expect((finished.error as? AVError)?.code == .maximumDurationReached)
+        guard ExternalTool.ffprobe.isInstalled else { return }
+        let probe = try ExternalTool.ffprobe.run(["-v", "error", "-show_streams", "-of", "json"], file: try Data(contentsOf: url), fileExtension: "mov")
+        let json = try #require(try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])
+        let streams = try #require(json["streams"] as? [[String: Any]])
+        let audio = try #require(streams.first { $0["codec_type"] as? String == "audio" })
+        let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
+        #expect(audio["codec_name"] as? String == "aac" && audio["sample_rate"] as? String == "48000")
+        let audioLength = Double(audio["duration"] as? String ?? "") ?? 0, videoLength = Double(video["duration"] as? String ?? "") ?? 0
+        #expect(abs(audioLength - videoLength) < 0.1, "audio \(audioLength) s, video \(videoLength) s")
+    }
+
     @Test func maximumDurationEndsWithACompleteFile() throws {
         let movie = AVCaptureMovieFileOutput()
         movie.maxRecordedDuration = CMTime(value: 1, timescale: 2)

@@ -53,6 +53,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         session.beginConfiguration()
         session.sessionPreset = .inputPriority
         session.addInput(try! AVCaptureDeviceInput(device: device))
+        session.addInput(try! AVCaptureDeviceInput(device: AVCaptureDevice.makeSimulatedDevice(.microphone, position: .unspecified)!))
         session.addOutput(output)
         session.commitConfiguration()
         try! device.lockForConfiguration()
@@ -135,6 +136,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
             let streams = try #require(json["streams"] as? [[String: Any]])
             #expect(streams.contains { $0["codec_name"] as? String == "h264" })
             #expect(streams.contains { $0["codec_type"] as? String == "data" }, "the still-image-time track")
+            #expect(streams.contains { $0["codec_name"] as? String == "aac" }, "the microphone's sound")
         }
     }
 
