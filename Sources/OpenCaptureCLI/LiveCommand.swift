@@ -26,6 +26,8 @@ struct LiveCommand: AsyncParsableCommand {
             guard photoOutput.isLivePhotoCaptureSupported else { throw CLIError("Live Photo capture is not supported here") }
             photoOutput.isLivePhotoCaptureEnabled = true
         }
+        // The microphone, so the movie has sound.
+        if let microphone = AVCaptureDevice.default(for: .audio) { session.addInput(try AVCaptureDeviceInput(device: microphone)) }
         defer { session.stopRunning() }
         // The viewfinder: a video data output on the same stream. A Live Photo keeps the 1.5 s before the shutter,
         // so wait until the viewfinder has shown that much, as a phone's camera is open before you tap.

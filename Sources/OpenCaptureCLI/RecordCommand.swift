@@ -29,6 +29,7 @@ struct RecordCommand: AsyncParsableCommand {
             device.unlockForConfiguration()
         }
         session.addOutput(movie)
+        if let microphone = AVCaptureDevice.default(for: .audio) { session.addInput(try AVCaptureDeviceInput(device: microphone)) }
         defer { session.stopRunning() }
         if let connection = movie.connections.first {
             movie.setOutputSettings([AVVideoCodecKey: codec == "hevc" ? AVVideoCodecType.hevc : .h264], for: connection)

@@ -132,20 +132,18 @@ final class AVCamCameraController {
         }
         
         // Add an audio input device.
-        // MISSING in OpenCapture: a microphone. `AVCaptureDevice.default(for: .audio)` (class func `default`(for mediaType: AVMediaType) -> AVCaptureDevice?)
-        // compiles but returns nil, so AVCam's `audioDevice!` traps; and `canAddInput` refuses any second device input.
-        // do {
-        //     let audioDevice = AVCaptureDevice.default(for: .audio)
-        //     let audioDeviceInput = try AVCaptureDeviceInput(device: audioDevice!)
-        //
-        //     if session.canAddInput(audioDeviceInput) {
-        //         session.addInput(audioDeviceInput)
-        //     } else {
-        //         print("Could not add audio device input to the session")
-        //     }
-        // } catch {
-        //     print("Could not create audio device input: \(error)")
-        // }
+        do {
+            let audioDevice = AVCaptureDevice.default(for: .audio)
+            let audioDeviceInput = try AVCaptureDeviceInput(device: audioDevice!)
+            
+            if session.canAddInput(audioDeviceInput) {
+                session.addInput(audioDeviceInput)
+            } else {
+                print("Could not add audio device input to the session")
+            }
+        } catch {
+            print("Could not create audio device input: \(error)")
+        }
         
         // Add the photo output.
         if session.canAddOutput(photoOutput) {

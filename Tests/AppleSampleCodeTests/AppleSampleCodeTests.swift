@@ -114,6 +114,61 @@ final class AVCamSampleTests: XCTestCase {
         XCTAssertEqual(saved?.uniformTypeIdentifier, "public.heic", "AVCam passes processedFileType as the type identifier")
     }
 
+    /// AVCam with the microphone takes a Live Photo at the photo preset and saves it as one asset.
+    func testAVCamTakesALivePhotoAndSavesStillAndMovieAsOneAsset() throws {
+        let avcam = makeAVCam(preset: .photo)
+        avcam.sessionQueue.sync {
+            XCTAssertEqual(avcam.session.inputs.count, 2, "camera and microphone")
+            XCTAssertTrue(avcam.photoOutput.isLivePhotoCaptureEnabled)
+        }
+        Thread.sleep(forTimeInterval: 2)      // the camera is open a moment before the tap, as in the app
+        let done = expectation(description: "AVCam completion handler")
+        let lock = NSLock()
+        var processors: [PhotoCaptureProcessor] = []
+        avcam.onProcessorCompleted = { processor in lock.withLock { processors.append(processor) }; done.fulfill() }
+        avcam.capturePhoto()
+        wait(for: [done], timeout: captureTimeout)
+        let processor = try XCTUnwrap(lock.withLock { processors.first })
+        let identifier = try XCTUnwrap(PHAsset.fetchAssets(with: .image, options: nil).objects(at: IndexSet(0..<PHAsset.fetchAssets(with: .image, options: nil).count))
+            .first { asset in PHAssetResource.assetResources(for: asset).contains { $0.type == .photo && readData($0) == processor.photoData } }?.localIdentifier)
+        let asset = try XCTUnwrap(PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject)
+        XCTAssertTrue(asset.mediaSubtypes.contains(.photoLive), "still + paired movie with one content identifier")
+        let movie = try XCTUnwrap(PHAssetResource.assetResources(for: asset).first { $0.type == .pairedVideo })
+        XCTAssertGreaterThan(readData(movie)?.count ?? 0, 1000)
+        avcam.sessionQueue.sync { XCTAssertEqual(avcam.inProgressLivePhotoCapturesCount, 0, "both Live Photo handler calls came") }
+    }
+
+    /// AVCam's movie mode: add a movie file output (Live Photo becomes unsupported), record HEVC, save to Photos.
+    func testAVCamMovieModeRecordsAndSavesAMovie() throws {
+        let avcam = makeAVCam(preset: .photo)
+        let movieMode = AVCamMovieRecording(session: avcam.session, photoOutput: avcam.photoOutput, sessionQueue: avcam.sessionQueue)
+        movieMode.switchToMovieMode()
+        avcam.sessionQueue.sync {
+            XCTAssertNotNil(movieMode.movieFileOutput)
+            XCTAssertFalse(avcam.photoOutput.isLivePhotoCaptureSupported, "no Live Photo with a movie file output")
+            XCTAssertEqual(avcam.session.sessionPreset, .high)
+        }
+        let started = expectation(description: "didStartRecording"), saved = expectation(description: "saved")
+        let lock = NSLock()
+        var outcome: (URL, Bool)?
+        movieMode.onStart = { _ in started.fulfill() }
+        movieMode.onSaved = { url, ok in lock.withLock { outcome = (url, ok) }; saved.fulfill() }
+        movieMode.toggleMovieRecording()
+        wait(for: [started], timeout: captureTimeout)
+        Thread.sleep(forTimeInterval: 1)
+        movieMode.toggleMovieRecording()
+        wait(for: [saved], timeout: captureTimeout)
+        let (url, ok) = try XCTUnwrap(lock.withLock { outcome })
+        XCTAssertTrue(ok, "the movie was saved to the library")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "shouldMoveFile moved it into the library")
+        XCTAssertGreaterThan(PHAsset.fetchAssets(with: .video, options: nil).count, 0)
+        movieMode.switchToPhotoMode()
+        avcam.sessionQueue.sync {
+            XCTAssertTrue(avcam.photoOutput.isLivePhotoCaptureSupported)
+            XCTAssertTrue(avcam.photoOutput.isLivePhotoCaptureEnabled)
+        }
+    }
+
     /// A resource's bytes through PHAssetResourceManager, as an app reads them.
     private func readData(_ resource: PHAssetResource) -> Data? {
         final class Received: @unchecked Sendable {
@@ -193,6 +248,36 @@ final class AVCamSampleTests: XCTestCase {
         avcam.capturePhoto()
         wait(for: [again], timeout: captureTimeout)
         XCTAssertNotNil(finished?.photoData)
+    }
+}
+
+final class LivePhotoSampleTests: XCTestCase {
+    /// WWDC16's Live Photo code: both movie callbacks with a ≈ 3 s duration and the still in the middle.
+    func testWWDC16LivePhotoSampleGetsBothMovieCallbacks() throws {
+        let sample = LivePhotoCaptureSample()
+        try sample.configure()
+        XCTAssertTrue(sample.photoOutput.isLivePhotoCaptureEnabled)
+        // Test harness, not the sample: a viewfinder output tells when the camera streams, as the screen would.
+        let viewfinder = AVCaptureVideoDataOutput()
+        let firstFrame = FirstFrame()
+        viewfinder.setSampleBufferDelegate(firstFrame, queue: DispatchQueue(label: "viewfinder"))
+        sample.session.addOutput(viewfinder)
+        sample.session.startRunning()
+        defer { sample.session.stopRunning() }
+        wait(for: [firstFrame.arrived], timeout: captureTimeout)
+        Thread.sleep(forTimeInterval: 1.6)    // the 1.5 s a Live Photo keeps before the shutter
+        let done = expectation(description: "didFinishCapture")
+        sample.onFinish = { done.fulfill() }
+        sample.capture()
+        wait(for: [done], timeout: captureTimeout)
+        let events = sample.lock.withLock { sample.events }
+        XCTAssertEqual(events, ["willBegin(live)", "photo", "didFinishRecordingLivePhotoMovie",
+                                "didFinishProcessingLivePhotoToMovieFile", "didFinishCapture"])
+        let url = try XCTUnwrap(sample.movieURL)
+        defer { try? FileManager.default.removeItem(at: url) }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: url.path))
+        XCTAssertEqual(sample.movieDuration.seconds, 3, accuracy: 0.3)
+        XCTAssertEqual(sample.photoDisplayTime.seconds, 1.5, accuracy: 0.2)
     }
 }
 
@@ -499,5 +584,16 @@ final class InvalidPhotoSettingsTests: XCTestCase {
         XCTAssertFalse(camera.photoOutput.isHighResolutionCaptureEnabled)
         assertRefused(InvalidPhotoSettingsSamples.highResolutionNotEnabled(), on: camera,
                       expected: .highResolutionCaptureNotEnabled, mentioning: "highResolutionCaptureEnabled")
+    }
+}
+
+/// Fulfils `arrived` at the first viewfinder frame.
+final class FirstFrame: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    // `@unchecked Sendable`: `lock` guards `seen`.
+    let arrived = XCTestExpectation(description: "first frame")
+    private let lock = NSLock()
+    private var seen = false
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        if lock.withLock({ defer { seen = true }; return !seen }) { arrived.fulfill() }
     }
 }

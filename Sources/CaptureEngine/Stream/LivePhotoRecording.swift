@@ -19,8 +19,9 @@ package final class LivePhotoRecording: @unchecked Sendable {
     private var writer: MovieWriter?
     private var token: UInt64?
     private var firstTime: Double?
-    private var lastTime: Double?
     private var lastIndex = Int.min
+    /// The newest frame given to the encoder (held to the end of the post-roll if the stream fell behind).
+    private var lastFrame: StreamFrame?
     private var frameDuration = 0.0
     private var recordingEnded = false
     private var failure: (any Error)?
@@ -67,9 +68,9 @@ package final class LivePhotoRecording: @unchecked Sendable {
         }
         guard frame.index % step == 0 else { lock.unlock(); return }
         lastIndex = frame.index
+        lastFrame = frame
         let first = firstTime ?? frame.time
         firstTime = first
-        lastTime = frame.time
         frameDuration = frame.duration * Double(step)
         let slot = frameDuration
         lock.unlock()
@@ -108,13 +109,28 @@ package final class LivePhotoRecording: @unchecked Sendable {
         }
     }
 
-    /// Finishes the movie (encoder flush, pairing atoms, rename into place) and describes it.
+    /// Finishes the movie (encoder flush, pairing atoms, rename into place) and describes it. When the stream
+    /// fell behind (a busy CPU skips frames), the last frame is held to the end of the post-roll, so the movie
+    /// still spans the moment it covers.
     package func finish() -> LivePhotoMovie {
         endRecording()
+        let end = endTime
         return queue.sync {
-            let (writer, first, last, duration, error) = lock.withLock { () -> (MovieWriter?, Double?, Double?, Double, (any Error)?) in
+            let (writer, first, held, duration, error) = lock.withLock {
+                () -> (MovieWriter?, Double?, StreamFrame?, Double, (any Error)?) in
                 defer { self.writer = nil }
-                return (self.writer, firstTime, lastTime, frameDuration, failure)
+                return (self.writer, firstTime, lastFrame, frameDuration, failure)
+            }
+            var last = held?.time
+            if error == nil, let writer, let first, let held, end - duration > held.time + duration / 2 {
+                let holdTime = end - duration
+                if (try? writer.append(held.pixelBuffer, at: holdTime - first)) != nil {
+                    if let sound = delivery.sound {
+                        try? StreamRecorder.appendSound(sound, to: writer, movieStart: first, through: end - first,
+                                                        written: &audioSamplesWritten)
+                    }
+                    last = holdTime
+                }
             }
             let url = delivery.url
             guard error == nil, let writer, let first, let last, writer.frameCount > 0 else {

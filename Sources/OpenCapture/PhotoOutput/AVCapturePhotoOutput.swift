@@ -77,7 +77,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 guard let stream = session.frameStream, stream.isRunning else { throw PhotoSettingsError.livePhotoStreamNotRunning }
                 request.livePhoto = LivePhotoDelivery(
                     url: url, codec: snapshot.livePhotoVideoCodecType == .hevc ? .hevc : .h264,
-                    contentIdentifier: UUID().uuidString, metadata: [], stream: stream, stillTime: stream.now,
+                    contentIdentifier: UUID().uuidString, metadata: Self.livePhotoMovieMetadata(device: device, date: request.captureDate),
+                    stream: stream, stillTime: stream.now,
                     sound: session.hasMicrophone ? RoomSound(seed: stream.configuration.device.seed) : nil,
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
             }
@@ -377,6 +378,15 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             return (kind, FourCC(rawValue: type), Size(width: Int(size.width), height: Int(size.height)))
         }
         return context
+    }
+
+    /// The movie metadata iPhones write in a Live Photo movie besides the content identifier.
+    static func livePhotoMovieMetadata(device: AVCaptureDevice, date: Date) -> [LivePhotoMetadataItem] {
+        let formatter = ISO8601DateFormatter()
+        return [LivePhotoMetadataItem(key: "com.apple.quicktime.make", value: "OpenCapture"),
+                LivePhotoMetadataItem(key: "com.apple.quicktime.model", value: device.localizedName),
+                LivePhotoMetadataItem(key: "com.apple.quicktime.software", value: "OpenCapture \(OpenCaptureVersion.string)"),
+                LivePhotoMetadataItem(key: "com.apple.quicktime.creationdate", value: formatter.string(from: date))]
     }
 
     /// The set `maxPhotoDimensions`, or the active format's smallest photo size; call with `lock` held.

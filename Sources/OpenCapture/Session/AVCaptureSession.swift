@@ -210,7 +210,15 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
     /// Applies the preset to the device and (re)connects outputs, unless inside begin/commit.
     private func applyConfiguration() {
         lock.lock()
-        if configurationDepth > 0 { pendingApply = true; lock.unlock(); return }
+        if configurationDepth > 0 {
+            // Inside begin/commit, outputs are connected at once (as Apple's are when added, so an output's
+            // `…Supported` properties answer for the new camera); formats and the stream wait for the commit.
+            pendingApply = true
+            let input = Self.camera(in: _inputs), outputs = _outputs
+            lock.unlock()
+            connect(outputs, to: input, onlyNew: true)
+            return
+        }
         pendingApply = false
         let preset = _preset
         let input = Self.camera(in: _inputs)
@@ -232,13 +240,18 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
             let wantsP3 = outputs.contains { $0 is AVCapturePhotoOutput } && device.activeFormat.supportedColorSpaces.contains(.P3_D65)
             device.setActiveColorSpace(wantsP3 ? .P3_D65 : .sRGB)
         }
-        defer { if isRunning { restartStream() } }
+        connect(outputs, to: input, onlyNew: false)
+        if isRunning { restartStream() }
+    }
+
+    /// Gives each output a connection from the camera input (keeping an existing one to the same input);
+    /// with `onlyNew`, outputs already connected to that input are left alone.
+    private func connect(_ outputs: [AVCaptureOutput], to input: AVCaptureDeviceInput?, onlyNew: Bool) {
         for output in outputs {
-            let connection = input.map { AVCaptureConnection(input: $0) }
             if let existing = output.connections.first, existing.input === input {
-                output.attach(to: self, connection: existing)
+                if !onlyNew { output.attach(to: self, connection: existing) }
             } else {
-                output.attach(to: self, connection: connection)
+                output.attach(to: self, connection: input.map { AVCaptureConnection(input: $0) })
             }
         }
     }
