@@ -22,7 +22,7 @@ enum CaptureKernel {
 
     /// Exposes rows `top ..< top + rows` of the planes (all of them by default) into `out`, whose first row is row `top`.
     static func run(planes: SensorPlanes, taps: [ShakeTap], colours: [Int], constants: NoiseConstants, frameSeed: UInt64,
-                    out: UnsafeMutablePointer<UInt16>, top: Int = 0, rows: Int? = nil) {
+                    out: UnsafeMutablePointer<UInt16>, top: Int = 0, rows: Int? = nil, pendulum: PendulumOverlay? = nil) {
         let count = rows ?? planes.height - top
         let tapDX = taps.map { $0.dx }, tapDY = taps.map { $0.dy }, tapW = taps.map { $0.weight }
         planes.rate.withUnsafeBufferPointer { rate in
@@ -32,6 +32,7 @@ enum CaptureKernel {
         tapDX.withUnsafeBufferPointer { dx in
         tapDY.withUnsafeBufferPointer { dy in
         tapW.withUnsafeBufferPointer { weight in
+        planes.depth.withUnsafeBufferPointer { depth in
             let inputs = Inputs(width: planes.width, height: planes.height, rate: rate.baseAddress!, ratio: ratio.baseAddress!,
                                 pattern: pattern.baseAddress!, gauss: gauss.baseAddress!, dx: dx.baseAddress!,
                                 dy: dy.baseAddress!, weight: weight.baseAddress!, tapCount: taps.count,
@@ -39,13 +40,14 @@ enum CaptureKernel {
             Parallel.forEachBandIndexed(height: count, bandHeight: 32) { band, rows in
                 var rng = NoiseStream(RandomSource(seed: frameSeed, stream: UInt64(band)))
                 exposeBand(rows: (rows.lowerBound + top)..<(rows.upperBound + top), inputs: inputs, colours: colours,
-                           constants: constants, rng: &rng, out: out, outTop: top)
+                           constants: constants, rng: &rng, out: out, outTop: top, pendulum: pendulum, depth: depth.baseAddress!)
             }
-        }}}}}}}
+        }}}}}}}}
     }
 
     static func exposeBand(rows: Range<Int>, inputs p: Inputs, colours: [Int], constants: NoiseConstants,
-                           rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>, outTop: Int = 0) {
+                           rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>, outTop: Int = 0,
+                           pendulum: PendulumOverlay? = nil, depth: UnsafePointer<Float>? = nil) {
         let w = p.width, h = p.height, flashGain = constants.flashGain
         let rowBase = UnsafeMutablePointer<Int>.allocate(capacity: max(1, p.tapCount))
         let means = UnsafeMutablePointer<Float>.allocate(capacity: w)
@@ -72,6 +74,7 @@ enum CaptureKernel {
                                  rowBase: rowBase, rate: p.rate, ratio: p.ratio, flashGain: flashGain, into: means)
             }
             for x in interior.upperBound..<w { edge(x) }
+            if let pendulum, let depth { pendulum.apply(row: y, means: means, colours: (c0, c1), sceneDepth: depth, width: w) }
             exposeRow(width: w, means: means, constants: constants, gauss: p.gauss, pattern: p.pattern + 2 * y * w,
                       rng: &rng, out: out + (y - outTop) * w)
         }

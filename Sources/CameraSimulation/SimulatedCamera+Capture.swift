@@ -37,7 +37,7 @@ extension SimulatedCamera {
         let bayer = [UInt16](unsafeUninitializedCapacity: w * h) { out, initialized in
             initialized = w * h
             CaptureKernel.run(planes: planes, taps: taps, colours: colours, constants: constants, frameSeed: frameSeed,
-                              out: out.baseAddress!, top: top, rows: h)
+                              out: out.baseAddress!, top: top, rows: h, pendulum: pendulum(exposure, geometry: g, planes: planes))
         }
         let profile = model.noiseProfile
         return RawImage(
@@ -58,6 +58,7 @@ extension SimulatedCamera {
         let taps = shakeTaps(exposure, geometry: g)
         let w = g.width, h = g.height
         let flashGain = Float(exposure.flash && module.hasFlash ? module.flashIntensity : 0)
+        let swing = pendulum(exposure, geometry: g, planes: planes)
         let toSRGB = module.cameraToSRGB
         let white = module.whiteResponse
         let scale = max(0, exposure.duration) * model.gain / model.fullWell
@@ -80,6 +81,7 @@ extension SimulatedCamera {
                                     let f = tap.weight * (1 + flashGain * ratio[i])
                                     cam += SIMD3(rate[3 * i], rate[3 * i + 1], rate[3 * i + 2]) * f
                                 }
+                                if let swing { cam = swing.blend(cam, x: x, y: y, sceneDepth: planes.depth[y * w + x]) }
                                 let o = 3 * (y * w + x)
                                 op[o] = (m0 * cam).sum()
                                 op[o + 1] = (m1 * cam).sum()
@@ -91,6 +93,14 @@ extension SimulatedCamera {
             }
         }
         return Raster(width: w, height: h, channels: 3, storage: out)
+    }
+
+    /// The pendulum during `exposure` on this readout, with the same hand shake as the still scene; nil out of view.
+    func pendulum(_ exposure: SensorExposure, geometry g: ViewGeometry, planes: SensorPlanes) -> PendulumOverlay? {
+        let residual = residualShake(exposure.opticalStabilization)
+        return PendulumOverlay(geometry: g, planes: planes, start: exposure.startTime, duration: max(0, exposure.duration)) { t in
+            shake.angles(at: t) * (g.focalPixels * residual)
+        }
     }
 
     /// Motion kernel of `exposure`, weights normalised to one.

@@ -1,3 +1,4 @@
+import CameraSimulation
 import CaptureCore
 import Foundation
 import MediaFormats
@@ -138,6 +139,56 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
             #expect(streams.contains { $0["codec_type"] as? String == "data" }, "the still-image-time track")
             #expect(streams.contains { $0["codec_name"] as? String == "aac" }, "the microphone's sound")
         }
+    }
+
+    /// The movie's frame at `photoDisplayTime` shows the still's moment: around the swinging pendulum it
+    /// matches the still better than the frames half a second (a quarter swing) before and after.
+    @Test(.enabled(if: ExternalTool.ffprobe.isInstalled && ExternalTool("ffmpeg").isInstalled, "ffmpeg not installed"))
+    func theFrameAtTheDisplayTimeIsTheStillsMoment() throws {
+        let (session, output) = Self.rig()
+        session.sessionPreset = .photo
+        let device = output.currentDevice!
+        try device.lockForConfiguration()
+        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
+        device.unlockForConfiguration()
+        output.isLivePhotoCaptureEnabled = true
+        session.startRunning()
+        defer { session.stopRunning() }
+        let stream = try #require(session.frameStream)
+        #expect(stream.waitForFrame(startingAt: 0, timeout: 60))
+        #expect(stream.waitForFrame(startingAt: try #require(stream.latestFrame).time + 1.6, timeout: 60))
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("moment.mov")
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        settings.livePhotoMovieFileURL = url
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: settings, delegate: watcher)
+        watcher.wait()
+        let movie = try #require(watcher.movie)
+        let still = try JPEGDecoder.decode(try #require(watcher.photoData))
+        #expect(still.width == 352 && still.height == 288)
+        // The pendulum's box on this readout (rest position ± the swing).
+        let camera = SimulatedCamera(module: .backWide, scene: .default, seed: 1)
+        let size = Size(width: 352, height: 288)
+        let pivot = try #require(camera.pixelLocation(of: Pendulum.pivot, size: size))
+        let bob = try #require(camera.pixelLocation(of: Pendulum.bobCenter(at: 0), size: size))
+        let reach = Int((bob.y - pivot.y) * 0.35) + 6
+        let xs = max(0, Int(bob.x) - reach)..<min(352, Int(bob.x) + reach), ys = max(0, Int(pivot.y))..<min(288, Int(bob.y) + 8)
+        func frame(at seconds: Double) throws -> [UInt8] {
+            let result = try ExternalTool("ffmpeg").run(["-v", "error", "-i", url.path, "-ss", String(format: "%.3f", seconds),
+                                                          "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+            return [UInt8](result.standardOutput)
+        }
+        func difference(_ rgb: [UInt8]) -> Double {
+            guard rgb.count == 352 * 288 * 3 else { return .infinity }
+            var sum = 0
+            for y in ys { for x in xs { for c in 0..<3 { sum += abs(Int(rgb[3 * (y * 352 + x) + c]) - Int(still.storage[3 * (y * 352 + x) + c])) } } }
+            return Double(sum) / Double(xs.count * ys.count * 3)
+        }
+        let at = difference(try frame(at: movie.display))
+        let before = difference(try frame(at: max(0, movie.display - 0.5))), after = difference(try frame(at: movie.display + 0.5))
+        #expect(at < before && at < after, "mean difference around the pendulum: \(at) at the display time, \(before) before, \(after) after")
     }
 
     @Test func liveRulesGiveTypedErrors() throws {
