@@ -188,6 +188,8 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         }
         let at = difference(try frame(at: movie.display))
         let before = difference(try frame(at: max(0, movie.display - 0.5))), after = difference(try frame(at: movie.display + 0.5))
+        print("pendulum region, mean difference from the still: \(at) at the display time, \(before) 0.5 s before, \(after) after")
+        #expect(at.isFinite && before.isFinite && after.isFinite, "three frames decoded")
         #expect(at < before && at < after, "mean difference around the pendulum: \(at) at the display time, \(before) before, \(after) after")
     }
 
