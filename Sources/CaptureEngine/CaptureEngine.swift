@@ -72,7 +72,10 @@ package final class CaptureEngine: Sendable {
     /// sensor for at least its exposure plus the readout gap. Returns each shot's frames and start time.
     private static func expose(_ plan: CapturePlan, request: CaptureRequest) -> [([RawImage], Double)] {
         plan.shots.map { shot in
-            let shotStart = sessionSeconds(since: request.clockOrigin)
+            // On the live clock a photo's timestamp is its exposure's start (with zero shutter lag, before the call).
+            let live = request.liveTiming != nil || request.livePhoto != nil
+            let shotStart = live ? shot.exposures.first?.startTime ?? sessionSeconds(since: request.clockOrigin)
+                : sessionSeconds(since: request.clockOrigin)
             let frames = shot.exposures.map { exposure in
                 let frameStart = DispatchTime.now().uptimeNanoseconds
                 let frame = plan.source.capture(exposure)

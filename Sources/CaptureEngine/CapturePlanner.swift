@@ -1,5 +1,6 @@
 import CameraSimulation
 import CaptureCore
+import Dispatch
 
 /// Turns a request into exposures, deciding flash, exposure and the number of frames from the
 /// scene as a phone does. Pure: the same request gives the same plan.
@@ -24,8 +25,19 @@ package enum CapturePlanner {
 
         let ois = device.module.hasOpticalStabilization
         let seed = RandomSource.mix(device.seed, request.index)
-        // A Live Photo's still is exposed at its moment on the stream's clock, so it shows what the movie shows then.
-        var clock = request.livePhoto?.stillTime ?? Double(request.index) * 10
+        // A Live Photo's still is exposed at its moment on the stream's clock, so it shows what the movie shows then;
+        // other photos while the stream runs at the frame slot of the call (zero shutter lag, not with manual
+        // exposure, a bracket or the flash) or now, when the sensor takes the request (`LiveTiming`).
+        var clock: Double
+        if let live = request.livePhoto {
+            clock = live.stillTime
+        } else if let timing = request.liveTiming {
+            let zsl = timing.zeroShutterLag && !manual && request.bracket == nil && !flash
+            clock = zsl ? timing.slot(containing: timing.callTime)
+                : Double(DispatchTime.now().uptimeNanoseconds &- request.clockOrigin) / 1e9
+        } else {
+            clock = Double(request.index) * 10
+        }
         let focusDistance = device.focus?.distance
         func exposure(duration: Double, iso: Double, bias: Double, stabilized: Bool, flash: Bool) -> SensorExposure {
             defer { clock += frameInterval(duration) }

@@ -37,6 +37,8 @@ package struct CaptureRequest: Sendable {
     package var timeZoneOffsetSeconds: Int
     /// The session clock's origin (uptime nanoseconds): photo timestamps count from it.
     package var clockOrigin: UInt64
+    /// Live exposure timing while the stream runs (zero shutter lag or not); nil keeps the synthetic clock.
+    package var liveTiming: LiveTiming?
     /// The Live Photo movie to record around this photo, if any.
     package var livePhoto: LivePhotoDelivery?
 

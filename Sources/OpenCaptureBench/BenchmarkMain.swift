@@ -45,6 +45,6 @@ struct BenchmarkMain {
         if options.runs("depth") { try await DepthCaptureBenchmark.run(options) }
         if options.named("soak") { try SoakBenchmark.run(options) }
         if options.named("load") { try LoadBenchmark.run(options) }
-        if options.named("stream") { try StreamBenchmark.run(options) }
+        if options.named("stream") { try await StreamBenchmark.run(options) }
     }
 }

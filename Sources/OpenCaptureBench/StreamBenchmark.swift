@@ -9,9 +9,10 @@ import OpenCapture
 /// output (and while recording), the Live Photo movie's ready time after its post-roll and the memory of ten
 /// Live Photos in a row, and movie encoding against ffmpeg/x264 on the same frames.
 enum StreamBenchmark {
-    static func run(_ options: BenchmarkOptions) throws {
+    static func run(_ options: BenchmarkOptions) async throws {
         stages()
         try sustained(seconds: 6)
+        try await shutterLag()
         try livePhotos(count: 10)
         try encoding()
     }
@@ -68,6 +69,39 @@ enum StreamBenchmark {
             report(name + ".missed", 100 * (1 - Double(delivered) / (seconds * 30)), "% of frame slots", format: "%.1f",
                    anchor: "frames the sensor skipped or the delegate dropped (\(dropped) dropped)")
         }
+    }
+
+    /// Shutter lag at the 12 MP photo preset with the viewfinder streaming: from `capturePhoto` to the start of the
+    /// exposure the photo comes from (its timestamp, on the session's synchronisation clock), with and without
+    /// zero shutter lag; the median of five each.
+    static func shutterLag() async throws {
+        let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back)!
+        let session = AVCaptureSession()
+        session.sessionPreset = .photo
+        session.addInput(try AVCaptureDeviceInput(device: device))
+        let output = AVCapturePhotoOutput()
+        session.addOutput(output)
+        let video = AVCaptureVideoDataOutput()
+        let counter = FrameCounter()
+        video.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.viewfinder"))
+        session.addOutput(video)
+        session.startRunning()
+        counter.waitForFirst()
+        _ = try await output.capturePhotos(with: AVCapturePhotoSettings())     // settle: renders, auto focus
+        let clock = session.synchronizationClock!
+        for zsl in [false, true] {
+            output.isZeroShutterLagEnabled = zsl
+            var lags: [Double] = []
+            for _ in 0..<5 {
+                let call = CMClockGetTime(clock).seconds
+                let result = try await output.capturePhotos(with: AVCapturePhotoSettings())
+                if let stamp = result.photos.first?.timestamp.seconds { lags.append(stamp - call) }
+                try await Task.sleep(nanoseconds: 200_000_000)
+            }
+            report("shutter_lag.12mp.\(zsl ? "zero_shutter_lag" : "without_zsl")", median(lags) * 1000, "ms", format: "%.0f",
+                   anchor: zsl ? "the frame in progress at the call (≤ 0: exposed before the call)" : "call → exposure start")
+        }
+        session.stopRunning()
     }
 
     /// Ten Live Photos in a row at the 12 MP photo preset: the movie's ready time after its post-roll, and memory.

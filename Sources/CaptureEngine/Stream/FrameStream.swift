@@ -20,6 +20,7 @@ package final class FrameStream: @unchecked Sendable {
     private var nextToken: UInt64 = 1
     private var state: RunState = .idle
     private var produced = 0
+    private var firstSlot: Double?
     private var skipped = 0
     private enum RunState { case idle, running, stopping, stopped }
 
@@ -57,6 +58,9 @@ package final class FrameStream: @unchecked Sendable {
     }
 
     package var isRunning: Bool { condition.withLock { state == .running } }
+
+    /// Session seconds at which frame 0's slot began; nil until production starts.
+    package var startTime: Double? { condition.withLock { firstSlot } }
 
     /// Frames made so far, and frames skipped because the previous one took longer than the frame interval.
     package var producedFrames: Int { condition.withLock { produced } }
@@ -110,6 +114,7 @@ package final class FrameStream: @unchecked Sendable {
         let settings = VideoFrameDeveloper.settings(colorSpace: device.colorSpace)
         let interval = config.frameInterval
         let start = now
+        condition.withLock { firstSlot = start }
         var index = 0
         var metered = device.currentExposure(size: readout)
         while true {

@@ -23,13 +23,6 @@ extension AVCapturePhotoOutput {
         get { false }
         set { refuse("Content-aware distortion correction", newValue) }
     }
-    /// Zero-shutter-lag capture from a frame buffer is not simulated yet (no continuous stream): false.
-    public var isZeroShutterLagSupported: Bool { false }
-    /// Stays false; `true` is reported.
-    public var isZeroShutterLagEnabled: Bool {
-        get { false }
-        set { refuse("Zero shutter lag", newValue) }
-    }
     /// Responsive capture needs zero shutter lag: false.
     public var isResponsiveCaptureSupported: Bool { false }
     /// Stays false; `true` is reported.

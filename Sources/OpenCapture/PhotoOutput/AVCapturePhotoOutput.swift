@@ -42,6 +42,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     var livePhotoSuspended = false
     var livePhotoSuspensionTime: Double?
     var livePhotoAutoTrimming = true
+    /// What `isZeroShutterLagEnabled` was set to (default on, as for apps built with the iOS 17 SDK).
+    var zeroShutterLagRequested = true
 
     /// The serial queue every delegate callback runs on.
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
@@ -73,6 +75,10 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
             usedIDs.insert(snapshot.uniqueID)
             requestCounter += 1
             var request = makeRequest(snapshot, parsed: parsed, device: device, session: session, connection: connection)
+            if let stream = session.frameStream, stream.isRunning, let start = stream.startTime {
+                request.liveTiming = LiveTiming(callTime: stream.now, zeroShutterLag: isZeroShutterLagEnabled, streamStart: start,
+                                                frameInterval: stream.configuration.frameInterval)
+            }
             if let url = snapshot.livePhotoMovieFileURL {
                 guard let stream = session.frameStream, stream.isRunning else { throw PhotoSettingsError.livePhotoStreamNotRunning }
                 request.livePhoto = LivePhotoDelivery(

@@ -200,6 +200,9 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         inputs.lazy.compactMap { $0 as? AVCaptureDeviceInput }.first { !$0.device.isMicrophone }
     }
 
+    /// The clock photo timestamps and sample-buffer times are expressed in (iOS 15.4): zero when the session was made.
+    public var synchronizationClock: CMClock? { CMClock(origin: clockOrigin) }
+
     /// OpenCapture addition: the date and time zone captures record (default: the system clock).
     /// Set a fixed clock for byte-identical files across runs.
     public var captureClock: CaptureClock {

@@ -211,3 +211,28 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(throws: PhotoSettingsError.livePhotoCaptureSuspended) { try output.validate(suspended) }
     }
 }
+
+@Suite(.serialized) struct ZeroShutterLagTests {
+    /// With the stream running, a zero-shutter-lag photo is the frame in progress at the call (its timestamp
+    /// at or before the call); without, the exposure starts after the call.
+    @Test func theTimestampPrecedesTheCallOnlyWithZeroShutterLag() async throws {
+        let output = AVCapturePhotoOutput()
+        let rig = StreamRig(frameRate: 30, extraOutputs: [output])
+        #expect(output.isZeroShutterLagSupported && output.isZeroShutterLagEnabled, "on by default")
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        _ = rig.collector.waitFor(3)
+        let clock = try #require(rig.session.synchronizationClock)
+        var lags: [Bool: Double] = [:]
+        for zsl in [true, false] {
+            output.isZeroShutterLagEnabled = zsl
+            let call = CMClockGetTime(clock).seconds
+            let result = try await output.capturePhotos(with: AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg]))
+            let stamp = try #require(result.photos.first?.timestamp.seconds)
+            lags[zsl] = stamp - call
+        }
+        let withZSL = try #require(lags[true]), without = try #require(lags[false])
+        #expect(withZSL <= 0 && withZSL > -1.0 / 30 - 1e-3, "zero shutter lag: \(withZSL) s")
+        #expect(without > 0, "without: \(without) s")
+    }
+}
