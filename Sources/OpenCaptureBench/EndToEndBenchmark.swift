@@ -65,6 +65,13 @@ enum EndToEndBenchmark {
         let heicFolder = try timeCommand("shoot.heic_12mp", program: cli, { ["shoot", "--format", "heic", "-o", $0.path] },
                                          expect: ".heic", anchor: "startRunning → first 12 MP HEIC on disk")
         _ = heicFolder
+        // The living camera: a Live Photo (the viewfinder starts, 1.6 s of frames are kept, the 1.5 s post-roll runs)
+        // and a 3 s 1080p30 recording with the microphone, each from process start to the files on disk.
+        _ = try timeCommand("live.heic_12mp", program: cli, { ["live", "-o", $0.path] }, expect: ".mov",
+                            anchor: "new process → Live Photo (12 MP HEIC + 3 s H.264/AAC movie); 3.1 s of it is waiting for time to pass")
+        _ = try timeCommand("record.1080p30_3s", program: cli,
+                            { ["record", "--preset", "high", "--duration", "3", "-o", $0.appendingPathComponent("clip.mov").path] },
+                            expect: ".mov", anchor: "new process → 3 s of 1080p30 H.264 + AAC on disk (recording runs in real time)")
         // shoot with depth: a 12 MP telephoto HEIC without depth, and the dual camera's (its telephoto's photo) with
         // embedded depth (+ its PFM and PNG).
         _ = try timeCommand("shoot.tele_heic_12mp", program: cli, { ["shoot", "--device", "tele", "--format", "heic", "-o", $0.path] },
