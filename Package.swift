@@ -82,7 +82,7 @@ let package = Package(
 
         // What every test target shares: the external-tool runner (exiftool, dcraw_emu, heif-info …,
         // for `.enabled(if:)`) and the one helper that finds ../shared. Depends on Foundation only.
-        .target(name: "OpenCaptureTestSupport", path: "Tests/TestSupport"),
+        .target(name: "OpenCaptureTestSupport", dependencies: ["CaptureCore", "MediaFormats"], path: "Tests/TestSupport"),
 
         .testTarget(name: "CaptureCoreTests", dependencies: ["CaptureCore", "OpenCaptureTestSupport"]),
         .testTarget(name: "CameraSimulationTests", dependencies: ["CameraSimulation", "OpenCaptureTestSupport"]),

@@ -14,8 +14,9 @@ let package = Package(
         .systemLibrary(name: "CLibRaw"),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif"),
         .systemLibrary(name: "CX265", pkgConfig: "x265"),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat"),
         .target(name: "CaptureCore"),
-        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265"]),
+        .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265", "CFFmpeg"]),
         // The libFuzzer entry point (LLVMFuzzerTestOneInput); libFuzzer supplies main, so it is
         // built only with `-Xswiftc -sanitize=fuzzer,address`.
         .executableTarget(name: "MediaFormatsFuzz", dependencies: ["MediaFormats", "CaptureCore"],

@@ -221,4 +221,56 @@ static inline int ocav_finish(ocav_writer *w, char *error, int size) {
 /// Frees the writer without finishing the file (the caller deletes it).
 static inline void ocav_abort(ocav_writer *w) { ocav_free(w); }
 
+/// Copies the audio and video streams of the movie at `in_path` into a new `format` file ("mp4", "mov") at
+/// `out_path` without re-encoding (other streams, such as timed metadata, are left out). Returns 0 on success.
+static inline int ocav_remux(const char *in_path, const char *out_path, const char *format, char *error, int size) {
+    AVFormatContext *in = NULL, *out = NULL;
+    AVPacket *packet = NULL;
+    int *map = NULL;
+    int ret = avformat_open_input(&in, in_path, NULL, NULL);
+    if (ret < 0) { ocav_message(ret, "cannot read the movie", error, size); goto done; }
+    if ((ret = avformat_find_stream_info(in, NULL)) < 0) { ocav_message(ret, "cannot read the movie's streams", error, size); goto done; }
+    if ((ret = avformat_alloc_output_context2(&out, NULL, format, out_path)) < 0) { ocav_message(ret, "no muxer", error, size); goto done; }
+    map = (int *)av_calloc(in->nb_streams, sizeof(int));
+    packet = av_packet_alloc();
+    if (!map || !packet) { ret = AVERROR(ENOMEM); snprintf(error, (size_t)size, "out of memory"); goto done; }
+    int kept = 0, video = 0;
+    for (unsigned i = 0; i < in->nb_streams; i++) {
+        AVCodecParameters *par = in->streams[i]->codecpar;
+        map[i] = -1;
+        if (par->codec_type != AVMEDIA_TYPE_VIDEO && par->codec_type != AVMEDIA_TYPE_AUDIO) continue;
+        if (par->codec_type == AVMEDIA_TYPE_VIDEO) video++;
+        AVStream *o = avformat_new_stream(out, NULL);
+        if (!o) { ret = AVERROR(ENOMEM); snprintf(error, (size_t)size, "out of memory"); goto done; }
+        if ((ret = avcodec_parameters_copy(o->codecpar, par)) < 0) { ocav_message(ret, "cannot copy a stream", error, size); goto done; }
+        o->codecpar->codec_tag = 0;
+        if (par->codec_id == AV_CODEC_ID_HEVC) o->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+        o->time_base = in->streams[i]->time_base;
+        map[i] = kept++;
+    }
+    if (video == 0) { ret = AVERROR_INVALIDDATA; snprintf(error, (size_t)size, "the movie has no video stream"); goto done; }
+    if ((ret = avio_open(&out->pb, out_path, AVIO_FLAG_WRITE)) < 0) { ocav_message(ret, "cannot create the file", error, size); goto done; }
+    if ((ret = avformat_write_header(out, NULL)) < 0) { ocav_message(ret, "cannot write the header", error, size); goto done; }
+    while ((ret = av_read_frame(in, packet)) >= 0) {
+        int index = packet->stream_index;
+        if (index < 0 || (unsigned)index >= in->nb_streams || map[index] < 0) { av_packet_unref(packet); continue; }
+        packet->stream_index = map[index];
+        av_packet_rescale_ts(packet, in->streams[index]->time_base, out->streams[map[index]]->time_base);
+        packet->pos = -1;
+        if ((ret = av_interleaved_write_frame(out, packet)) < 0) { ocav_message(ret, "cannot write a packet", error, size); goto done; }
+    }
+    if (ret != AVERROR_EOF) { ocav_message(ret, "cannot read a packet", error, size); goto done; }
+    if ((ret = av_write_trailer(out)) < 0) { ocav_message(ret, "cannot finish the file", error, size); goto done; }
+    ret = 0;
+done:
+    if (packet) av_packet_free(&packet);
+    av_free(map);
+    if (in) avformat_close_input(&in);
+    if (out) {
+        if (out->pb) avio_closep(&out->pb);
+        avformat_free_context(out);
+    }
+    return ret < 0 ? ret : 0;
+}
+
 #endif

@@ -16,9 +16,14 @@ public enum AppleMakerNote {
         let dataOffset = header.count + 2 + entries * 12 + 4
         u16(UInt16(entries))
         u16(0x0001); u16(9); u32(1); u32(14)                                            // MakerNoteVersion, SLONG
-        u16(0x0011); u16(2); u32(UInt32(text.count)); u32(UInt32(dataOffset))           // ContentIdentifier, ASCII
+        u16(0x0011); u16(2); u32(UInt32(text.count))                                    // ContentIdentifier, ASCII
+        if text.count <= 4 {                                                            // short values sit in the entry
+            out += text + [UInt8](repeating: 0, count: 4 - text.count)
+        } else {
+            u32(UInt32(dataOffset))
+        }
         u32(0)
-        out += text
+        if text.count > 4 { out += text }
         return out
     }
 

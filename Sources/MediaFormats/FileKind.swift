@@ -14,6 +14,8 @@ public enum FileKind: String, Sendable, CaseIterable {
     /// An ISO media file with a HEIF image brand (heic, heix, mif1, avif, …).
     case heif = "HEIF"
     case radianceHDR = "Radiance HDR"
+    /// A QuickTime or MPEG-4 movie (ISO base media with a movie brand, or a bare `moov`/`mdat` atom first).
+    case movie = "QuickTime movie"
 
     /// The uniform type identifier files of this kind carry ("public.jpeg", "com.adobe.raw-image", …).
     public var uniformTypeIdentifier: String {
@@ -25,6 +27,7 @@ public enum FileKind: String, Sendable, CaseIterable {
         case .cameraRaw: return "public.camera-raw-image"
         case .heif: return "public.heic"
         case .radianceHDR: return "public.radiance"
+        case .movie: return "com.apple.quicktime-movie"
         }
     }
 
@@ -38,6 +41,7 @@ public enum FileKind: String, Sendable, CaseIterable {
         case .cameraRaw: return "raw"
         case .heif: return "heic"
         case .radianceHDR: return "hdr"
+        case .movie: return "mov"
         }
     }
 
@@ -52,7 +56,11 @@ public enum FileKind: String, Sendable, CaseIterable {
             if brand == "crx " { return .cameraRaw }
             let size = Int((try? r.u32(0)) ?? 0)
             let brands = [brand] + stride(from: 16, to: min(size, r.count) - 3, by: 4).compactMap { try? r.fourCC($0) }
-            return brands.contains(where: heifBrands.contains) ? .heif : nil
+            if brands.contains(where: heifBrands.contains) { return .heif }
+            return brands.contains(where: movieBrands.contains) ? .movie : nil
+        }
+        if let first = try? r.fourCC(4), ["moov", "mdat", "wide", "free", "skip"].contains(first), (try? r.u32(0)).map({ $0 >= 8 }) == true {
+            return .movie
         }
         if r.matches(Array("FUJIFILMCCD-RAW".utf8)) || r.matches([0x49, 0x49, 0x55, 0x00]) || r.matches(Array("IIRO".utf8))
             || r.matches(Array("MMOR".utf8)) || r.matches(Array("IIRS".utf8)) {
@@ -61,6 +69,9 @@ public enum FileKind: String, Sendable, CaseIterable {
         if r.matches([0x49, 0x49, 0x2A, 0x00]) || r.matches([0x4D, 0x4D, 0x00, 0x2A]) { return tiffKind(data) }
         return nil
     }
+
+    /// Brands that announce QuickTime and MPEG-4 movies.
+    static let movieBrands: Set<String> = ["qt  ", "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "M4V ", "avc1", "3gp4", "3gp5", "3g2a"]
 
     /// Brands that announce HEIF still images.
     static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif", "avis"]

@@ -8,6 +8,6 @@ struct OpenCaptureCommand: AsyncParsableCommand {
         abstract: "Apple's photo-capture API on Linux, with a physically simulated camera.",
         subcommands: [DemoCommand.self, ShootCommand.self, BracketCommand.self, FuseCommand.self, DevelopCommand.self,
                       InspectCommand.self, DevicesCommand.self, DepthCommand.self, PortraitCommand.self, LibraryCommand.self, StudioCommand.self,
-                      LiveCommand.self, RecordCommand.self],
+                      LiveCommand.self, RecordCommand.self, ExportMotionPhotoCommand.self],
         defaultSubcommand: DemoCommand.self)
 }

@@ -39,7 +39,7 @@ struct PreparedAsset: Sendable {
             guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is empty") }
             let kind = FileKind.of(data)
             let isImage = [.photo, .alternatePhoto, .fullSizePhoto].contains(resource.type)
-            if isImage, kind == nil || kind == .radianceHDR {
+            if isImage, kind == nil || kind == .radianceHDR || kind == .movie {
                 throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
             }
             let (ext, uti) = PreparedAsset.fileType(kind: kind, resourceType: resource.type, data: data)
@@ -61,13 +61,32 @@ struct PreparedAsset: Sendable {
             let size = try PreparedAsset.pixelSize(of: main)
             (pixelWidth, pixelHeight) = (size.width, size.height)
             var subtypes: PHAssetMediaSubtype = []
-            if types.contains(.pairedVideo) { subtypes.insert(.photoLive) }
+            if types.contains(.pairedVideo) {
+                try PreparedAsset.checkPairing(photo: main, movie: resources.first { $0.type == .pairedVideo }?.data)
+                subtypes.insert(.photoLive)
+            }
             if (try? EmbeddedDepthReader.describe(main))?.depthSize != nil { subtypes.insert(.photoDepthEffect) }
             mediaSubtypes = subtypes
         case .video:
             (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], 0, 0)
         default:
             (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.audio, [], 0, 0)
+        }
+    }
+
+    /// A Live Photo's still and movie must carry the same content identifier (the still's Apple MakerNote, the
+    /// movie's `mdta` metadata), as Photos requires; a pair where either carries none is accepted (Photos refuses it).
+    static func checkPairing(photo: Data, movie: Data?) throws {
+        guard let movie, let movieID = (try? LivePhotoMovieAtoms.read(movie))?.contentIdentifier else { return }
+        let exif: Data?
+        switch FileKind.of(photo) {
+        case .jpeg: exif = photo
+        case .heif: exif = (try? HEIFStructure.parse(photo))?.exif
+        default: exif = nil
+        }
+        guard let exif, let photoID = (try? ExifReader.read(jpeg: exif))?.appleContentIdentifier else { return }
+        guard photoID == movieID else {
+            throw PHPhotosError(.invalidResource, "the photo (\(photoID)) and its paired video (\(movieID)) have different content identifiers")
         }
     }
 
@@ -100,7 +119,7 @@ struct PreparedAsset: Sendable {
     /// File extension and uniform type identifier for stored data: the image kind's, else a movie's
     /// (QuickTime `ftypqt  ` or another MPEG-4 brand), else generic data.
     static func fileType(kind: FileKind?, resourceType: PHAssetResourceType, data: Data) -> (String, String) {
-        if let kind { return (kind.fileExtension, kind.uniformTypeIdentifier) }
+        if let kind, kind != .movie { return (kind.fileExtension, kind.uniformTypeIdentifier) }
         if data.count >= 12, data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8) {
             let brand = String(decoding: data[data.startIndex + 8..<data.startIndex + 12], as: UTF8.self)
             return brand == "qt  " ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")

@@ -3,10 +3,11 @@ import Foundation
 import MediaFormats
 
 /// Which readers one fuzz run exercises, from the FUZZ_TARGET environment variable:
-/// jpeg, png, tiff, heif, raw, hdr, icc, depth (embedded depth/matte and Apple's depth XMP), or
+/// jpeg, png, tiff, heif, raw, hdr, icc, depth (embedded depth/matte and Apple's depth XMP), movie
+/// (QuickTime headers and Live Photo atoms; Motion Photo XMP runs under jpeg), or
 /// all (the default: dispatch on `FileKind`).
 enum FuzzTarget: String, CaseIterable {
-    case jpeg, png, tiff, heif, raw, hdr, icc, depth, all
+    case jpeg, png, tiff, heif, raw, hdr, icc, depth, movie, all
 
     static let current = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "all") ?? .all
 
@@ -24,6 +25,7 @@ enum FuzzTarget: String, CaseIterable {
             if let icc = try? JPEGSegments.iccProfile(in: data) { _ = ICCProfile.description(of: icc) }
             _ = try? JPEGSegments.hasMPF(in: data)
             _ = try? MultiPictureIndex.read(jpeg: data)
+            _ = try? MotionPhoto.read(data)
         case .png:
             _ = try? PNGCodec.decode(data)
         case .tiff:
@@ -53,6 +55,9 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? RadianceHDR.decode(data)
         case .icc:
             _ = ICCProfile.description(of: data)
+        case .movie:
+            _ = try? QuickTimeMovie.parse(data)
+            _ = try? LivePhotoMovieAtoms.read(data)
         case .depth:
             _ = try? EmbeddedDepthReader.describe(data)
             _ = try? EmbeddedDepthReader.read(data)
@@ -65,6 +70,7 @@ enum FuzzTarget: String, CaseIterable {
             case .dng, .cameraRaw: FuzzTarget.tiff.run(data); FuzzTarget.raw.run(data)
             case .heif: FuzzTarget.heif.run(data); FuzzTarget.depth.run(data)
             case .radianceHDR: FuzzTarget.hdr.run(data)
+            case .movie: FuzzTarget.movie.run(data)
             case nil: _ = try? DepthXMP.parse(data)
             }
         }

@@ -88,4 +88,23 @@ for (k, t) in types.enumerated() {
 }
 tiff += [0, 0, 0, 0]
 try save("types.tif", Data(tiff))
+// A tiny Live Photo movie (H.264 + AAC, paired atoms) and a Motion Photo made from it.
+var movieSettings = MovieSettings(codec: .h264, width: 32, height: 32, frameRate: 15)
+movieSettings.audio = (48_000, 1)
+movieSettings.preset = "ultrafast"
+let movieURL = out.appendingPathComponent("unpaired.mov")
+let writer = try MovieWriter(url: movieURL, settings: movieSettings)
+var square = Raster<UInt8>(width: 32, height: 32, channels: 3)
+for i in square.storage.indices { square.storage[i] = UInt8((i * 7) & 255) }
+for frame in 0..<3 {
+    try writer.append(PixelBuffer.yCbCr420(from: square, fullRange: false)!, at: Double(frame) / 15)
+    try writer.appendAudio([Int16](repeating: Int16(frame * 100), count: 3200))
+}
+try writer.finish()
+let unpaired = try Data(contentsOf: movieURL)
+try FileManager.default.removeItem(at: movieURL)
+let live = try LivePhotoMovieAtoms.pair(unpaired, metadata: [(LivePhotoMovieAtoms.contentIdentifierKey, "8C0A6B52-4F5B-4D4B-A3C5-2D4E1F3B9A10")],
+                                        stillImageTime: 0.1)
+try save("live.mov", live)
+try save("motion.jpg", try MotionPhoto.make(jpeg: try JPEGEncoder.encode(thumb, quality: 70), video: unpaired, presentationTimestampUs: 100_000))
 print("seeds written to \(out.path)")

@@ -34,7 +34,7 @@ extension AVCaptureDevice {
             // camera raws and files of no kind FileKind names (LibRaw reads more) must be read.
             switch FileKind.of(data) {
             case .dng, .cameraRaw, nil: break
-            case .jpeg, .png, .tiff, .heif, .radianceHDR: continue
+            case .jpeg, .png, .tiff, .heif, .radianceHDR, .movie: continue
             }
             do {
                 let (raw, info) = try RawFileReader.read(data)

@@ -49,6 +49,7 @@ struct FusionInput {
             // files of no kind FileKind names may still be a raw LibRaw reads.
             case .dng, .cameraRaw, nil: input = try probeRaw(data, name: name)
             case .radianceHDR: throw fail("a Radiance HDR image cannot be fused; give the bracket's frames")
+            case .movie: throw fail("a movie cannot be fused; give the bracket's photos")
             }
         } catch let error as PhotoFusionError {
             throw error

@@ -29,6 +29,7 @@ public enum FileInspector {
         case .tiff: return try tiff(data, kind: .tiff)
         case .dng: return try tiff(data, kind: .dng)
         case .heif: return try heif(data)
+        case .movie: return try movie(data)
         case .cameraRaw:
             do {
                 return try cameraRaw(data)
@@ -70,6 +71,39 @@ public enum FileInspector {
         }
         if let profile = try? JPEGSegments.iccProfile(in: data) { report.setICC(profile) }
         addEmbeddedDepth(data, to: &report)
+        if let motion = try? MotionPhoto.read(data) {
+            report.add("Motion Photo", "Video", "\(motion.video.count) bytes at offset \(motion.video.lowerBound)")
+            if motion.presentationTimestampUs >= 0 {
+                report.add("Motion Photo", "Presentation time", String(format: "%.3f s", Double(motion.presentationTimestampUs) / 1e6))
+            }
+        }
+        return report
+    }
+
+    // MARK: - Movie
+
+    /// A QuickTime/MPEG-4 movie: duration, tracks, movie metadata and, for a Live Photo's movie, its pairing.
+    private static func movie(_ data: Data) throws -> FileReport {
+        let movie: QuickTimeMovie
+        do {
+            movie = try QuickTimeMovie.parse(data)
+        } catch let error as MediaFormatError {
+            throw inspectionError(error)
+        }
+        let video = movie.tracks.first { $0.handler == "vide" }
+        var report = FileReport(kind: .movie, width: video?.width, height: video?.height)
+        report.add("File", "Kind", movie.brand == "qt  " || movie.brand == nil ? "QuickTime movie" : "MPEG-4 movie (\(movie.brand!))")
+        if let video { report.add("File", "Size", "\(video.width)×\(video.height)") }
+        report.add("Movie", "Duration", String(format: "%.3f s", movie.duration))
+        for (index, track) in movie.tracks.enumerated() {
+            let size = track.handler == "vide" ? " \(track.width)×\(track.height)" : ""
+            report.add("Movie", "Track \(index + 1)", "\(track.handler) \(track.format.trimmingCharacters(in: .whitespaces))\(size)")
+        }
+        for (key, value) in movie.pairing.metadata.sorted(by: { $0.key < $1.key }) { report.add("Metadata", key, value) }
+        if let identifier = movie.pairing.contentIdentifier {
+            report.add("Live Photo", "Content identifier", identifier)
+            if let time = movie.pairing.stillImageTime { report.add("Live Photo", "Still image time", String(format: "%.3f s", time)) }
+        }
         return report
     }
 
@@ -310,6 +344,7 @@ public enum FileInspector {
         if let v = exif.make, !v.isEmpty { report.add(s, "Make", v) }
         if let v = exif.model, !v.isEmpty { report.add(s, "Model", v) }
         if let v = exif.software { report.add(s, "Software", v) }
+        if let v = exif.appleContentIdentifier { report.add("Live Photo", "Content identifier", v) }
         if let v = exif.dateTimeOriginal {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

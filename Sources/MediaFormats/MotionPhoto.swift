@@ -1,0 +1,125 @@
+import Foundation
+
+/// Google's Motion Photo (Camera XMP `GCamera:MotionPhoto` v1, with the older `MicroVideo` fields Samsung
+/// and older Google Photos read too): a JPEG whose XMP describes a container of the primary image and an
+/// MPEG-4 video appended after it.
+public enum MotionPhoto {
+    /// What `read` finds.
+    public struct Info: Sendable, Equatable {
+        /// Byte range of the embedded video in the file.
+        public var video: Range<Int>
+        /// The still's moment in the video, microseconds (−1: unspecified).
+        public var presentationTimestampUs: Int64
+    }
+
+    static let xmpPrefix = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+
+    /// `jpeg` with Motion Photo XMP (replacing any XMP it had) followed by `video` (an MP4).
+    public static func make(jpeg: Data, video: Data, presentationTimestampUs: Int64) throws -> Data {
+        let bytes = [UInt8](jpeg)
+        let segments = try JPEGSegments.segments(in: bytes)
+        guard let scan = segments.last, scan.marker == 0xDA else { throw MediaFormatError.truncated }
+        guard let end = endOfImage(bytes, after: scan.payload.upperBound) else { throw MediaFormatError.truncated }
+        let xmp = Array(xmpPacket(videoLength: video.count, presentationTimestampUs: presentationTimestampUs).utf8)
+        let payload = xmpPrefix + xmp
+        guard payload.count + 2 <= 0xFFFF else { throw MediaFormatError.unsupported("Motion Photo XMP longer than one segment") }
+        // After SOI and the APP0/APP1 segments that lead the file (JFIF, Exif), before anything else.
+        let kept = segments.dropLast().filter { !isXMP($0, bytes) }
+        var insertAt = kept.firstIndex { !($0.marker == 0xE0 || $0.marker == 0xE1) } ?? kept.count
+        if insertAt > kept.count { insertAt = kept.count }
+        var out: [UInt8] = [0xFF, 0xD8]
+        out.reserveCapacity(bytes.count + payload.count + video.count + 4)
+        for (index, segment) in kept.enumerated() {
+            if index == insertAt { appendSegment(&out, payload) }
+            out += bytes[segment.offset..<segment.payload.upperBound]
+        }
+        if insertAt == kept.count { appendSegment(&out, payload) }
+        out += bytes[scan.offset..<end]
+        return Data(out) + video
+    }
+
+    /// The Motion Photo description of `data`, or nil when it has none.
+    public static func read(_ data: Data) throws -> Info? {
+        let bytes = [UInt8](data)
+        let segments = try JPEGSegments.segments(in: bytes)
+        guard let xmpSegment = segments.first(where: { isXMP($0, bytes) }) else { return nil }
+        let text = String(decoding: bytes[(xmpSegment.payload.lowerBound + xmpPrefix.count)..<xmpSegment.payload.upperBound], as: UTF8.self)
+        guard text.contains("GCamera:MotionPhoto=\"1\"") || text.contains("GCamera:MicroVideo=\"1\"") else { return nil }
+        var length: Int?
+        if let offset = attribute("GCamera:MicroVideoOffset", in: text).flatMap(Int.init) { length = offset }
+        if length == nil, let item = text.range(of: "Item:Semantic=\"MotionPhoto\"") {
+            let tail = String(text[item.lowerBound...])
+            length = attribute("Item:Length", in: tail).flatMap(Int.init)
+        }
+        guard let length, length > 0, length <= bytes.count else { throw MediaFormatError.invalidMetadata("Motion Photo XMP gives no valid video length") }
+        let stamp = (attribute("GCamera:MotionPhotoPresentationTimestampUs", in: text)
+                     ?? attribute("GCamera:MicroVideoPresentationTimestampUs", in: text)).flatMap { Int64($0) } ?? -1
+        return Info(video: (bytes.count - length)..<bytes.count, presentationTimestampUs: stamp)
+    }
+
+    static func xmpPacket(videoLength: Int, presentationTimestampUs: Int64) -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="OpenCapture">
+         <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+          <rdf:Description rdf:about=""
+            xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
+            xmlns:Container="http://ns.google.com/photos/1.0/container/"
+            xmlns:Item="http://ns.google.com/photos/1.0/container/item/"
+            GCamera:MotionPhoto="1"
+            GCamera:MotionPhotoVersion="1"
+            GCamera:MotionPhotoPresentationTimestampUs="\(presentationTimestampUs)"
+            GCamera:MicroVideo="1"
+            GCamera:MicroVideoVersion="1"
+            GCamera:MicroVideoOffset="\(videoLength)"
+            GCamera:MicroVideoPresentationTimestampUs="\(presentationTimestampUs)">
+           <Container:Directory>
+            <rdf:Seq>
+             <rdf:li rdf:parseType="Resource">
+              <Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0" Item:Padding="0"/>
+             </rdf:li>
+             <rdf:li rdf:parseType="Resource">
+              <Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(videoLength)" Item:Padding="0"/>
+             </rdf:li>
+            </rdf:Seq>
+           </Container:Directory>
+          </rdf:Description>
+         </rdf:RDF>
+        </x:xmpmeta>
+        """
+    }
+
+    private static func isXMP(_ segment: JPEGSegment, _ bytes: [UInt8]) -> Bool {
+        segment.marker == 0xE1 && segment.payload.count >= xmpPrefix.count
+            && Array(bytes[segment.payload.lowerBound..<(segment.payload.lowerBound + xmpPrefix.count)]) == xmpPrefix
+    }
+
+    private static func appendSegment(_ out: inout [UInt8], _ payload: [UInt8]) {
+        let length = payload.count + 2
+        out += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
+        out += payload
+    }
+
+    /// The offset just past the EOI marker that ends the entropy-coded data starting at `start`.
+    private static func endOfImage(_ b: [UInt8], after start: Int) -> Int? {
+        var i = start
+        while i + 1 < b.count {
+            if b[i] == 0xFF {
+                let next = b[i + 1]
+                if next == 0xD9 { return i + 2 }
+                if next == 0x00 || next == 0xFF || (0xD0...0xD7).contains(next) { i += next == 0xFF ? 1 : 2; continue }
+                // Another marker (a later scan of a progressive JPEG): skip its segment.
+                guard i + 3 < b.count else { return nil }
+                i += 2 + (Int(b[i + 2]) << 8 | Int(b[i + 3]))
+                continue
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func attribute(_ name: String, in text: String) -> String? {
+        guard let start = text.range(of: name + "=\"") else { return nil }
+        guard let end = text[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        return String(text[start.upperBound..<end])
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What a QuickTime or MPEG-4 movie's header says: duration, tracks (handler, sample format, size) and,
+/// through `LivePhotoMovieAtoms`, its Live Photo pairing. Parsed from the `moov` box only; media is not read.
+public struct QuickTimeMovie: Sendable, Equatable {
+    /// One track: its handler (`vide`, `soun`, `meta`), first sample description format (`avc1`, `hvc1`, `mp4a`,
+    /// `mebx`, …) and, for video, the presentation size.
+    public struct Track: Sendable, Equatable {
+        public var handler: String
+        public var format: String
+        public var width: Int
+        public var height: Int
+    }
+
+    /// The `ftyp` major brand, if the file has one.
+    public var brand: String?
+    /// Movie duration, seconds.
+    public var duration: Double
+    public var tracks: [Track]
+    /// Movie-level `mdta` metadata and the still-image time, when the movie is a Live Photo's.
+    public var pairing: LivePhotoMovieAtoms.Pairing
+
+    /// Parses `data`; throws `.invalidImage` when it has no `moov` box, `.truncated` when boxes run past its end.
+    public static func parse(_ data: Data) throws -> QuickTimeMovie {
+        let bmff = BMFFReader(data)
+        let r = bmff.reader
+        let top = try bmff.boxes()
+        guard let moov = top.first(where: { $0.type == "moov" }) else { throw MediaFormatError.invalidImage("no moov box") }
+        let brand = try top.first(where: { $0.type == "ftyp" }).flatMap { $0.body.count >= 4 ? try r.fourCC($0.body.lowerBound) : nil }
+        var duration = 0.0
+        var tracks: [Track] = []
+        for child in try bmff.boxes(in: moov.body) {
+            switch child.type {
+            case "mvhd":
+                guard child.body.count >= 24 else { throw MediaFormatError.invalidImage("short mvhd box") }
+                let v1 = r.bytes[child.body.lowerBound] == 1
+                let at = child.body.lowerBound + 4 + (v1 ? 16 : 8)
+                let scale = Double(try r.u32(at))
+                let length = v1 ? Double(try r.u64(at + 4)) : Double(try r.u32(at + 4))
+                duration = scale > 0 ? length / scale : 0
+            case "trak":
+                tracks.append(try track(bmff, child))
+            default:
+                break
+            }
+        }
+        return QuickTimeMovie(brand: brand, duration: duration, tracks: tracks, pairing: try LivePhotoMovieAtoms.read(data))
+    }
+
+    private static func track(_ bmff: BMFFReader, _ trak: BMFFReader.Box) throws -> Track {
+        let r = bmff.reader
+        func find(_ path: [String], in range: Range<Int>) throws -> BMFFReader.Box? {
+            var current = range
+            var box: BMFFReader.Box?
+            for type in path {
+                box = try bmff.boxes(in: current).first { $0.type == type }
+                guard let found = box else { return nil }
+                current = found.body
+            }
+            return box
+        }
+        var result = Track(handler: "", format: "", width: 0, height: 0)
+        if let hdlr = try find(["mdia", "hdlr"], in: trak.body), hdlr.body.count >= 12 {
+            result.handler = try r.fourCC(hdlr.body.lowerBound + 8)
+        }
+        if let stsd = try find(["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count >= 16 {
+            result.format = try r.fourCC(stsd.body.lowerBound + 12)
+        }
+        if let tkhd = try find(["tkhd"], in: trak.body), tkhd.body.count >= 84 {
+            let end = tkhd.body.upperBound
+            result.width = Int(try r.u32(end - 8) >> 16)
+            result.height = Int(try r.u32(end - 4) >> 16)
+        }
+        return result
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import OpenCapture
+
+/// `opencapture export-motion-photo`: a Live Photo pair → a Google/Samsung Motion Photo JPEG.
+struct ExportMotionPhotoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-motion-photo",
+        abstract: "Turn a Live Photo pair (still + movie, OpenCapture's or an iPhone's) into a Google/Samsung Motion Photo JPEG.")
+
+    @Argument(help: "The still: JPEG or HEIC.") var still: String
+    @Argument(help: "The movie: QuickTime (.mov) or MP4.") var movie: String
+    @Option(name: .shortAndLong, help: "The Motion Photo to write (.jpg).") var output: String
+
+    func run() throws {
+        let summary: MotionPhotoExporter.Summary
+        do {
+            summary = try MotionPhotoExporter.export(still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie),
+                                                     to: URL(fileURLWithPath: output))
+        } catch let error as MotionPhotoError {
+            throw CLIError(error.description)
+        } catch let error as FileAccessError {
+            throw CLIError(error.description)
+        }
+        let moment = summary.presentationTime.map { String(format: ", still at %.3f s", $0) } ?? ""
+        print("\(output): \(summary.bytes / 1024) KB, MP4 video \(summary.videoBytes / 1024) KB\(moment)"
+              + (summary.contentIdentifier.map { ", content identifier \($0)" } ?? ""))
+    }
+}

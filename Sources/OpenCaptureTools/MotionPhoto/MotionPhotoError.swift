@@ -1,0 +1,5 @@
+/// Why a Motion Photo could not be made (OpenCapture addition).
+public struct MotionPhotoError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,61 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import OpenCaptureTestSupport
+import Testing
+
+@Suite struct MovieFormatsTests {
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-movie-formats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func pairingAtomsReadBackAndTheMovieStillParses() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (_, movie) = try LivePhotoPairFixture.make(in: folder, stillImageTime: 0.4)
+        let data = try Data(contentsOf: movie)
+        #expect(FileKind.of(data) == .movie)
+        let parsed = try QuickTimeMovie.parse(data)
+        #expect(parsed.brand == "qt  ")
+        #expect(abs(parsed.duration - 1) < 0.1, "duration \(parsed.duration)")
+        #expect(parsed.tracks.map(\.handler).sorted() == ["meta", "soun", "vide"])
+        #expect(parsed.tracks.first { $0.handler == "vide" }.map { [$0.format, "\($0.width)", "\($0.height)"] } == ["avc1", "64", "48"])
+        #expect(parsed.tracks.first { $0.handler == "meta" }?.format == "mebx")
+        #expect(parsed.pairing.contentIdentifier == LivePhotoPairFixture.identifier)
+        #expect(abs((parsed.pairing.stillImageTime ?? -1) - 0.4) < 0.002)
+        if ExternalTool.exiftool.isInstalled {
+            let tags = try ExternalTool.exiftool.run(["-s", "-ContentIdentifier"], file: data, fileExtension: "mov")
+            #expect(String(decoding: tags.standardOutput, as: UTF8.self).contains(LivePhotoPairFixture.identifier))
+        }
+    }
+
+    @Test func appleMakerNoteRoundTrips() {
+        let bytes = AppleMakerNote.bytes(contentIdentifier: "ABC")
+        #expect(Array(bytes.prefix(9)) == Array("Apple iOS".utf8))
+        #expect(AppleMakerNote.contentIdentifier(in: bytes) == "ABC")
+        #expect(AppleMakerNote.contentIdentifier(in: Array(bytes.prefix(20))) == nil, "truncated")
+        #expect(AppleMakerNote.contentIdentifier(in: [UInt8](repeating: 0, count: 40)) == nil)
+    }
+
+    @Test func motionPhotoWrapsAVideoAReaderFinds() throws {
+        var image = Raster<UInt8>(width: 32, height: 32, channels: 3)
+        for i in image.storage.indices { image.storage[i] = UInt8(i & 255) }
+        var exif = ExifMetadata()
+        exif.make = "OpenCapture"
+        let jpeg = try JPEGEncoder.encode(image, quality: 80, exif: exif)
+        let video = Data((0..<5000).map { UInt8($0 & 255) })
+        let combined = try MotionPhoto.make(jpeg: jpeg, video: video, presentationTimestampUs: 1_234_567)
+        let info = try #require(try MotionPhoto.read(combined))
+        #expect(combined[info.video] == video)
+        #expect(info.presentationTimestampUs == 1_234_567)
+        #expect(try ExifReader.read(jpeg: combined).make == "OpenCapture", "EXIF kept")
+        #expect(try JPEGDecoder.decode(combined).storage == JPEGDecoder.decode(jpeg).storage, "the same picture")
+        #expect(try MotionPhoto.read(jpeg) == nil)
+        // Made again from a Motion Photo: its XMP is replaced, not doubled.
+        let again = try MotionPhoto.make(jpeg: combined.prefix(info.video.lowerBound), video: video, presentationTimestampUs: 5)
+        #expect(try MotionPhoto.read(again)?.presentationTimestampUs == 5)
+        #expect(again.count == combined.count - 12, "one XMP packet: only the two timestamps' digits differ")
+    }
+}
