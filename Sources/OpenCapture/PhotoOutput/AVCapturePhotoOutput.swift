@@ -83,7 +83,8 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 guard let stream = session.frameStream, stream.isRunning else { throw PhotoSettingsError.livePhotoStreamNotRunning }
                 request.livePhoto = LivePhotoDelivery(
                     url: url, codec: snapshot.livePhotoVideoCodecType == .hevc ? .hevc : .h264,
-                    contentIdentifier: UUID().uuidString, metadata: Self.livePhotoMovieMetadata(device: device, date: request.captureDate),
+                    contentIdentifier: UUID().uuidString,
+                    metadata: Self.livePhotoMovieMetadata(device: device, date: request.captureDate, items: snapshot.livePhotoMovieMetadata),
                     stream: stream, stillTime: stream.now,
                     sound: session.hasMicrophone ? RoomSound(seed: stream.configuration.device.seed) : nil,
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
@@ -387,12 +388,19 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// The movie metadata iPhones write in a Live Photo movie besides the content identifier.
-    static func livePhotoMovieMetadata(device: AVCaptureDevice, date: Date) -> [LivePhotoMetadataItem] {
+    /// The app's `livePhotoMovieMetadata` items (already validated) replace defaults with the same key.
+    static func livePhotoMovieMetadata(device: AVCaptureDevice, date: Date, items: [AVMetadataItem]) -> [LivePhotoMetadataItem] {
         let formatter = ISO8601DateFormatter()
-        return [LivePhotoMetadataItem(key: "com.apple.quicktime.make", value: "OpenCapture"),
-                LivePhotoMetadataItem(key: "com.apple.quicktime.model", value: device.localizedName),
-                LivePhotoMetadataItem(key: "com.apple.quicktime.software", value: "OpenCapture \(OpenCaptureVersion.string)"),
-                LivePhotoMetadataItem(key: "com.apple.quicktime.creationdate", value: formatter.string(from: date))]
+        var result = [LivePhotoMetadataItem(key: "com.apple.quicktime.make", value: "OpenCapture"),
+                      LivePhotoMetadataItem(key: "com.apple.quicktime.model", value: device.localizedName),
+                      LivePhotoMetadataItem(key: "com.apple.quicktime.software", value: "OpenCapture \(OpenCaptureVersion.string)"),
+                      LivePhotoMetadataItem(key: "com.apple.quicktime.creationdate", value: formatter.string(from: date))]
+        for item in items {
+            guard let key = item.quickTimeKey, let value = item.stringValue else { continue }
+            result.removeAll { $0.key == key }
+            result.append(LivePhotoMetadataItem(key: key, value: value))
+        }
+        return result
     }
 
     /// The set `maxPhotoDimensions`, or the active format's smallest photo size; call with `lock` held.

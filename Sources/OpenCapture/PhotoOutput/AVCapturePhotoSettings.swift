@@ -65,9 +65,19 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     /// Extra ImageIO metadata merged over the written file's own (top-level keys must be ImageIO property keys).
     @Locked public var metadata: [String: Any] = [:]
 
-    /// Live Photo movie destination. Live Photos are not simulated yet: a URL here is refused with `featureNotEnabled`.
+    /// Where the Live Photo's movie goes (a file URL in an existing folder); nil for a still photo. Needs
+    /// `isLivePhotoCaptureEnabled` on the output.
     @Locked public var livePhotoMovieFileURL: URL? = nil
+    /// The Live Photo movie's codec: one of the output's `availableLivePhotoVideoCodecTypes` (H.264 by default).
     @Locked public var livePhotoVideoCodecType: AVVideoCodecType = .h264
+    private let storedMovieMetadata = Locked<[AVMetadataItem]>([])
+    /// Metadata for the Live Photo movie, written as QuickTime `mdta` keys (common keys mapped to theirs) over
+    /// the defaults (make, model, software, creation date); setting nil gives `[]`. The content identifier is the
+    /// system's to write: an item with it is refused, as Apple refuses it.
+    public var livePhotoMovieMetadata: [AVMetadataItem]! {
+        get { storedMovieMetadata.wrappedValue }
+        set { storedMovieMetadata.wrappedValue = newValue ?? [] }
+    }
 
     /// Preview formats in order of preference (fewest conversions first).
     public var availablePreviewPhotoPixelFormatTypes: [OSType] {
@@ -190,6 +200,7 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
         metadata = s.metadata
         livePhotoMovieFileURL = s.livePhotoMovieFileURL
         livePhotoVideoCodecType = s.livePhotoVideoCodecType
+        livePhotoMovieMetadata = s.livePhotoMovieMetadata.map { $0.copy() as! AVMetadataItem }
         previewPhotoFormat = s.previewPhotoFormat
         embeddedThumbnailPhotoFormat = s.embeddedThumbnailPhotoFormat
         rawEmbeddedThumbnailPhotoFormat = s.rawEmbeddedThumbnailPhotoFormat

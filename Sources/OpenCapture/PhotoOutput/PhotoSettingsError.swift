@@ -69,6 +69,9 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case livePhotoCaptureSuspended
     /// The Live Photo movie URL is not a file URL in a folder that exists.
     case invalidLivePhotoMovieURL(String)
+    /// A `livePhotoMovieMetadata` item is the content identifier, has a key space movies cannot carry, or no
+    /// text value.
+    case invalidLivePhotoMovieMetadata(String)
     /// A Live Photo needs the session's frame stream, which is not running.
     case livePhotoStreamNotRunning
 
@@ -138,6 +141,8 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "Live Photo capture is suspended (isLivePhotoCaptureSuspended)"
         case .invalidLivePhotoMovieURL(let url):
             return "livePhotoMovieFileURL \(url) is not a file URL in an existing folder"
+        case .invalidLivePhotoMovieMetadata(let why):
+            return "livePhotoMovieMetadata: \(why)"
         case .livePhotoStreamNotRunning:
             return "a Live Photo needs the running session's frame stream"
         }

@@ -104,6 +104,15 @@ struct PhotoSettingsRules {
             if !c.output.availableLivePhotoVideoCodecTypes.contains(s.livePhotoVideoCodecType) {
                 throw PhotoSettingsError.unsupportedCodec(s.livePhotoVideoCodecType.rawValue)
             }
+            for item in s.livePhotoMovieMetadata {
+                guard let key = item.quickTimeKey else {
+                    throw PhotoSettingsError.invalidLivePhotoMovieMetadata("\(item.identifier?.rawValue ?? "an item without an identifier") is not a QuickTime or common key")
+                }
+                if key == AVMetadataKey.quickTimeMetadataKeyContentIdentifier.rawValue {
+                    throw PhotoSettingsError.invalidLivePhotoMovieMetadata("the content identifier is written by the system")
+                }
+                if item.stringValue == nil { throw PhotoSettingsError.invalidLivePhotoMovieMetadata("\(key) has no text value") }
+            }
         },
         Rule(name: "metadata keys are ImageIO keys", appliesToPreparation: false) { _, s, _ in
             for key in s.metadata.keys.sorted() where !imageIOTopLevelKeys.contains(key) {

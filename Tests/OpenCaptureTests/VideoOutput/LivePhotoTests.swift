@@ -236,3 +236,144 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(without > 0, "without: \(without) s")
     }
 }
+
+@Suite(.serialized) struct LivePhotoBehaviourTests {
+    /// A running 352×288 photo-preset session with Live Photo on and the microphone, streamed for 1.6 s.
+    static func running() throws -> (AVCaptureSession, AVCapturePhotoOutput) {
+        let (session, output) = LivePhotoTests.rig()
+        session.sessionPreset = .photo
+        let device = output.currentDevice!
+        try device.lockForConfiguration()
+        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
+        device.unlockForConfiguration()
+        output.isLivePhotoCaptureEnabled = true
+        session.startRunning()
+        let stream = try #require(session.frameStream)
+        _ = stream.waitForFrame(startingAt: 0, timeout: 60)
+        _ = stream.waitForFrame(startingAt: (stream.latestFrame?.time ?? 0) + 1.6, timeout: 60)
+        return (session, output)
+    }
+
+    static func settings(_ url: URL) -> AVCapturePhotoSettings {
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        settings.livePhotoMovieFileURL = url
+        return settings
+    }
+
+    @Test func severalInFlightEachGetTheirOwnMovieInOrder() throws {
+        let (session, output) = try Self.running()
+        defer { session.stopRunning() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let watchers = (0..<3).map { _ in LivePhotoWatcher() }
+        for (i, watcher) in watchers.enumerated() {
+            output.capturePhoto(with: Self.settings(folder.appendingPathComponent("live-\(i).mov")), delegate: watcher)
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        for watcher in watchers { watcher.wait() }
+        var identifiers: Set<String> = []
+        for watcher in watchers {
+            #expect(watcher.events == ["willBegin", "willCapture", "didCapture", "photo", "recorded", "movie", "finish"])
+            let movie = try #require(watcher.movie)
+            #expect(movie.error == nil)
+            #expect(movie.duration > 2.7 && abs(movie.display - 1.5) < 0.15, "\(movie.duration) s, still at \(movie.display) s")
+            identifiers.insert(try #require(try LivePhotoMovieAtoms.read(Data(contentsOf: movie.url)).contentIdentifier))
+        }
+        #expect(identifiers.count == 3, "one content identifier per Live Photo")
+    }
+
+    @Test func suspensionEndsTheMovieAtThatMoment() throws {
+        let (session, output) = try Self.running()
+        defer { session.stopRunning() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: Self.settings(folder.appendingPathComponent("cut.mov")), delegate: watcher)
+        Thread.sleep(forTimeInterval: 0.5)
+        output.isLivePhotoCaptureSuspended = true
+        watcher.wait()
+        output.isLivePhotoCaptureSuspended = false
+        let movie = try #require(watcher.movie)
+        #expect(movie.error == nil)
+        let after = movie.duration - movie.display
+        #expect(after > 0.2 && after < 0.9, "recorded \(after) s after the still, not 1.5 s")
+    }
+
+    @Test func anUnwritableDestinationFailsTheMovieButDeliversTheStill() throws {
+        let (session, output) = try Self.running()
+        defer { session.stopRunning() }
+        let watcher = LivePhotoWatcher()
+        let url = URL(fileURLWithPath: "/proc/opencapture-live-\(UUID().uuidString).mov")   // a folder nobody may write in
+        output.capturePhoto(with: Self.settings(url), delegate: watcher)
+        watcher.wait()
+        #expect(watcher.photoData != nil, "the still arrives")
+        #expect(watcher.events.last == "finish")
+        let movie = try #require(watcher.movie)
+        #expect(movie.error != nil, "the movie callback carries the error")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    /// The microphone's clock ticks on whole seconds of the session clock; in the movie they fall where the
+    /// movie's clock says (its start = the photo's timestamp − photoDisplayTime).
+    @Test(.enabled(if: ExternalTool("ffmpeg").isInstalled, "ffmpeg not installed"))
+    func theSoundIsInSyncWithThePicture() async throws {
+        let (session, output) = try Self.running()
+        defer { session.stopRunning() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("sound.mov")
+        let result = try await output.capturePhotos(with: Self.settings(url))
+        let stamp = try #require(result.photos.first?.timestamp.seconds)
+        let pairing = try LivePhotoMovieAtoms.read(Data(contentsOf: url))
+        let movieStart = stamp - (pairing.stillImageTime ?? 0)
+        let pcm = try ExternalTool("ffmpeg").run(["-v", "error", "-i", url.path, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"]).standardOutput
+        let samples = pcm.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        #expect(samples.count > 48_000 * 2, "\(samples.count) samples")
+        // Loudest 5 ms window: a tick. Its time on the session clock is within 20 ms of a whole second.
+        let window = 240
+        var best = (energy: 0.0, index: 0)
+        for start in stride(from: 0, to: samples.count - window, by: window / 2) {
+            let energy = samples[start..<(start + window)].reduce(0.0) { $0 + Double($1) * Double($1) }
+            if energy > best.energy { best = (energy, start) }
+        }
+        let tickTime = movieStart + Double(best.index) / 48_000
+        let offset = tickTime - tickTime.rounded()
+        #expect(abs(offset) < 0.03, "tick at \(tickTime) s on the session clock")
+    }
+}
+
+@Suite(.serialized) struct LivePhotoMetadataTests {
+    @Test func appMetadataReachesTheMovieAndTheContentIdentifierIsTheSystems() async throws {
+        let (session, output) = try LivePhotoBehaviourTests.running()
+        defer { session.stopRunning() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let settings = LivePhotoBehaviourTests.settings(folder.appendingPathComponent("meta.mov"))
+        let author = AVMutableMetadataItem()
+        author.identifier = .quickTimeMetadataAuthor
+        author.value = "Ada" as NSString
+        let place = AVMutableMetadataItem()
+        place.keySpace = .common
+        place.key = AVMetadataKey.commonKeyLocation.rawValue as NSString
+        place.value = "+48.8577+002.2950/" as NSString
+        #expect(place.identifier == .commonIdentifierLocation && author.commonKey == .commonKeyAuthor)
+        settings.livePhotoMovieMetadata = [author, place]
+        let copy = AVCapturePhotoSettings(from: settings)
+        #expect(copy.livePhotoMovieMetadata.count == 2)
+        _ = try await output.capturePhotos(with: settings)
+        let metadata = try LivePhotoMovieAtoms.read(Data(contentsOf: folder.appendingPathComponent("meta.mov"))).metadata
+        #expect(metadata["com.apple.quicktime.author"] == "Ada")
+        #expect(metadata["com.apple.quicktime.location.ISO6709"] == "+48.8577+002.2950/")
+        #expect(metadata["com.apple.quicktime.make"] == "OpenCapture")
+        #expect(metadata[LivePhotoMovieAtoms.contentIdentifierKey] != nil)
+
+        let forged = LivePhotoBehaviourTests.settings(folder.appendingPathComponent("forged.mov"))
+        let identifier = AVMutableMetadataItem()
+        identifier.identifier = .quickTimeMetadataContentIdentifier
+        identifier.value = "mine" as NSString
+        forged.livePhotoMovieMetadata = [identifier]
+        #expect(throws: PhotoSettingsError.self) { try output.validate(forged) }
+        forged.livePhotoMovieMetadata = nil
+        #expect(forged.livePhotoMovieMetadata.isEmpty, "null_resettable")
+    }
+}
