@@ -54,6 +54,18 @@ struct BMFFReader {
         try boxes(in: range).first { $0.type == type }
     }
 
+    /// The box at the end of `path` (each type the first of its kind inside the one before), starting in `range`.
+    func box(path: [String], in range: Range<Int>) throws -> Box? {
+        var current = range
+        var found: Box?
+        for type in path {
+            found = try box(type, in: current)
+            guard let box = found else { return nil }
+            current = box.body
+        }
+        return found
+    }
+
     /// The body of a full box after its version and flags, with the version.
     func fullBody(_ box: Box) throws -> (version: UInt8, flags: UInt32, body: Range<Int>) {
         guard box.body.count >= 4 else { throw MediaFormatError.invalidImage("'\(box.type)' box too short") }

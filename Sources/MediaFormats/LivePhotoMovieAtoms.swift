@@ -215,24 +215,14 @@ public enum LivePhotoMovieAtoms {
     /// The still-image time of a `mebx` track carrying the still-image-time key: its first edit's empty span.
     private static func stillTime(_ bmff: BMFFReader, trak: BMFFReader.Box, movieTimescale: UInt32) throws -> Double? {
         let r = bmff.reader
-        func find(_ path: [String], in range: Range<Int>) throws -> BMFFReader.Box? {
-            var current = range
-            var box: BMFFReader.Box?
-            for type in path {
-                box = try bmff.boxes(in: current).first { $0.type == type }
-                guard let found = box else { return nil }
-                current = found.body
-            }
-            return box
-        }
-        guard let stsd = try find(["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count > 16,
+        guard let stsd = try bmff.box(path: ["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count > 16,
               try r.fourCC(stsd.body.lowerBound + 12) == "mebx" else { return nil }
         let key = Array(stillImageTimeKey.utf8)
         let bytes = r.bytes[stsd.body]
         guard bytes.count >= key.count, (0...(bytes.count - key.count)).contains(where: { Array(bytes.dropFirst($0).prefix(key.count)) == key }) else {
             return nil
         }
-        guard let elst = try find(["edts", "elst"], in: trak.body), elst.body.count >= 20 else { return 0 }
+        guard let elst = try bmff.box(path: ["edts", "elst"], in: trak.body), elst.body.count >= 20 else { return 0 }
         let mediaTime = try r.u32(elst.body.lowerBound + 12)
         guard mediaTime == 0xFFFF_FFFF else { return 0 }
         return Double(try r.u32(elst.body.lowerBound + 8)) / Double(max(1, movieTimescale))

@@ -49,24 +49,14 @@ public struct QuickTimeMovie: Sendable, Equatable {
 
     private static func track(_ bmff: BMFFReader, _ trak: BMFFReader.Box) throws -> Track {
         let r = bmff.reader
-        func find(_ path: [String], in range: Range<Int>) throws -> BMFFReader.Box? {
-            var current = range
-            var box: BMFFReader.Box?
-            for type in path {
-                box = try bmff.boxes(in: current).first { $0.type == type }
-                guard let found = box else { return nil }
-                current = found.body
-            }
-            return box
-        }
         var result = Track(handler: "", format: "", width: 0, height: 0)
-        if let hdlr = try find(["mdia", "hdlr"], in: trak.body), hdlr.body.count >= 12 {
+        if let hdlr = try bmff.box(path: ["mdia", "hdlr"], in: trak.body), hdlr.body.count >= 12 {
             result.handler = try r.fourCC(hdlr.body.lowerBound + 8)
         }
-        if let stsd = try find(["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count >= 16 {
+        if let stsd = try bmff.box(path: ["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count >= 16 {
             result.format = try r.fourCC(stsd.body.lowerBound + 12)
         }
-        if let tkhd = try find(["tkhd"], in: trak.body), tkhd.body.count >= 84 {
+        if let tkhd = try bmff.box("tkhd", in: trak.body), tkhd.body.count >= 84 {
             let end = tkhd.body.upperBound
             result.width = Int(try r.u32(end - 8) >> 16)
             result.height = Int(try r.u32(end - 4) >> 16)

@@ -75,16 +75,7 @@ enum StreamBenchmark {
     /// exposure the photo comes from (its timestamp, on the session's synchronisation clock), with and without
     /// zero shutter lag; the median of five each.
     static func shutterLag() async throws {
-        let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back)!
-        let session = AVCaptureSession()
-        session.sessionPreset = .photo
-        session.addInput(try AVCaptureDeviceInput(device: device))
-        let output = AVCapturePhotoOutput()
-        session.addOutput(output)
-        let video = AVCaptureVideoDataOutput()
-        let counter = FrameCounter()
-        video.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.viewfinder"))
-        session.addOutput(video)
+        let (session, output, counter) = try photoSessionWithViewfinder()
         session.startRunning()
         counter.waitForFirst()
         _ = try await output.capturePhotos(with: AVCapturePhotoSettings())     // settle: renders, auto focus
@@ -104,8 +95,8 @@ enum StreamBenchmark {
         session.stopRunning()
     }
 
-    /// Ten Live Photos in a row at the 12 MP photo preset: the movie's ready time after its post-roll, and memory.
-    static func livePhotos(count: Int) throws {
+    /// A 12 MP photo-preset session with a photo output and a video data output as the viewfinder (not started).
+    static func photoSessionWithViewfinder() throws -> (AVCaptureSession, AVCapturePhotoOutput, FrameCounter) {
         let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back)!
         let session = AVCaptureSession()
         session.sessionPreset = .photo
@@ -116,6 +107,12 @@ enum StreamBenchmark {
         let counter = FrameCounter()
         video.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.viewfinder"))
         session.addOutput(video)
+        return (session, output, counter)
+    }
+
+    /// Ten Live Photos in a row at the 12 MP photo preset: the movie's ready time after its post-roll, and memory.
+    static func livePhotos(count: Int) throws {
+        let (session, output, counter) = try photoSessionWithViewfinder()
         output.isLivePhotoCaptureEnabled = true
         session.startRunning()
         counter.waitForFirst()
@@ -192,7 +189,7 @@ enum StreamBenchmark {
 }
 
 /// Counts delivered frames.
-private final class FrameCounter: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+final class FrameCounter: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
     private let condition = NSCondition()
     private var frames = 0
     var count: Int { condition.withLock { frames } }

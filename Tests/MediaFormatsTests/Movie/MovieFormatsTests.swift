@@ -5,14 +5,8 @@ import OpenCaptureTestSupport
 import Testing
 
 @Suite struct MovieFormatsTests {
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-movie-formats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func pairingAtomsReadBackAndTheMovieStillParses() throws {
-        let folder = try Self.folder()
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (_, movie) = try LivePhotoPairFixture.make(in: folder, stillImageTime: 0.4)
         let data = try Data(contentsOf: movie)

@@ -28,11 +28,7 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
 }
 
 @Suite(.serialized) struct AVCaptureMovieFileOutputTests {
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-movie-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func folder() throws -> URL { try ExternalTool.temporaryDirectory() }
 
     @Test func recordsAMovieThatFFprobeReads() throws {
         let movie = AVCaptureMovieFileOutput()

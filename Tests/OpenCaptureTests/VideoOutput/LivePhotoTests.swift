@@ -63,11 +63,23 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         return (session, output)
     }
 
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+    /// A running 352×288 photo-preset session with Live Photo on and the microphone, streamed for 1.6 s.
+    static func running() throws -> (AVCaptureSession, AVCapturePhotoOutput) {
+        let (session, output) = Self.rig()
+        session.sessionPreset = .photo
+        let device = output.currentDevice!
+        try device.lockForConfiguration()
+        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
+        device.unlockForConfiguration()
+        output.isLivePhotoCaptureEnabled = true
+        session.startRunning()
+        let stream = try #require(session.frameStream)
+        _ = stream.waitForFrame(startingAt: 0, timeout: 60)
+        _ = stream.waitForFrame(startingAt: (stream.latestFrame?.time ?? 0) + 1.6, timeout: 60)
+        return (session, output)
     }
+
+    static func folder() throws -> URL { try ExternalTool.temporaryDirectory() }
 
     @Test func supportNeedsThePhotoPresetAndNoMovieOutput() {
         let (session, output) = Self.rig()
@@ -88,20 +100,9 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     }
 
     @Test func aLivePhotoDeliversAPairedStillAndMovieInAppleOrder() throws {
-        let (session, output) = Self.rig()
-        session.sessionPreset = .photo
-        let device = output.currentDevice!
-        try device.lockForConfiguration()
-        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
-        device.unlockForConfiguration()
-        // The photo preset picked the full sensor; a small format keeps the test fast.
-        output.isLivePhotoCaptureEnabled = true
-        session.startRunning()
+        let (session, output) = try Self.running()
         defer { session.stopRunning() }
         let stream = try #require(session.frameStream)
-        #expect(stream.waitForFrame(startingAt: 0, timeout: 60))
-        let first = try #require(stream.latestFrame).time
-        #expect(stream.waitForFrame(startingAt: first + 1.6, timeout: 60), "1.5 s of history")
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("live.mov")
@@ -145,18 +146,8 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     /// matches the still better than the frames half a second (a quarter swing) before and after.
     @Test(.enabled(if: ExternalTool.ffprobe.isInstalled && ExternalTool("ffmpeg").isInstalled, "ffmpeg not installed"))
     func theFrameAtTheDisplayTimeIsTheStillsMoment() throws {
-        let (session, output) = Self.rig()
-        session.sessionPreset = .photo
-        let device = output.currentDevice!
-        try device.lockForConfiguration()
-        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
-        device.unlockForConfiguration()
-        output.isLivePhotoCaptureEnabled = true
-        session.startRunning()
+        let (session, output) = try Self.running()
         defer { session.stopRunning() }
-        let stream = try #require(session.frameStream)
-        #expect(stream.waitForFrame(startingAt: 0, timeout: 60))
-        #expect(stream.waitForFrame(startingAt: try #require(stream.latestFrame).time + 1.6, timeout: 60))
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("moment.mov")
@@ -238,22 +229,6 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
 }
 
 @Suite(.serialized) struct LivePhotoBehaviourTests {
-    /// A running 352×288 photo-preset session with Live Photo on and the microphone, streamed for 1.6 s.
-    static func running() throws -> (AVCaptureSession, AVCapturePhotoOutput) {
-        let (session, output) = LivePhotoTests.rig()
-        session.sessionPreset = .photo
-        let device = output.currentDevice!
-        try device.lockForConfiguration()
-        device.activeFormat = device.formats.first { $0.dimensions == Size(width: 352, height: 288) }!
-        device.unlockForConfiguration()
-        output.isLivePhotoCaptureEnabled = true
-        session.startRunning()
-        let stream = try #require(session.frameStream)
-        _ = stream.waitForFrame(startingAt: 0, timeout: 60)
-        _ = stream.waitForFrame(startingAt: (stream.latestFrame?.time ?? 0) + 1.6, timeout: 60)
-        return (session, output)
-    }
-
     static func settings(_ url: URL) -> AVCapturePhotoSettings {
         let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
         settings.livePhotoMovieFileURL = url
@@ -261,7 +236,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     }
 
     @Test func severalInFlightEachGetTheirOwnMovieInOrder() throws {
-        let (session, output) = try Self.running()
+        let (session, output) = try LivePhotoTests.running()
         defer { session.stopRunning() }
         let folder = try LivePhotoTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -283,7 +258,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     }
 
     @Test func suspensionEndsTheMovieAtThatMoment() throws {
-        let (session, output) = try Self.running()
+        let (session, output) = try LivePhotoTests.running()
         defer { session.stopRunning() }
         let folder = try LivePhotoTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -300,7 +275,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     }
 
     @Test func anUnwritableDestinationFailsTheMovieButDeliversTheStill() throws {
-        let (session, output) = try Self.running()
+        let (session, output) = try LivePhotoTests.running()
         defer { session.stopRunning() }
         let watcher = LivePhotoWatcher()
         let url = URL(fileURLWithPath: "/proc/opencapture-live-\(UUID().uuidString).mov")   // a folder nobody may write in
@@ -317,7 +292,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     /// movie's clock says (its start = the photo's timestamp − photoDisplayTime).
     @Test(.enabled(if: ExternalTool("ffmpeg").isInstalled, "ffmpeg not installed"))
     func theSoundIsInSyncWithThePicture() async throws {
-        let (session, output) = try Self.running()
+        let (session, output) = try LivePhotoTests.running()
         defer { session.stopRunning() }
         let folder = try LivePhotoTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -344,7 +319,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
 
 @Suite(.serialized) struct LivePhotoMetadataTests {
     @Test func appMetadataReachesTheMovieAndTheContentIdentifierIsTheSystems() async throws {
-        let (session, output) = try LivePhotoBehaviourTests.running()
+        let (session, output) = try LivePhotoTests.running()
         defer { session.stopRunning() }
         let folder = try LivePhotoTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -6,14 +6,8 @@ import OpenCaptureTools
 import Testing
 
 @Suite struct MotionPhotoExporterTests {
-    static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("oc-motion-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     @Test func aLivePhotoPairBecomesAMotionPhotoReadersAccept() throws {
-        let folder = try Self.folder()
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try LivePhotoPairFixture.make(in: folder, stillImageTime: 0.5)
         let output = folder.appendingPathComponent("PXL_0001.MP.jpg")
@@ -41,7 +35,7 @@ import Testing
     }
 
     @Test func aStillFromAnotherPairIsRefusedAndNothingIsWritten() throws {
-        let folder = try Self.folder()
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let pair = try LivePhotoPairFixture.make(in: folder)
         let other = folder.appendingPathComponent("other")
