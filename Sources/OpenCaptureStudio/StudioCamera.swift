@@ -39,10 +39,11 @@ actor StudioCamera {
 
     /// Takes one shot and saves it; throws `StudioError` for a request that cannot be met.
     func take(_ shot: Shot, id: String) async throws -> StudioCaptureRecord {
-        if let reason = shot.mode.unavailableReason { throw StudioError(status: 409, reason) }
+        if let reason = shot.mode.unavailableReason(preset: preset) { throw StudioError(status: 409, reason) }
         let start = DispatchTime.now()
         hub.publish(["type": "started", "capture": id, "mode": shot.mode.rawValue, "device": shot.device])
         let (output, device) = try configure(shot)
+        try prepareLivePhoto(shot.mode == .livePhoto, output: output)
         var steps: [StudioCaptureEvent] = []
         func ms() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
         func step<T>(_ name: String, _ body: () throws -> T) rethrows -> T {
@@ -59,6 +60,10 @@ actor StudioCamera {
             device.unlockForConfiguration()
         }
         let settings = try makeSettings(shot, output: output, device: device)
+        if shot.mode == .livePhoto {
+            settings.livePhotoMovieFileURL = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-studio-\(UUID().uuidString).mov")
+        }
+        defer { if let url = settings.livePhotoMovieFileURL { try? FileManager.default.removeItem(at: url) } }
         let delegate = StudioPhotoDelegate(captureID: id, start: start, hub: hub)
         do {
             try output.validate(settings)
@@ -91,6 +96,11 @@ actor StudioCamera {
                     if let toneMapped = fusion?.toneMappedJPEG { add("toneMapped", toneMapped) }
                 case .raw:
                     add("photo", processed[0], alternate: raws.first)
+                case .livePhoto:
+                    add("photo", processed[0])
+                    if let movie = delegate.livePhotoMovie, let request = requests.last?.1 {
+                        request.addResource(with: .pairedVideo, fileURL: movie, options: nil)
+                    }
                 default:
                     add("photo", processed[0])
                 }
@@ -102,6 +112,21 @@ actor StudioCamera {
         try log.append(record)
         hub.publish(["type": "done", "capture": id, "assets": roles, "ms": ms()])
         return record
+    }
+
+    /// Gets the session ready for the next shot's device, lighting and mode before the shutter is pressed.
+    func prepare(for shot: Shot) throws {
+        let (output, _) = try configure(shot)
+        try prepareLivePhoto(shot.mode == .livePhoto, output: output)
+    }
+
+    /// Live Photo capture on for a Live Photo shot (it runs the camera's frame stream, so it is off otherwise); the
+    /// first Live Photo after switching keeps whatever the stream has had time to record before the shutter.
+    private func prepareLivePhoto(_ wanted: Bool, output: AVCapturePhotoOutput) throws {
+        if wanted && !output.isLivePhotoCaptureSupported {
+            throw StudioError(status: 400, "Live Photos need the photo preset (opencapture studio --preset photo)")
+        }
+        if output.isLivePhotoCaptureEnabled != wanted { output.isLivePhotoCaptureEnabled = wanted }
     }
 
     /// The session for this shot's device and lighting (started, depth enabled where the device has it).

@@ -1,11 +1,13 @@
+import OpenCapture
+
 /// What the shutter does in the studio.
 enum StudioMode: String, Sendable, CaseIterable {
     case photo, bracket, raw, depth, livePhoto
 
-    /// Why a mode cannot be used yet, or nil when it can.
-    var unavailableReason: String? {
+    /// Why a mode cannot be used with the studio's session preset, or nil when it can.
+    func unavailableReason(preset: AVCaptureSession.Preset) -> String? {
         switch self {
-        case .livePhoto: return "Live Photos need the running frame stream, which OpenCapture does not simulate yet"
+        case .livePhoto where preset != .photo: return "Live Photos need the photo preset (opencapture studio --preset photo)"
         default: return nil
         }
     }

@@ -91,6 +91,10 @@ enum StudioPage {
     .badge { display:inline-block; font-size:10.5px; padding:1px 6px; border-radius:6px; background:#2a3038; color:#cfd6e0; margin-left:4px; }
     .detail { position:fixed; inset:0; background:rgba(0,0,0,.72); display:flex; align-items:flex-start; justify-content:center; overflow:auto; padding:28px 14px; }
     .detail[hidden] { display:none; }
+    .live { position:relative; }
+    .live img, .live video { width:100%; display:block; border-radius:10px; }
+    .live video { position:absolute; inset:0; height:100%; object-fit:contain; opacity:0; transition:opacity .15s; background:#000; }
+    .live-badge { position:absolute; left:10px; top:10px; font-size:11px; letter-spacing:.08em; padding:3px 7px; border-radius:6px; background:rgba(0,0,0,.55); color:#ffd60a; }
     .detail-box { position:relative; width:min(1100px,100%); background:var(--panel); border:1px solid var(--line); border-radius:14px; padding:18px; }
     .close { position:absolute; right:12px; top:8px; background:none; border:none; color:var(--text); font-size:28px; cursor:pointer; }
     .pair { display:grid; grid-template-columns:1fr 1fr; gap:12px; } .pair figure, .single figure { margin:0; }
@@ -156,6 +160,9 @@ enum StudioPage {
       mode = id;
       for (const b of $('modes').children) b.classList.toggle('active', b.dataset.mode === id);
       if (id === 'depth' && !['dual', 'front'].includes($('device').value)) $('device').value = 'dual';
+      // The camera gets ready for the mode now (a Live Photo keeps the 1.5 s before the shutter).
+      api('/api/mode', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Studio-Token': token },
+                         body: JSON.stringify({ mode: id, device: $('device').value, lighting: $('lighting').value }) }).catch(() => {});
     }
 
     async function shoot() {
@@ -248,6 +255,10 @@ enum StudioPage {
         html += '<div class="pair">' + figure('/api/assets/' + id + '/photo.jpg', 'photo') + figure('/api/assets/' + id + '/depth.png', 'depth (near warm, far cool)') + '</div>';
         html += '<div class="pair" style="margin-top:12px">' + (info.asset.matte ? figure('/api/assets/' + id + '/matte.png', 'portrait effects matte') : '')
              + '<div id="portrait"><button class="btn" id="render-portrait">Render portrait (f/2 from depth)</button></div></div>';
+      } else if (info.asset.files.some(f => f.type === 'pairedVideo')) {
+        html += '<div class="single live" id="live"><img src="/api/assets/' + id + '/photo.jpg" alt="Live Photo still">'
+             + '<video id="live-video" muted loop playsinline preload="auto" src="/api/assets/' + id + '/live.mov"></video>'
+             + '<b class="live-badge">LIVE</b></div><p class="muted">Hover (or touch) the photo to play its movie.</p>';
       } else {
         html += '<div class="single">' + figure('/api/assets/' + id + '/photo.jpg', 'photo') + '</div>';
       }
@@ -258,6 +269,12 @@ enum StudioPage {
       html += '<table>' + info.facts.slice(0, 60).map(f => '<tr><td>' + esc(f.section + ' · ' + f.name) + '</td><td>' + esc(f.value) + '</td></tr>').join('') + '</table>';
       $('detail-body').innerHTML = html;
       $('detail').hidden = false;
+      const live = $('live'), video = $('live-video');
+      if (live && video) {
+        const play = () => { video.style.opacity = 1; video.play().catch(() => {}); };
+        const stop = () => { video.pause(); video.currentTime = 0; video.style.opacity = 0; };
+        live.onmouseenter = play; live.onmouseleave = stop; live.ontouchstart = play; live.ontouchend = stop;
+      }
       const split = $('split');
       if (split) split.oninput = () => $('after').style.clipPath = 'inset(0 0 0 ' + split.value + '%)';
       const portrait = $('render-portrait');

@@ -12,6 +12,8 @@ final class StudioPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unche
 
     private let lock = NSLock()
     private var photos: [Delivered] = []
+    /// The Live Photo movie, once written.
+    private var movie: URL?
     private var events: [StudioCaptureEvent] = []
     private var finished: CheckedContinuation<([Delivered], [StudioCaptureEvent]), any Error>?
     /// The result when `didFinishCaptureFor` came before anyone waited.
@@ -66,6 +68,21 @@ final class StudioPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unche
             lock.withLock { photos.append(Delivered(data: data, isRaw: photo.isRawPhoto)) }
         }
         stage("didFinishProcessingPhoto", detail: error.map { "\($0)" } ?? "#\(photo.photoCount)" + (photo.isRawPhoto ? " RAW" : ""))
+    }
+
+    /// The Live Photo movie written for this request, if any.
+    var livePhotoMovie: URL? { lock.withLock { movie } }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
+                     resolvedSettings: AVCaptureResolvedPhotoSettings) {
+        stage("didFinishRecordingLivePhotoMovie")
+    }
+
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL, duration: CMTime,
+                     photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: (any Error)?) {
+        if error == nil { lock.withLock { movie = outputFileURL } }
+        stage("didFinishProcessingLivePhotoToMovieFile",
+              detail: error.map { "\($0)" } ?? String(format: "%.2f s, still at %.2f s", duration.seconds, photoDisplayTime.seconds))
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings,

@@ -51,6 +51,7 @@ public struct StudioServer: Sendable {
         router.get("/api/events") { _, _ in events() }
         router.get("/api/captures") { _, _ in StudioServer.json(["captures": captures()]) }
         router.post("/api/capture") { request, _ in try await capture(request) }
+        router.post("/api/mode") { request, _ in try await selectMode(request) }
         router.get("/api/assets/:id/thumbnail.jpg") { _, context in
             StudioServer.data(try StudioMedia.jpeg(try StudioMedia.data(of: try asset(context)), maxSide: 360), type: "image/jpeg")
         }
@@ -75,6 +76,13 @@ public struct StudioServer: Sendable {
             let asset = try asset(context)
             let photo = try StudioMedia.data(of: asset)
             return StudioServer.json(["asset": StudioServer.describe(asset, photo: photo), "facts": StudioMedia.facts(photo)])
+        }
+        router.get("/api/assets/:id/live.mov") { _, context in
+            let asset = try asset(context)
+            guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .pairedVideo }) else {
+                throw StudioError(status: 404, "not a Live Photo")
+            }
+            return StudioServer.data(try StudioMedia.read(movie), type: "video/mp4")
         }
         router.get("/api/assets/:id/files/:index") { _, context in
             let asset = try asset(context)
@@ -102,12 +110,13 @@ public struct StudioServer: Sendable {
             "lightings": SimulatedLighting.allCases.map(\.rawValue),
             "lighting": configuration.lighting.rawValue,
             "modes": StudioMode.allCases.map { mode -> [String: Any] in
-                var entry: [String: Any] = ["id": mode.rawValue, "label": mode.label, "available": mode.unavailableReason == nil]
-                if let reason = mode.unavailableReason { entry["reason"] = reason }
+                let reason = mode.unavailableReason(preset: configuration.preset)
+                var entry: [String: Any] = ["id": mode.rawValue, "label": mode.label, "available": reason == nil]
+                if let reason { entry["reason"] = reason }
                 return entry
             },
             "viewfinder": ["available": false,
-                           "reason": "A live viewfinder needs the running frame stream, which OpenCapture does not simulate yet; the last photo is shown instead."],
+                           "reason": "The live viewfinder is not in the studio yet (the camera streams for Live Photos); the last photo is shown instead."],
         ]
     }
 
@@ -137,7 +146,7 @@ public struct StudioServer: Sendable {
         guard bias.isFinite, abs(bias) <= 8 else { throw StudioError(status: 400, "bias must be between −8 and 8 EV") }
         let id = "capture-\(counter.withLock { $0 += 1; return $0 })-\(UUID().uuidString.prefix(8))"
         let shot = StudioCamera.Shot(mode: mode, device: device, lighting: lighting, flash: flash, bias: Float(bias))
-        if let reason = mode.unavailableReason { throw StudioError(status: 409, reason) }
+        if let reason = mode.unavailableReason(preset: configuration.preset) { throw StudioError(status: 409, reason) }
         let camera = camera, hub = hub
         Task {
             do {
@@ -147,6 +156,26 @@ public struct StudioServer: Sendable {
             }
         }
         return StudioServer.json(["capture": id], status: 202)
+    }
+
+    /// The page chose a mode: the camera gets ready for it (Live Photo capture on only in the Live Photo mode,
+    /// so the stream runs, and keeps its 1.5 s of history, only then).
+    func selectMode(_ request: Request) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maxBodySize)
+        } catch {
+            throw StudioError(status: 413, "the request body is larger than \(configuration.maxBodySize) bytes")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
+              let mode = StudioMode(rawValue: object["mode"] as? String ?? "") else { throw StudioError(status: 400, "unknown mode") }
+        if let reason = mode.unavailableReason(preset: configuration.preset) { throw StudioError(status: 409, reason) }
+        guard let lighting = SimulatedLighting(rawValue: object["lighting"] as? String ?? configuration.lighting.rawValue) else {
+            throw StudioError(status: 400, "unknown lighting")
+        }
+        let shot = StudioCamera.Shot(mode: mode, device: object["device"] as? String ?? "wide", lighting: lighting, flash: .off, bias: 0)
+        try await camera.prepare(for: shot)
+        return StudioServer.json(["mode": mode.rawValue])
     }
 
     func events() -> Response {
