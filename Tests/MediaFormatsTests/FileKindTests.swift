@@ -25,7 +25,8 @@ import Testing
         #expect(FileKind.of(cr3) == .cameraRaw)
         var mp4 = Data([0, 0, 0, 16]) + Data("ftypisom".utf8)
         mp4.append(Data("mp41".utf8))
-        #expect(FileKind.of(mp4) == nil)
+        #expect(FileKind.of(mp4) == .movie, "an MPEG-4 movie, not an image")
+        #expect(FileKind.of(Data([0, 0, 0, 16]) + Data("ftypXXXX".utf8) + Data("XXXX".utf8)) == nil, "an unknown brand")
         #expect(FileKind.of(Data("FUJIFILMCCD-RAW 0201".utf8)) == .cameraRaw)
         // A TIFF whose IFD0 is a CFA mosaic with a Make: a maker raw, not a plain TIFF.
         var t = TIFFBuilder(littleEndian: true)
