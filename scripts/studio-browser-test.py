@@ -92,6 +92,18 @@ def main():
         live = driver.find_element(By.CSS_SELECTOR, '#modes button[data-mode="livePhoto"]')
         if not live.is_enabled():
             fail("the Live Photo mode is not offered")
+        # The live viewfinder: Motion JPEG from the camera's stream, and it changes (the camera moves, the pendulum swings).
+        WebDriverWait(driver, 120).until(lambda d: d.execute_script(
+            "const v = document.getElementById('live-view'); return v && v.complete && v.naturalWidth > 0;"))
+        def viewfinder_pixels():
+            return driver.execute_script("""
+                const v = document.getElementById('live-view'), c = document.createElement('canvas');
+                c.width = 48; c.height = 36; const g = c.getContext('2d'); g.drawImage(v, 0, 0, 48, 36);
+                return Array.from(g.getImageData(0, 0, 48, 36).data);""")
+        first = viewfinder_pixels()
+        time.sleep(1.5)
+        if viewfinder_pixels() == first:
+            fail("the viewfinder does not move")
         driver.save_screenshot(os.path.join(shots, "desktop-1-camera.png"))
 
         names = shoot(driver, "photo", 1)
@@ -110,7 +122,8 @@ def main():
         if not any("depth.png" in i.get_attribute("src") for i in driver.find_elements(By.CSS_SELECTOR, "#detail img")):
             fail("the depth capture does not show its depth map")
         driver.find_element(By.ID, "render-portrait").click()
-        WebDriverWait(driver, 120).until(lambda d: any("portrait.jpg" in i.get_attribute("src") and i.get_attribute("complete") == "true"
+        # A safety net, not a speed check: the 12 MP portrait render takes ≈ 90 s on this 2-core machine.
+        WebDriverWait(driver, 400).until(lambda d: any("portrait.jpg" in i.get_attribute("src") and i.get_attribute("complete") == "true"
                                                        and int(i.get_attribute("naturalWidth")) > 0
                                                        for i in d.find_elements(By.CSS_SELECTOR, "#detail img")))
         driver.save_screenshot(os.path.join(shots, "desktop-4-depth-detail.png"))

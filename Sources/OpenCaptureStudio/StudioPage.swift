@@ -139,6 +139,11 @@ enum StudioPage {
       for (const l of state.lightings) option($('lighting'), l, l);
       $('lighting').value = state.lighting;
       $('vf-note').textContent = state.viewfinder.reason;
+      if (state.viewfinder.available) {
+        const live = document.createElement('img'); live.id = 'live-view'; live.alt = 'viewfinder'; live.src = state.viewfinder.url;
+        $('viewfinder').insertBefore(live, $('vf-note'));
+        setTimeout(() => $('vf-note').hidden = true, 4000);
+      }
       for (const m of state.modes) {
         const b = document.createElement('button');
         b.textContent = m.label; b.dataset.mode = m.id; b.disabled = !m.available;
@@ -149,12 +154,22 @@ enum StudioPage {
       selectMode('photo');
       $('bias').oninput = () => $('bias-value').textContent = $('bias').value + ' EV';
       $('shutter').onclick = shoot;
-      $('close').onclick = () => $('detail').hidden = true;
-      $('detail').onclick = (e) => { if (e.target === $('detail')) $('detail').hidden = true; };
+      $('close').onclick = closeDetail;
+      $('detail').onclick = (e) => { if (e.target === $('detail')) closeDetail(); };
       const source = new EventSource('/api/events');
       source.onmessage = (m) => onEvent(JSON.parse(m.data));
       await refreshGallery();
     }
+
+    // The viewfinder streams only while it can be seen: the detail view covers it, and the camera's
+    // stream would take CPU from what the detail view asks for (a portrait, a RAW develop).
+    function pauseViewfinder(paused) {
+      const live = $('live-view');
+      if (!live || !state.viewfinder.available) return;
+      if (paused) live.removeAttribute('src'); else live.src = state.viewfinder.url + '?t=' + Date.now();
+    }
+    function showDetail() { $('detail').hidden = false; pauseViewfinder(true); }
+    function closeDetail() { $('detail').hidden = true; pauseViewfinder(false); }
 
     function selectMode(id) {
       mode = id;
@@ -236,7 +251,7 @@ enum StudioPage {
         card.onclick = () => openCapture(c);
         grid.appendChild(card);
       }
-      if (showLatest && captures.length) { const img = $('last'); img.src = '/api/assets/' + mainAsset(captures[0]) + '/photo.jpg'; img.hidden = false; }
+      if (showLatest && captures.length && !state.viewfinder.available) { const img = $('last'); img.src = '/api/assets/' + mainAsset(captures[0]) + '/photo.jpg'; img.hidden = false; }
     }
 
     function figure(src, caption) { return '<figure><img src="' + src + '" alt="' + caption + '"><figcaption>' + caption + '</figcaption></figure>'; }
@@ -268,7 +283,7 @@ enum StudioPage {
       html += '<p class="files">' + info.asset.files.map(f => '<a href="/api/assets/' + id + '/files/' + f.index + '" download>' + f.name + '</a>').join('') + '</p>';
       html += '<table>' + info.facts.slice(0, 60).map(f => '<tr><td>' + esc(f.section + ' · ' + f.name) + '</td><td>' + esc(f.value) + '</td></tr>').join('') + '</table>';
       $('detail-body').innerHTML = html;
-      $('detail').hidden = false;
+      showDetail();
       const live = $('live'), video = $('live-video');
       if (live && video) {
         const play = () => { video.style.opacity = 1; video.play().catch(() => {}); };

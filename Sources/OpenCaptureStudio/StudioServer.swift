@@ -49,6 +49,7 @@ public struct StudioServer: Sendable {
         router.get("/studio.js") { _, _ in StudioServer.text(StudioPage.script, type: "text/javascript; charset=utf-8") }
         router.get("/api/state") { _, _ in StudioServer.json(state()) }
         router.get("/api/events") { _, _ in events() }
+        router.get("/api/viewfinder.mjpg") { _, _ in try await viewfinder() }
         router.get("/api/captures") { _, _ in StudioServer.json(["captures": captures()]) }
         router.post("/api/capture") { request, _ in try await capture(request) }
         router.post("/api/mode") { request, _ in try await selectMode(request) }
@@ -115,8 +116,8 @@ public struct StudioServer: Sendable {
                 if let reason { entry["reason"] = reason }
                 return entry
             },
-            "viewfinder": ["available": false,
-                           "reason": "The live viewfinder is not in the studio yet (the camera streams for Live Photos); the last photo is shown instead."],
+            "viewfinder": ["available": true, "url": "/api/viewfinder.mjpg",
+                           "reason": "Live from the camera's stream (about 12 frames a second, a third of the stream's size)."],
         ]
     }
 
@@ -176,6 +177,32 @@ public struct StudioServer: Sendable {
         let shot = StudioCamera.Shot(mode: mode, device: object["device"] as? String ?? "wide", lighting: lighting, flash: .off, bias: 0)
         try await camera.prepare(for: shot)
         return StudioServer.json(["mode": mode.rawValue])
+    }
+
+    /// The viewfinder as Motion JPEG (`multipart/x-mixed-replace`), for as long as the client watches.
+    func viewfinder() async throws -> Response {
+        let finder = camera.viewfinder
+        let (id, frames) = finder.subscribe()
+        let camera = camera, lighting = configuration.lighting
+        try await camera.updateViewfinder(defaultLighting: lighting)
+        var headers = HTTPFields()
+        headers[.contentType] = "multipart/x-mixed-replace; boundary=frame"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await withGracefulShutdownHandler {
+                for await jpeg in frames {
+                    var part = ByteBuffer(string: "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
+                    part.writeBytes(jpeg)
+                    part.writeString("\r\n")
+                    try await writer.write(part)
+                }
+            } onGracefulShutdown: {
+                finder.end(id)
+            }
+            finder.end(id)
+            try? await camera.updateViewfinder(defaultLighting: lighting)
+            try await writer.finish(nil)
+        })
     }
 
     func events() -> Response {

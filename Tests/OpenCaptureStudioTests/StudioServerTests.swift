@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import CaptureCore
+import MediaFormats
 #endif
 import OpenCaptureTestSupport
 import Testing
@@ -61,7 +63,7 @@ import Testing
         #expect(modes.map { $0["id"] as? String } == ["photo", "bracket", "raw", "depth", "livePhoto"])
         #expect(modes.dropLast().allSatisfy { $0["available"] as? Bool == true })
         #expect(modes.last?["available"] as? Bool == false, "Live Photos need the photo preset; this studio runs at VGA")
-        #expect((state["viewfinder"] as? [String: Any])?["available"] as? Bool == false)
+        #expect((state["viewfinder"] as? [String: Any])?["available"] as? Bool == true)
         #expect(studio.server.configuration.host == "127.0.0.1")
     }
 
@@ -139,5 +141,19 @@ import Testing
         let developed = try await studio.request("/api/assets/\(asset)/developed.jpg")
         #expect(developed.status == 200 && developed.body.prefix(2) == Data([0xFF, 0xD8]))
         #expect(try await studio.request("/api/assets/\(asset)/depth.png").status == 404)
+    }
+}
+
+@Suite struct StudioViewfinderTests {
+    /// A BGRA frame becomes a JPEG a third of its size whose colours are the 3×3 averages.
+    @Test func framesShrinkToAThirdAsJPEG() throws {
+        let buffer = try #require(PixelBuffer(width: 96, height: 72, pixelFormat: .bgra32))
+        let p = buffer.baseAddress(ofPlane: 0)!.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<72 { for x in 0..<96 { let o = y * buffer.bytesPerRow + 4 * x; p[o] = 30; p[o + 1] = 120; p[o + 2] = 210; p[o + 3] = 255 } }
+        let jpeg = try #require(StudioViewfinder.jpeg(buffer))
+        let decoded = try JPEGDecoder.decode(jpeg)
+        #expect(decoded.width == 32 && decoded.height == 24)
+        let centre = 3 * (12 * 32 + 16)
+        #expect(abs(Int(decoded.storage[centre]) - 210) < 6 && abs(Int(decoded.storage[centre + 2]) - 30) < 6, "R and B in order")
     }
 }

@@ -1,0 +1,73 @@
+import CaptureCore
+import Foundation
+import MediaFormats
+import OpenCapture
+
+/// The live viewfinder: a video data output on the studio's session whose frames (BGRA) are shrunk 3× and
+/// JPEG-encoded, at most `maxRate` a second, for every open `/api/viewfinder.mjpg` stream.
+final class StudioViewfinder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
+    // `@unchecked Sendable`: `lock` guards `subscribers`, `nextID` and `lastSent`, the only mutable fields.
+    private let lock = NSLock()
+    private var subscribers: [Int: AsyncStream<Data>.Continuation] = [:]
+    private var nextID = 0
+    private var lastSent = 0.0
+    static let maxRate = 12.0
+    /// The output to put in the session (its delegate is this object).
+    let output = AVCaptureVideoDataOutput()
+    let queue = DispatchQueue(label: "OpenCapture.Studio.viewfinder")
+
+    override init() {
+        super.init()
+        output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
+        output.setSampleBufferDelegate(self, queue: queue)
+    }
+
+    /// JPEG frames from now on, and the subscription's number.
+    func subscribe() -> (id: Int, frames: AsyncStream<Data>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .bufferingNewest(1))
+        let id = lock.withLock { nextID += 1; subscribers[nextID] = continuation; return nextID }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.withLock { self.subscribers[id] = nil }
+        }
+        return (id, stream)
+    }
+
+    func end(_ id: Int) { lock.withLock { subscribers.removeValue(forKey: id) }?.finish() }
+
+    var subscriberCount: Int { lock.withLock { subscribers.count } }
+
+    func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
+        let t = sampleBuffer.presentationTimeStamp.seconds
+        let targets = lock.withLock { () -> [AsyncStream<Data>.Continuation] in
+            guard !subscribers.isEmpty, t - lastSent >= 1 / Self.maxRate else { return [] }
+            lastSent = t
+            return Array(subscribers.values)
+        }
+        guard !targets.isEmpty, let pixels = sampleBuffer.imageBuffer, let jpeg = Self.jpeg(pixels) else { return }
+        for continuation in targets { continuation.yield(jpeg) }
+    }
+
+    /// A BGRA frame averaged over 3×3 blocks into RGB, as a JPEG.
+    static func jpeg(_ buffer: PixelBuffer) -> Data? {
+        guard buffer.pixelFormat == .bgra32, let base = buffer.baseAddress(ofPlane: 0) else { return nil }
+        let w = buffer.width / 3, h = buffer.height / 3, stride = buffer.bytesPerRow
+        guard w > 0, h > 0 else { return nil }
+        let p = base.assumingMemoryBound(to: UInt8.self)
+        var rgb = Raster<UInt8>(width: w, height: h, channels: 3)
+        rgb.storage.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h {
+                for x in 0..<w {
+                    var sum = SIMD3<Int>(0, 0, 0)
+                    for dy in 0..<3 {
+                        let row = p + (3 * y + dy) * stride + 12 * x
+                        for dx in 0..<3 { sum &+= SIMD3(Int(row[4 * dx + 2]), Int(row[4 * dx + 1]), Int(row[4 * dx])) }
+                    }
+                    let o = 3 * (y * w + x)
+                    out[o] = UInt8(sum.x / 9); out[o + 1] = UInt8(sum.y / 9); out[o + 2] = UInt8(sum.z / 9)
+                }
+            }
+        }
+        return try? JPEGEncoder.encode(rgb, quality: 75)
+    }
+}
