@@ -121,7 +121,8 @@ public struct StudioServer: Sendable {
         ]
     }
 
-    func capture(_ request: Request) async throws -> Response {
+    /// The request's body as a JSON object: 413 beyond the size limit, 400 when it is not a JSON object.
+    func jsonBody(_ request: Request) async throws -> [String: Any] {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: configuration.maxBodySize)
@@ -131,6 +132,11 @@ public struct StudioServer: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] else {
             throw StudioError(status: 400, "the body must be a JSON object")
         }
+        return object
+    }
+
+    func capture(_ request: Request) async throws -> Response {
+        let object = try await jsonBody(request)
         guard let mode = StudioMode(rawValue: object["mode"] as? String ?? "photo") else { throw StudioError(status: 400, "unknown mode") }
         let device = object["device"] as? String ?? (mode == .depth ? "dual" : "wide")
         guard let lighting = SimulatedLighting(rawValue: object["lighting"] as? String ?? configuration.lighting.rawValue) else {
@@ -162,14 +168,8 @@ public struct StudioServer: Sendable {
     /// The page chose a mode: the camera gets ready for it (Live Photo capture on only in the Live Photo mode,
     /// so the stream runs, and keeps its 1.5 s of history, only then).
     func selectMode(_ request: Request) async throws -> Response {
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: configuration.maxBodySize)
-        } catch {
-            throw StudioError(status: 413, "the request body is larger than \(configuration.maxBodySize) bytes")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any],
-              let mode = StudioMode(rawValue: object["mode"] as? String ?? "") else { throw StudioError(status: 400, "unknown mode") }
+        let object = try await jsonBody(request)
+        guard let mode = StudioMode(rawValue: object["mode"] as? String ?? "") else { throw StudioError(status: 400, "unknown mode") }
         if let reason = mode.unavailableReason(preset: configuration.preset) { throw StudioError(status: 409, reason) }
         guard let lighting = SimulatedLighting(rawValue: object["lighting"] as? String ?? configuration.lighting.rawValue) else {
             throw StudioError(status: 400, "unknown lighting")
