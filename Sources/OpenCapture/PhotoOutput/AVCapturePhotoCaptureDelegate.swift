@@ -14,10 +14,11 @@ public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings)
     /// A photo is ready; called `expectedPhotoCount` times. `photo` is never nil, even with an error.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?)
-    /// Live Photo movie media captured (file not yet written). Live Photos are not yet simulated.
+    /// A Live Photo's movie media is captured (its post-roll has ended); the file is not written yet.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
                      resolvedSettings: AVCaptureResolvedPhotoSettings)
-    /// Live Photo movie file written. Live Photos are not yet simulated.
+    /// A Live Photo's movie file is complete: its length and where the still's moment falls in it; with `error` set
+    /// nothing is left at `outputFileURL`.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL,
                      duration: CMTime, photoDisplayTime: CMTime, resolvedSettings: AVCaptureResolvedPhotoSettings, error: Error?)
     /// The request is complete; always last, exactly once, with the request's error if it failed.

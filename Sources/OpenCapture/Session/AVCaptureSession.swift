@@ -55,7 +55,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
 
     /// When true (the default), the session picks the device's colour space: Display P3 when it has
     /// a photo output and the format supports P3, sRGB otherwise. Set it to false to choose
-    /// `activeColorSpace` yourself. (Movie and video-data outputs, which keep sRGB on iOS, are not simulated yet.)
+    /// `activeColorSpace` yourself. Difference: Apple keeps sRGB when a movie file output is present; OpenCapture does not apply that rule yet.
     public var automaticallyConfiguresCaptureDeviceForWideColor: Bool {
         get { lock.lock(); defer { lock.unlock() }; return _wideColor }
         set { lock.lock(); _wideColor = newValue; lock.unlock(); applyConfiguration() }
