@@ -80,7 +80,7 @@ package final class FrameStream: @unchecked Sendable {
         condition.withLock { _ = subscribers.removeValue(forKey: token) }
     }
 
-    /// The kept frames whose exposure starts in `range` (session seconds), oldest first.
+    /// The kept frames whose exposure starts in `range` (session seconds), oldest first, in `420v` only.
     package func frames(in range: ClosedRange<Double>) -> [StreamFrame] {
         condition.withLock { ring.filter { range.contains($0.time) } }
     }
@@ -141,7 +141,11 @@ package final class FrameStream: @unchecked Sendable {
             let frame = StreamFrame(index: index, time: exposure.startTime, duration: interval, pixelBuffer: pixels,
                                     otherFormats: others, exposure: exposure)
             let handlers = condition.withLock { () -> [@Sendable (StreamFrame) -> Void] in
-                ring.append(frame)
+                // The history keeps the 420v frame only (what movies and Live Photos encode); other formats go to
+                // subscribers once (a BGRA copy is 2.7× the size of the 420v one).
+                var kept = frame
+                kept.otherFormats = [:]
+                ring.append(kept)
                 let oldest = frame.time - config.history
                 if let keep = ring.firstIndex(where: { $0.time >= oldest }), keep > 0 { ring.removeFirst(keep) }
                 produced += 1
