@@ -26,8 +26,7 @@ public final class MovieWriter {
         }
         self.settings = settings
         self.url = url
-        let folder = url.deletingLastPathComponent()
-        temporaryURL = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8)).mov")
+        temporaryURL = FilePlacement.temporaryURL(beside: url, tag: "partial").appendingPathExtension("mov")
         let (primaries, transfer, matrix) = settings.colorSpace == .displayP3 ? (12, 13, 1) : (1, 13, 1)
         var error = [CChar](repeating: 0, count: 256)
         let keys = settings.metadata.map { strdup($0.key) }, values = settings.metadata.map { strdup($0.value) }
@@ -117,16 +116,7 @@ public final class MovieWriter {
             try? FileManager.default.removeItem(at: temporaryURL)
             throw MediaFormatError.writeFailed("\(url.path): \(Self.text(error))")
         }
-        // Durable before it gets its name: fsync the file, then rename over the final name.
-        if let handle = try? FileHandle(forUpdating: temporaryURL) {
-            try? handle.synchronize()
-            try? handle.close()
-        }
-        guard rename(temporaryURL.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporaryURL)
-            throw MediaFormatError.writeFailed("\(url.path): \(reason)")
-        }
+        try FilePlacement.moveIntoPlace(temporaryURL, to: url)
         return url
     }
 

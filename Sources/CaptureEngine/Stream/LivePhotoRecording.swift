@@ -34,8 +34,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
         self.delivery = delivery
         let stream = delivery.stream
         step = stream.configuration.frameRate >= 29 ? 2 : 1
-        let folder = delivery.url.deletingLastPathComponent()
-        temporaryURL = folder.appendingPathComponent(".\(delivery.url.lastPathComponent).unpaired-\(UUID().uuidString.prefix(8)).mov")
+        temporaryURL = FilePlacement.temporaryURL(beside: delivery.url, tag: "unpaired").appendingPathExtension("mov")
         let size = stream.configuration.size
         var settings = MovieSettings(codec: delivery.codec, width: size.width, height: size.height,
                                      frameRate: Int((stream.configuration.frameRate / Double(step)).rounded()))
@@ -147,27 +146,11 @@ package final class LivePhotoRecording: @unchecked Sendable {
                 let metadata = [(key: LivePhotoMovieAtoms.contentIdentifierKey, value: delivery.contentIdentifier)]
                     + delivery.metadata.map { (key: $0.key, value: $0.value) }
                 let paired = try LivePhotoMovieAtoms.pair(movie, metadata: metadata, stillImageTime: display)
-                try Self.writeAtomically(paired, to: url)
+                try FilePlacement.write(paired, to: url)
                 return LivePhotoMovie(url: url, duration: length, photoDisplayTime: display, error: nil)
             } catch {
                 return LivePhotoMovie(url: url, duration: 0, photoDisplayTime: 0, error: error)
             }
-        }
-    }
-
-    /// Writes `data` under a temporary name beside `url`, then renames it into place.
-    static func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(UUID().uuidString.prefix(8))")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw MediaFormatError.writeFailed("\(url.path): \(error.localizedDescription)")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw MediaFormatError.writeFailed("\(url.path): \(reason)")
         }
     }
 }

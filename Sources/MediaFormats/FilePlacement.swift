@@ -1,0 +1,35 @@
+import Foundation
+
+/// How MediaFormats' writers give a finished file its name: fsync it under a temporary name in the destination
+/// folder, then rename it over the final name, so a reader never sees a partial file and a failure leaves none.
+public enum FilePlacement {
+    /// A temporary name beside `url`, hidden, marked with `tag`.
+    public static func temporaryURL(beside url: URL, tag: String) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(tag)-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Makes `temporary` durable and renames it to `url`; on failure deletes it and throws `.writeFailed`.
+    public static func moveIntoPlace(_ temporary: URL, to url: URL) throws {
+        if let handle = try? FileHandle(forUpdating: temporary) {
+            try? handle.synchronize()
+            try? handle.close()
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw MediaFormatError.writeFailed("\(url.path): \(reason)")
+        }
+    }
+
+    /// Writes `data` to `url` through a temporary name beside it.
+    public static func write(_ data: Data, to url: URL) throws {
+        let temporary = temporaryURL(beside: url, tag: "partial")
+        do {
+            try data.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw MediaFormatError.writeFailed("\(url.path): \(error.localizedDescription)")
+        }
+        try moveIntoPlace(temporary, to: url)
+    }
+}
