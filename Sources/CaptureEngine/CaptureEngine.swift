@@ -171,7 +171,7 @@ extension CaptureEngine {
                                             secondaryModule: secondModule, delivery: delivery)
         case .structuredLight(let rig):
             measurement = try DepthDeveloper.structuredLight(rig: rig, seed: RandomSource.mix(plan.exposures[0].seed, 0x1D07),
-                                                     photo: rgb, delivery: delivery)
+                                                             delivery: delivery) { DepthDeveloper.guideLuma(rgb, size: $0) }
         case nil:
             throw DepthError.noData("\(request.device.name) does not measure depth")
         }

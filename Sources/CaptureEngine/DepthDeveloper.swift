@@ -89,9 +89,10 @@ package enum DepthDeveloper {
         return Measurement(measured: measured, delivered: delivered.converted(to: delivery.kind))
     }
 
-    /// Structured-light depth registered to the colour camera, at the delivery's size.
-    package static func structuredLight(rig: TrueDepthRig, seed: UInt64, photo: Raster<UInt8>,
-                                        delivery: DepthDelivery) throws -> Measurement {
+    /// Structured-light depth registered to the colour camera, at the delivery's size; `guide` gives the colour
+    /// camera's luma at a size (0…1, perceptual) for the filter.
+    package static func structuredLight(rig: TrueDepthRig, seed: UInt64, delivery: DepthDelivery,
+                                        guide: (Size) -> Raster<Float>) throws -> Measurement {
         let calibration = rig.calibration
         let infrared = rig.captureInfrared(seed: seed)
         let decoded = try StructuredLightDecoder.decode(infrared: infrared, reference: rig.referenceImage(),
@@ -101,7 +102,7 @@ package enum DepthDeveloper {
         let measured = DepthMap(values: metres, kind: .depth, accuracy: .absolute, quality: .high, isFiltered: false)
         var delivered = measured
         if delivery.filtered {
-            delivered.values = try DepthFilter.filtered(metres, guide: guideLuma(photo, size: metres.size))
+            delivered.values = try DepthFilter.filtered(metres, guide: guide(metres.size))
             delivered.isFiltered = true
         }
         return Measurement(measured: measured, delivered: delivered.converted(to: delivery.kind))

@@ -12,6 +12,7 @@ enum StreamBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {
         stages()
         try sustained(seconds: 6)
+        try depthStreaming(seconds: 5)
         try await shutterLag()
         try livePhotos(count: 10)
         try encoding()
@@ -185,6 +186,62 @@ enum StreamBenchmark {
             report("movie.encode.1080p.h264.\(preset).ffmpeg", 90 / child.seconds, "fps", format: "%.0f",
                    anchor: "anchor: ffmpeg -c:v libx264 from raw NV12 (process start to file)")
         }
+    }
+}
+
+extension StreamBenchmark {
+    /// Depth data outputs next to a video data output: maps a second and the video rate kept, for the dual
+    /// camera (stereo at 320×240 and 768×576) and TrueDepth (structured light at 640×480).
+    static func depthStreaming(seconds: Double) throws {
+        let cases: [(String, AVCaptureDevice.DeviceType, AVCaptureDevice.Position, AVCaptureSession.Preset, Int)] = [
+            ("dual.320x240", .builtInDualCamera, .back, .vga640x480, 320),
+            ("dual.768x576", .builtInDualCamera, .back, .photo, 768),
+            ("truedepth.640x480", .builtInTrueDepthCamera, .front, .vga640x480, 640),
+        ]
+        for (name, type, position, preset, width) in cases {
+            let device = AVCaptureDevice.makeSimulatedDevice(type, position: position)!
+            let session = AVCaptureSession()
+            session.beginConfiguration()
+            session.sessionPreset = preset
+            session.addInput(try AVCaptureDeviceInput(device: device))
+            try device.lockForConfiguration()
+            device.activeDepthDataFormat = device.activeFormat.supportedDepthDataFormats.first {
+                $0.formatDescription.dimensions.width == width
+                    && $0.formatDescription.mediaSubType == kCVPixelFormatType_DisparityFloat16
+            }
+            device.unlockForConfiguration()
+            let video = AVCaptureVideoDataOutput(), counter = FrameCounter()
+            video.setSampleBufferDelegate(counter, queue: DispatchQueue(label: "bench.frames"))
+            let depth = AVCaptureDepthDataOutput(), maps = DepthCounter()
+            depth.setDelegate(maps, callbackQueue: DispatchQueue(label: "bench.depth"))
+            session.addOutput(video)
+            session.addOutput(depth)
+            session.commitConfiguration()
+            session.startRunning()
+            counter.waitForFirst()
+            maps.waitForFirst()
+            let frames = counter.count, measured = maps.count
+            Thread.sleep(forTimeInterval: seconds)
+            let fps = Double(counter.count - frames) / seconds, mps = Double(maps.count - measured) / seconds
+            session.stopRunning()
+            report("stream.depth.\(name).maps", mps, "maps/s", format: "%.1f",
+                   anchor: "iPhone: up to 24–30 maps/s; the rest dropped as late (video at \(String(format: "%.1f", fps)) fps alongside)")
+        }
+    }
+}
+
+/// Counts delivered depth maps.
+private final class DepthCounter: NSObject, AVCaptureDepthDataOutputDelegate, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var maps = 0
+    var count: Int { condition.withLock { maps } }
+    func depthDataOutput(_ output: AVCaptureDepthDataOutput, didOutput depthData: AVDepthData, timestamp: CMTime,
+                         connection: AVCaptureConnection) {
+        condition.withLock { maps += 1; condition.broadcast() }
+    }
+    func waitForFirst() {
+        condition.lock(); defer { condition.unlock() }
+        while maps == 0 { condition.wait() }
     }
 }
 

@@ -139,12 +139,13 @@ package final class FrameStream: @unchecked Sendable {
             guard let (pixels, others) = VideoFrameDeveloper.develop(raw, size: config.size, settings: settings,
                                                                      extra: config.extraPixelFormats) else { break }
             let frame = StreamFrame(index: index, time: exposure.startTime, duration: interval, pixelBuffer: pixels,
-                                    otherFormats: others, exposure: exposure)
+                                    otherFormats: others, exposure: exposure, raw: config.keepsReadout ? raw : nil)
             let handlers = condition.withLock { () -> [@Sendable (StreamFrame) -> Void] in
-                // The history keeps the 420v frame only (what movies and Live Photos encode); other formats go to
-                // subscribers once (a BGRA copy is 2.7× the size of the 420v one).
+                // The history keeps the 420v frame only (what movies and Live Photos encode); other formats and the
+                // sensor readout go to subscribers once (a BGRA copy is 2.7× the size of the 420v one).
                 var kept = frame
                 kept.otherFormats = [:]
+                kept.raw = nil
                 ring.append(kept)
                 let oldest = frame.time - config.history
                 if let keep = ring.firstIndex(where: { $0.time >= oldest }), keep > 0 { ring.removeFirst(keep) }

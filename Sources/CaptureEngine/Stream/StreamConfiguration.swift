@@ -16,9 +16,12 @@ package struct StreamConfiguration: Sendable {
     package var history: Double
     /// Pixel formats besides `420v` that subscribers want each frame in (`420f`, `BGRA`).
     package var extraPixelFormats: Set<FourCC>
+    /// Whether each frame carries its sensor readout to subscribers (a depth data output measures depth from it).
+    package var keepsReadout: Bool
 
     package init(device: DeviceSnapshot, size: Size, frameRate: Double, clockOrigin: UInt64, history: Double = 1.6,
-                 extraPixelFormats: Set<FourCC> = []) {
+                 extraPixelFormats: Set<FourCC> = [], keepsReadout: Bool = false) {
+        self.keepsReadout = keepsReadout
         self.extraPixelFormats = extraPixelFormats.filter { $0 == "420f" || $0 == "BGRA" }
         self.device = device
         self.size = Size(width: max(2, size.width & ~1), height: max(2, size.height & ~1))

@@ -20,4 +20,6 @@ package struct StreamFrame: Sendable {
     }
     /// The exposure the sensor made.
     package var exposure: SensorExposure
+    /// The sensor readout behind the frame, only while something measures depth from it (not kept in the history).
+    package var raw: RawImage?
 }

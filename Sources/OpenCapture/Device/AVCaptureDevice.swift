@@ -86,6 +86,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// `activeVideoMinFrameDuration` / `MaxFrameDuration` as set; nil = the active format's default (30 fps).
     private var _minFrameDuration: CMTime?
     private var _maxFrameDuration: CMTime?
+    /// `activeDepthDataMinFrameDuration` as set; nil = the video's.
+    private var _depthMinFrameDuration: CMTime?
     private var _exposureMode: ExposureMode = .continuousAutoExposure
     private var _customDuration: Double = 1.0 / 60
     private var _customISO: Double = 100
@@ -270,6 +272,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         _activeDepthDataFormat = format.defaultDepthDataFormat
         _minFrameDuration = nil
         _maxFrameDuration = nil
+        _depthMinFrameDuration = nil
         state.unlock()
     }
 
@@ -280,6 +283,29 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     public var activeVideoMinFrameDuration: CMTime {
         get { state.lock(); defer { state.unlock() }; return _minFrameDuration ?? Self.defaultFrameDuration }
         set { setFrameDuration(newValue, name: "activeVideoMinFrameDuration") { $0._minFrameDuration = $1 } }
+    }
+
+    /// The shortest time between depth maps a depth data output delivers (default: `activeVideoMinFrameDuration`,
+    /// and reset to it when `activeFormat` or `activeDepthDataFormat` changes). Setting it requires the
+    /// configuration lock and a value no shorter than the video's and within the depth format's 2–30 fps; others
+    /// are reported to `DeviceDiagnostics` and ignored (Apple raises); `.invalid` restores the default.
+    /// The simulator measures each depth map in real time: maps it cannot finish in time are dropped as late.
+    public var activeDepthDataMinFrameDuration: CMTime {
+        get { state.lock(); defer { state.unlock() }; return _depthMinFrameDuration ?? _minFrameDuration ?? Self.defaultFrameDuration }
+        set {
+            guard requireLock("activeDepthDataMinFrameDuration") else { return }
+            guard newValue.isValid else { state.withLock { _depthMinFrameDuration = nil }; return }
+            let video = activeVideoMinFrameDuration.seconds
+            let ranges = activeDepthDataFormat?.videoSupportedFrameRateRanges ?? []
+            let rate = 1 / newValue.seconds
+            guard newValue.seconds >= video - 1e-9, ranges.contains(where: {
+                rate >= $0.minFrameRate - 1e-6 && rate <= $0.maxFrameRate + 1e-6
+            }) else {
+                DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("activeDepthDataMinFrameDuration \(newValue.seconds) s"))
+                return
+            }
+            state.withLock { _depthMinFrameDuration = newValue }
+        }
     }
 
     /// The longest time between frames (default 1/30 s). OpenCapture's stream runs at
@@ -318,7 +344,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
             state.lock()
             let supported = _activeFormat.supportedDepthDataFormats
             let accepted = newValue.map { new in supported.contains { $0 === new } } ?? supported.isEmpty
-            if accepted { _activeDepthDataFormat = newValue }
+            if accepted { _activeDepthDataFormat = newValue; _depthMinFrameDuration = nil }
             state.unlock()
             if !accepted {
                 let name = newValue.map { "activeDepthDataFormat \($0)" } ?? "activeDepthDataFormat nil"

@@ -42,6 +42,10 @@ public class AVCaptureOutput: NSObject, @unchecked Sendable {
 
     /// Whether the session must run the camera's frame stream while this output is in it.
     var needsFrameStream: Bool { false }
+    /// Whether the stream must measure depth for this output (the dual camera then streams from its telephoto lens).
+    var streamNeedsDepth: Bool { false }
+    /// The media type of the connection the session makes for this output.
+    var connectionMediaType: AVMediaType { .video }
     /// Pixel formats this output wants stream frames in.
     var streamPixelFormats: Set<FourCC> { [] }
     /// The session's running stream (nil when it stops or is replaced).

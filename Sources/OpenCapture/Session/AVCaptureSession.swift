@@ -54,8 +54,8 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
     private var _wideColor = true
 
     /// When true (the default), the session picks the device's colour space: Display P3 when it has
-    /// a photo output and the format supports P3, sRGB otherwise. Set it to false to choose
-    /// `activeColorSpace` yourself. Difference: Apple keeps sRGB when a movie file output is present; OpenCapture does not apply that rule yet.
+    /// a photo output, no movie file output and the format supports P3, sRGB otherwise (as Apple's, movies are
+    /// recorded in sRGB). Set it to false to choose `activeColorSpace` yourself.
     public var automaticallyConfiguresCaptureDeviceForWideColor: Bool {
         get { lock.lock(); defer { lock.unlock() }; return _wideColor }
         set { lock.lock(); _wideColor = newValue; lock.unlock(); applyConfiguration() }
@@ -117,11 +117,13 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         applyConfiguration()
     }
 
-    /// One output of each kind; an output already in another session cannot be added.
+    /// One output of each kind; an output already in another session cannot be added, nor a depth data output
+    /// to a session whose camera measures no depth.
     public func canAddOutput(_ output: AVCaptureOutput) -> Bool {
         lock.lock(); defer { lock.unlock() }
         if _outputs.contains(where: { $0 === output || type(of: $0) == type(of: output) }) { return false }
         if let other = output.session, other !== self { return false }
+        if output.streamNeedsDepth, let camera = Self.camera(in: _inputs), camera.device.depthCapability == nil { return false }
         return true
     }
 
@@ -177,9 +179,10 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
         for output in outputs { output.attachStream(nil) }
         guard running, let device, outputs.contains(where: { $0.needsFrameStream }) else { return }
         let formats = outputs.reduce(into: Set<FourCC>()) { $0.formUnion($1.streamPixelFormats) }
-        let configuration = StreamConfiguration(device: device.captureSnapshot(), size: device.streamSize,
+        let depth = outputs.contains { $0.streamNeedsDepth } && device.activeDepthDataFormat != nil
+        let configuration = StreamConfiguration(device: device.captureSnapshot(withDepth: depth), size: device.streamSize,
                                                 frameRate: 1 / max(1e-3, device.activeVideoMinFrameDuration.seconds),
-                                                clockOrigin: clockOrigin, extraPixelFormats: formats)
+                                                clockOrigin: clockOrigin, extraPixelFormats: formats, keepsReadout: depth)
         let new = FrameStream(configuration)
         lock.lock()
         guard _running else { lock.unlock(); return }
@@ -240,7 +243,9 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
             if let chosen { device.setActiveFormat(chosen) }
         }
         if let device = input?.device, wideColor {
-            let wantsP3 = outputs.contains { $0 is AVCapturePhotoOutput } && device.activeFormat.supportedColorSpaces.contains(.P3_D65)
+            // Apple's rule: P3 for photo capture; a movie file output keeps the session in sRGB (movies are recorded in sRGB).
+            let wantsP3 = outputs.contains { $0 is AVCapturePhotoOutput } && !outputs.contains { $0 is AVCaptureMovieFileOutput }
+                && device.activeFormat.supportedColorSpaces.contains(.P3_D65)
             device.setActiveColorSpace(wantsP3 ? .P3_D65 : .sRGB)
         }
         connect(outputs, to: input, onlyNew: false)
@@ -254,7 +259,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
             if let existing = output.connections.first, existing.input === input {
                 if !onlyNew { output.attach(to: self, connection: existing) }
             } else {
-                output.attach(to: self, connection: input.map { AVCaptureConnection(input: $0) })
+                output.attach(to: self, connection: input.map { AVCaptureConnection(input: $0, mediaType: output.connectionMediaType) })
             }
         }
     }

@@ -1,0 +1,166 @@
+import CaptureCore
+import Foundation
+import ImagePipeline
+import Testing
+@testable import OpenCapture
+
+/// Collects a depth data output's maps and drops.
+final class DepthCollector: NSObject, AVCaptureDepthDataOutputDelegate, @unchecked Sendable {
+    private let lock = NSCondition()
+    private(set) var maps: [(time: Double, data: AVDepthData)] = []
+    private(set) var drops: [(time: Double, reason: AVCaptureOutput.DataDroppedReason)] = []
+
+    func depthDataOutput(_ output: AVCaptureDepthDataOutput, didOutput depthData: AVDepthData, timestamp: CMTime,
+                         connection: AVCaptureConnection) {
+        lock.withLock {
+            maps.append((timestamp.seconds, depthData))
+            lock.broadcast()
+        }
+    }
+
+    func depthDataOutput(_ output: AVCaptureDepthDataOutput, didDrop depthData: AVDepthData, timestamp: CMTime,
+                         connection: AVCaptureConnection, reason: AVCaptureOutput.DataDroppedReason) {
+        lock.withLock { drops.append((timestamp.seconds, reason)) }
+    }
+
+    /// Waits until `count` maps arrived (or `timeout` seconds).
+    func waitFor(_ count: Int, timeout: Double = 60) -> [(time: Double, data: AVDepthData)] {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock(); defer { lock.unlock() }
+        while maps.count < count { if !lock.wait(until: deadline) { break } }
+        return maps
+    }
+
+    var snapshot: (maps: [(time: Double, data: AVDepthData)], drops: [(time: Double, reason: AVCaptureOutput.DataDroppedReason)]) {
+        lock.withLock { (maps, drops) }
+    }
+}
+
+@Suite(.serialized) struct AVCaptureDepthDataOutputTests {
+    /// A dual or TrueDepth camera at 640×480 with a photo output (depth on) and a depth data output.
+    static func rig(_ type: AVCaptureDevice.DeviceType, position: AVCaptureDevice.Position = .back,
+                    depthFrameRate: Int32? = nil) -> (CaptureRig, AVCaptureDepthDataOutput, DepthCollector) {
+        let rig = DepthCaptureTests.depthRig(type, position: position)
+        let output = AVCaptureDepthDataOutput(), collector = DepthCollector()
+        output.setDelegate(collector, callbackQueue: DispatchQueue(label: "depth"))
+        #expect(rig.session.canAddOutput(output))
+        rig.session.addOutput(output)
+        if let depthFrameRate {
+            try! rig.device.lockForConfiguration()
+            rig.device.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: depthFrameRate)
+            rig.device.unlockForConfiguration()
+            rig.session.stopRunning()
+            rig.session.startRunning()
+        }
+        return (rig, output, collector)
+    }
+
+    @Test func dualCameraStreamsDisparityThatAgreesWithTheTruth() async throws {
+        let (rig, output, collector) = Self.rig(.builtInDualCamera)
+        defer { rig.session.stopRunning() }
+        #expect(output.connection(with: .depthData) != nil)
+        let maps = collector.waitFor(4)
+        try #require(maps.count >= 4)
+        let depth = maps[3].data
+        #expect(depth.depthDataType == kCVPixelFormatType_DisparityFloat16)
+        #expect(depth.depthDataAccuracy == .relative && depth.isDepthDataFiltered)
+        #expect(CVPixelBufferGetWidth(depth.depthDataMap) == 320 && CVPixelBufferGetHeight(depth.depthDataMap) == 240)
+        let calibration = try #require(depth.cameraCalibrationData)
+        #expect(calibration.intrinsicMatrixReferenceDimensions.width == 640)
+        // Maps come in time order, each stamped with a video frame's slot (1/30 s steps from the first).
+        let times = maps.map(\.time)
+        #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
+        for time in times.dropFirst() {
+            let slots = (time - times[0]) * 30
+            #expect(abs(slots - slots.rounded()) < 1e-3, "slot \(slots)")
+        }
+
+        // Against the truth of a depth photo from the same (telephoto) view: disparity in 1/m, f·B in px·m.
+        let photo = try #require(try await rig.capture(DepthCaptureTests.depthSettings()).photos.first)
+        let size = Size(width: 320, height: 240)
+        let truth = try DepthCaptureTests.trueDisparity(photo, size: size)
+        let measured = try #require(depth.converting(toDepthDataType: kCVPixelFormatType_DisparityFloat32).depthDataMap.depthValues())
+        let fB = Float(Double(calibration.intrinsicMatrix.columns.0.x) * 320 / 640 * 0.01)
+        var bad = 0, count = 0
+        for i in truth.indices where truth[i].isFinite && measured.storage[i].isFinite {
+            if abs(measured.storage[i] - truth[i]) * fB > 1 { bad += 1 }
+            count += 1
+        }
+        let rate = Double(bad) / Double(max(count, 1))
+        print("streamed dual-camera depth 320×240: bad-1px \(rate * 100) % of \(count); delivered/dropped \(output.deliveryCounts)")
+        #expect(count == 320 * 240)
+        #expect(rate < 0.25)
+    }
+
+    @Test func trueDepthStreamsAbsoluteDepthAtTheChosenRate() async throws {
+        let (rig, output, collector) = Self.rig(.builtInTrueDepthCamera, position: .front, depthFrameRate: 5)
+        defer { rig.session.stopRunning() }
+        #expect(rig.device.activeDepthDataMinFrameDuration == CMTime(value: 1, timescale: 5))
+        let maps = collector.waitFor(4)
+        try #require(maps.count >= 4)
+        let depth = maps[3].data
+        #expect(depth.depthDataAccuracy == .absolute)
+        // No faster than 5 a second.
+        let steps = zip(maps.dropFirst(), maps).map { $0.time - $1.time }
+        #expect(steps.allSatisfy { $0 >= 0.2 - 1 / 60 }, "\(steps)")
+        // The person sits about half a metre from the front camera; the room behind is metres away.
+        let metres = try #require(depth.converting(toDepthDataType: kCVPixelFormatType_DepthFloat32).depthDataMap.depthValues())
+        let centre = metres[metres.width / 2, metres.height / 2]
+        #expect(centre > 0.2 && centre < 1.0, "centre \(centre) m")
+        // Against the truth of a photo from the same camera: the person (nearer than 1 m) within 2 cm.
+        let photo = try #require(try await rig.capture(DepthCaptureTests.depthSettings()).photos.first)
+        let truth = try DepthCaptureTests.trueDisparity(photo, size: Size(width: metres.width, height: metres.height))
+        let errors = truth.indices.compactMap { i -> Float? in
+            let distance = 1 / truth[i]
+            return distance < 1 && metres.storage[i].isFinite ? abs(metres.storage[i] - distance) : nil
+        }.sorted()
+        try #require(errors.count > metres.storage.count / 20)
+        let median = errors[errors.count / 2]
+        print("TrueDepth stream: centre \(centre) m, person median |Δ| \(median * 1000) mm; delivered/dropped \(output.deliveryCounts)")
+        #expect(median < 0.02)
+    }
+
+    @Test func lateMapsAreDroppedAsLate() throws {
+        let (rig, output, collector) = Self.rig(.builtInDualCamera)
+        defer { rig.session.stopRunning() }
+        _ = collector.waitFor(3)
+        let drops = collector.snapshot.drops
+        // At 30 fps on 2 cores the stereo pair cannot be matched for every frame.
+        #expect(!drops.isEmpty)
+        #expect(drops.allSatisfy { $0.reason == .lateData })
+        #expect(output.deliveryCounts.dropped >= drops.count)
+    }
+
+    @Test func rulesForAddingAndRates() throws {
+        let wide = CaptureRig(.builtInWideAngleCamera, preset: .vga640x480)
+        defer { wide.session.stopRunning() }
+        #expect(!wide.session.canAddOutput(AVCaptureDepthDataOutput()))
+        let output = AVCaptureDepthDataOutput()
+        #expect(output.alwaysDiscardsLateDepthData && output.isFilteringEnabled)
+        #expect(output.delegate == nil && output.delegateCallbackQueue == nil)
+        output.setDelegate(DepthCollector(), callbackQueue: nil)            // reported and ignored
+        #expect(output.delegate == nil)
+
+        let dual = AVCaptureDevice.makeSimulatedDevice(.builtInDualCamera, position: .back)!
+        try dual.lockForConfiguration()
+        defer { dual.unlockForConfiguration() }
+        #expect(dual.activeDepthDataMinFrameDuration == dual.activeVideoMinFrameDuration)
+        dual.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: 60)  // faster than video: ignored
+        #expect(dual.activeDepthDataMinFrameDuration == CMTime(value: 1, timescale: 30))
+        dual.activeDepthDataMinFrameDuration = CMTime(value: 1, timescale: 10)
+        #expect(dual.activeDepthDataMinFrameDuration == CMTime(value: 1, timescale: 10))
+        dual.activeDepthDataFormat = dual.activeFormat.supportedDepthDataFormats.first
+        #expect(dual.activeDepthDataMinFrameDuration == CMTime(value: 1, timescale: 30), "reset with the depth format")
+    }
+
+    @Test func aMovieFileOutputKeepsTheSessionInSRGB() throws {
+        let rig = CaptureRig(.builtInWideAngleCamera, preset: .photo)
+        defer { rig.session.stopRunning() }
+        #expect(rig.device.activeColorSpace == .P3_D65)
+        let movie = AVCaptureMovieFileOutput()
+        rig.session.addOutput(movie)
+        #expect(rig.device.activeColorSpace == .sRGB)
+        rig.session.removeOutput(movie)
+        #expect(rig.device.activeColorSpace == .P3_D65)
+    }
+}
