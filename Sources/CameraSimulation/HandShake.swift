@@ -30,10 +30,21 @@ struct HandShake: Sendable {
         return r
     }
 
+    /// (yaw, pitch) rates in radians per second at session time `t`.
+    func angularVelocity(at t: Double) -> SIMD2<Double> {
+        var r = SIMD2<Double>(0, 0)
+        for i in frequencies.indices {
+            let omega = 2 * Double.pi * frequencies[i], w = omega * t
+            r.x += yaw[i].amplitude * omega * cos(w + yaw[i].phase)
+            r.y += pitch[i].amplitude * omega * cos(w + pitch[i].phase)
+        }
+        return r
+    }
+
     /// The motion kernel of an exposure as integer-offset taps: sampling the still image at
-    /// (x + dx, y + dy) with these weights reproduces the average along the path (bilinear splats).
-    func kernel(start: Double, duration: Double, focalPixels: Double, residual: Double) -> [ShakeTap] {
-        func offset(_ t: Double) -> SIMD2<Double> { angles(at: t) * (focalPixels * residual) }
+    /// (x + dx, y + dy) with these weights reproduces the average along the path of `offset` (pixels at
+    /// session time t; bilinear splats).
+    static func kernel(start: Double, duration: Double, offset: (Double) -> SIMD2<Double>) -> [ShakeTap] {
         // Path extent from a coarse look decides how finely to sample it.
         var lo = offset(start), hi = lo
         for k in 1...8 {

@@ -21,6 +21,9 @@ public struct SensorExposure: Sendable, Hashable {
     /// Distance the lens is focused at, metres (clamped to what the module can focus on); nil = every depth in
     /// focus (no defocus blur, the all-in-focus render).
     public var focusDistance: Double?
+    /// Deliberate camera movements (on top of the hand shake; each turns the view from its start time on, and
+    /// their turns add up).
+    public var swings: [CameraSwing] = []
 
     /// Creates an exposure request.
     public init(size: Size, duration: Double, iso: Double, flash: Bool = false, opticalStabilization: Bool = false,

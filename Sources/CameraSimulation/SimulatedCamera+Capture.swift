@@ -97,16 +97,30 @@ extension SimulatedCamera {
 
     /// The pendulum during `exposure` on this readout, with the same hand shake as the still scene; nil out of view.
     func pendulum(_ exposure: SensorExposure, geometry g: ViewGeometry, planes: SensorPlanes) -> PendulumOverlay? {
-        let residual = residualShake(exposure.opticalStabilization)
-        return PendulumOverlay(geometry: g, planes: planes, start: exposure.startTime, duration: max(0, exposure.duration)) { t in
-            shake.angles(at: t) * (g.focalPixels * residual)
+        PendulumOverlay(geometry: g, planes: planes, start: exposure.startTime, duration: max(0, exposure.duration)) { t in
+            viewOffset(exposure, geometry: g, at: t)
         }
+    }
+
+    /// Where the view has moved at session time `t`, pixels on this readout: the hand shake (reduced by optical
+    /// stabilisation) plus the exposure's swings, which a lens-shift stabiliser is far too small to cancel.
+    func viewOffset(_ exposure: SensorExposure, geometry g: ViewGeometry, at t: Double) -> SIMD2<Double> {
+        var angles = shake.angles(at: t) * residualShake(exposure.opticalStabilization)
+        for swing in exposure.swings { angles += swing.angles(at: t) }
+        return angles * g.focalPixels
+    }
+
+    /// What the phone's gyroscope reads at session time `t`: (yaw, pitch) rates in radians per second of the hand
+    /// shake and the `swings`.
+    public func angularVelocity(at t: Double, swings: [CameraSwing]) -> SIMD2<Double> {
+        swings.reduce(shake.angularVelocity(at: t)) { $0 + $1.angularVelocity(at: t) }
     }
 
     /// Motion kernel of `exposure`, weights normalised to one.
     func shakeTaps(_ exposure: SensorExposure, geometry g: ViewGeometry) -> [ShakeTap] {
-        var taps = shake.kernel(start: exposure.startTime, duration: max(0, exposure.duration),
-                                focalPixels: g.focalPixels, residual: residualShake(exposure.opticalStabilization))
+        var taps = HandShake.kernel(start: exposure.startTime, duration: max(0, exposure.duration)) { t in
+            viewOffset(exposure, geometry: g, at: t)
+        }
         let total = taps.reduce(Float(0)) { $0 + $1.weight }
         if total > 0 { for i in taps.indices { taps[i].weight /= total } }
         return taps

@@ -23,6 +23,9 @@ package struct DeviceSnapshot: Sendable {
     package var focus: FocusSnapshot?
     /// How this device measures depth; nil for a single camera.
     package var depthSource: DepthSource?
+    /// The deliberate camera movements made so far (read live: a swing made while the stream runs reaches the
+    /// frames exposed after it; each turns the view only from its start time).
+    package var swings: @Sendable () -> [CameraSwing] = { [] }
 
     package init(module: CameraModule, source: any FrameSource, name: String, exposure: ExposureControl, bias: Double,
                  seed: UInt64, colorSpace: ColorSpace, focus: FocusSnapshot? = nil, depthSource: DepthSource? = nil) {

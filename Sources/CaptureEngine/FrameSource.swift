@@ -21,6 +21,9 @@ package protocol FrameSource: AnyObject, Sendable {
     @discardableResult func prepare(size: Size) -> Bool
     func isPrepared(size: Size) -> Bool
     func purgeCaches()
+    /// What the phone's gyroscope reads at session time `time` with `swings` made: (yaw, pitch) rad/s;
+    /// nil for sources without a motion sensor (replayed files).
+    func angularVelocity(at time: Double, swings: [CameraSwing]) -> SIMD2<Double>?
 }
 
 extension FrameSource {
@@ -33,7 +36,14 @@ extension FrameSource {
     }
 }
 
+extension FrameSource {
+    package func angularVelocity(at time: Double, swings: [CameraSwing]) -> SIMD2<Double>? { nil }
+}
+
 extension SimulatedCamera: FrameSource {
+    package func angularVelocity(at time: Double, swings: [CameraSwing]) -> SIMD2<Double>? {
+        angularVelocity(at: time, swings: swings) as SIMD2<Double>
+    }
     package func groundTruth(_ exposure: SensorExposure) -> Raster<Float>? { groundTruth(exposure) as Raster<Float> }
     package func depthMap(size: Size) -> Raster<Float>? { depthMap(size: size) as Raster<Float> }
 }

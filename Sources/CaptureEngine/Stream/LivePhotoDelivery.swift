@@ -23,6 +23,9 @@ package struct LivePhotoDelivery: Sendable {
     /// Seconds kept before and recorded after the still.
     package var preRoll: Double = 1.5
     package var postRoll: Double = 1.5
+    /// Whether the movie is cut where the phone swings (raised before the still, lowered after it), as the
+    /// gyroscope reads it.
+    package var autoTrims = false
 
     package init(url: URL, codec: MovieCodec, contentIdentifier: String, metadata: [LivePhotoMetadataItem], stream: FrameStream,
                  stillTime: Double, sound: RoomSound? = nil, suspension: @escaping @Sendable () -> Double?) {

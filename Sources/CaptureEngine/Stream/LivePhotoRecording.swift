@@ -10,6 +10,10 @@ import MediaFormats
 /// stream's rate if lower. The movie is written under a temporary name, given its pairing atoms
 /// (`LivePhotoMovieAtoms`) and renamed into place.
 ///
+/// With auto-trimming, the phone's gyroscope is read over each frame's slot as the frame arrives (never ahead of
+/// the stream): the pre-roll starts after the last swing before the still, and the recording ends at the first
+/// frame after the still during which the phone swings (`LivePhotoTrimming`).
+///
 /// `@unchecked Sendable`: `lock` guards every mutable field (writer, subscription, times, state) except
 /// `audioSamplesWritten`, which only the serial `queue` touches.
 package final class LivePhotoRecording: @unchecked Sendable {
@@ -28,6 +32,8 @@ package final class LivePhotoRecording: @unchecked Sendable {
     private let step: Int
     private let temporaryURL: URL
     private var audioSamplesWritten = 0
+    /// Where auto-trimming ended the movie: the start of the first frame the phone swung in after the still.
+    private var trimmedEnd: Double?
 
     /// Starts recording (pre-roll frames included); fails only later, through `finish`.
     package init(_ delivery: LivePhotoDelivery) {
@@ -42,7 +48,10 @@ package final class LivePhotoRecording: @unchecked Sendable {
         settings.threads = 1
         if delivery.sound != nil { settings.audio = (RoomSound.sampleRate, 1) }
         do { writer = try MovieWriter(url: temporaryURL, settings: settings) } catch { failure = error }
-        let past = stream.frames(in: (delivery.stillTime - delivery.preRoll)...delivery.stillTime)
+        var past = stream.frames(in: (delivery.stillTime - delivery.preRoll)...delivery.stillTime)
+        if delivery.autoTrims, let last = past.lastIndex(where: { swings(during: $0) }) {
+            past.removeSubrange(...last)
+        }
         for frame in past { accept(frame) }
         if failure == nil {
             let token = stream.subscribe { [weak self] frame in self?.accept(frame) }
@@ -50,17 +59,33 @@ package final class LivePhotoRecording: @unchecked Sendable {
         }
     }
 
-    /// When the recording part ends: the post-roll's end, or the suspension if earlier.
-    private var endTime: Double {
+    /// When the recording part ends: the post-roll's end, or the suspension or the trim if earlier.
+    private var endTime: Double { endTime(trimmed: lock.withLock { trimmedEnd }) }
+
+    private func endTime(trimmed: Double?) -> Double {
         let planned = delivery.stillTime + delivery.postRoll
-        guard let suspended = delivery.suspension() else { return planned }
-        return max(delivery.stillTime, min(planned, suspended))
+        guard let cut = [delivery.suspension(), trimmed].compactMap({ $0 }).min() else { return planned }
+        return max(delivery.stillTime, min(planned, cut))
+    }
+
+    /// Whether the phone swings during `frame`'s slot, as its gyroscope reads.
+    private func swings(during frame: StreamFrame) -> Bool {
+        let device = delivery.stream.configuration.device
+        let made = device.swings()
+        return LivePhotoTrimming.swings(from: frame.time, to: frame.time + frame.duration) {
+            device.source.angularVelocity(at: $0, swings: made)
+        }
     }
 
     private func accept(_ frame: StreamFrame) {
+        if delivery.autoTrims, frame.time > delivery.stillTime, lock.withLock({ trimmedEnd == nil && !recordingEnded }),
+           swings(during: frame) {
+            lock.withLock { trimmedEnd = frame.time }
+        }
         lock.lock()
         guard !recordingEnded, failure == nil, frame.index > lastIndex else { lock.unlock(); return }
-        if frame.time > endTime {
+        // A trimmed movie ends before the frame the phone swung in; otherwise after the last frame that starts by the end.
+        if frame.time > endTime(trimmed: trimmedEnd) || trimmedEnd.map({ frame.time >= $0 }) == true {
             lock.unlock()
             endRecording()
             return

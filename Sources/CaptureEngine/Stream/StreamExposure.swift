@@ -17,6 +17,7 @@ enum StreamExposure {
                                       startTime: time, bias: device.bias,
                                       seed: RandomSource.mix(RandomSource.mix(device.seed, 0x5747_EA00), UInt64(index)))
         exposure.focusDistance = device.focus?.distance
+        exposure.swings = device.swings()
         return exposure
     }
 }

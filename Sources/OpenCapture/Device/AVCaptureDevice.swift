@@ -94,6 +94,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _bias: Float = 0
     private var configurationLockCount = 0
     private var _lighting: SimulatedLighting = .indoor
+    /// Swings of the simulated phone made with `simulateCameraSwing`, in the order made.
+    private var _swings: [CameraSwing] = []
     private var _colorSpace: AVCaptureColorSpace = .sRGB
     private var _seed: UInt64 = 0x0C0F_FEE0
     private var cameras: [CameraKey: SimulatedCamera] = [:]
@@ -472,6 +474,23 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         set { state.lock(); _lighting = newValue; state.unlock() }  // auto focus re-scans: lighting is in its key
     }
 
+    /// Turns the simulated phone by `pitchDegrees` (positive: toward the floor, as when lowering it after a shot)
+    /// and `yawDegrees` (positive: to the right) over `duration` seconds from `time` on the session's
+    /// `synchronizationClock`, easing in and out. Stream frames (video data, movies, Live Photo movies) see it:
+    /// they blur along the swing and the phone's simulated gyroscope reads it, which Live Photo auto-trimming
+    /// uses. Swings add up; the phone stays where they leave it until `removeSimulatedCameraSwings()`. Photos
+    /// are taken from the pose of the shot (the hand shake only).
+    public func simulateCameraSwing(at time: CMTime, pitchDegrees: Double, yawDegrees: Double = 0, duration: Double = 0.5) {
+        let swing = CameraSwing(start: time.seconds, duration: duration,
+                                angles: SIMD2(yawDegrees, pitchDegrees) * (.pi / 180))
+        state.withLock { _swings.append(swing) }
+    }
+
+    /// Returns the simulated phone to where it was before any `simulateCameraSwing`.
+    public func removeSimulatedCameraSwings() {
+        state.withLock { _swings.removeAll() }
+    }
+
     /// Seed of the simulated sensor's fixed-pattern noise and hand shake. Captures are
     /// reproducible for the same seed, settings and request order.
     public var simulationSeed: UInt64 {
@@ -566,8 +585,13 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         case nil:
             break
         }
-        return DeviceSnapshot(module: photoModule, source: cameraLocked(module: photoModule), name: localizedName,
-                              exposure: exposure, bias: Double(_bias), seed: _seed,
-                              colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB, focus: focus, depthSource: depthSource)
+        var snapshot = DeviceSnapshot(module: photoModule, source: cameraLocked(module: photoModule), name: localizedName,
+                                      exposure: exposure, bias: Double(_bias), seed: _seed,
+                                      colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB, focus: focus, depthSource: depthSource)
+        snapshot.swings = { [weak self] in
+            guard let self else { return [] }
+            return state.withLock { _swings }
+        }
+        return snapshot
     }
 }

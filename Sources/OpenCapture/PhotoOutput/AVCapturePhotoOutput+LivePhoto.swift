@@ -47,8 +47,10 @@ extension AVCapturePhotoOutput {
         }
     }
 
-    /// Apple trims Live Photo movies where the camera swings away; OpenCapture keeps the flag (default true)
-    /// but does not trim yet.
+    /// Whether Live Photo movies are trimmed where the phone swings (default true): the movie starts after the
+    /// last swing before the still (the phone being raised) and ends before the first frame after the still in
+    /// which it swings (being lowered), as the simulated gyroscope reads it (over ≈ 20°/s). Read per request.
+    /// See `AVCaptureDevice.simulateCameraSwing(at:pitchDegrees:yawDegrees:duration:)`.
     public var isLivePhotoAutoTrimmingEnabled: Bool {
         get { withOutputLock { livePhotoAutoTrimming } }
         set { withOutputLock { livePhotoAutoTrimming = newValue } }

@@ -88,6 +88,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     stream: stream, stillTime: stream.now,
                     sound: session.hasMicrophone ? RoomSound(seed: stream.configuration.device.seed) : nil,
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
+                request.livePhoto?.autoTrims = livePhotoAutoTrimming
             }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.
             engine.submit(request, events: adapter.handle)

@@ -274,6 +274,55 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(after > 0.2 && after < 0.9, "recorded \(after) s after the still, not 1.5 s")
     }
 
+    /// Session time `seconds` from now on the session's synchronisation clock.
+    static func sessionTime(_ session: AVCaptureSession, in seconds: Double) -> CMTime {
+        CMTime(seconds: session.synchronizationClock!.time.seconds + seconds, preferredTimescale: 1_000_000_000)
+    }
+
+    @Test(arguments: [true, false])
+    func autoTrimmingCutsTheMovieWhereThePhoneIsLowered(trimming: Bool) throws {
+        let (session, output) = try LivePhotoTests.running()
+        defer { session.stopRunning() }
+        let device = try #require(output.currentDevice)
+        defer { device.removeSimulatedCameraSwings() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(output.isLivePhotoAutoTrimmingEnabled, "on by default")
+        output.isLivePhotoAutoTrimmingEnabled = trimming
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: Self.settings(folder.appendingPathComponent("lowered.mov")), delegate: watcher)
+        device.simulateCameraSwing(at: Self.sessionTime(session, in: 0.6), pitchDegrees: 40, duration: 0.5)
+        watcher.wait()
+        let movie = try #require(watcher.movie)
+        #expect(movie.error == nil)
+        let after = movie.duration - movie.display
+        if trimming {
+            #expect(after > 0.4 && after < 0.85, "trimmed \(after) s after the still (lowered ≈ 0.6 s after it)")
+            #expect(movie.display > 1.3, "the pre-roll is kept: \(movie.display) s")
+        } else {
+            #expect(after > 1.35, "untrimmed: \(after) s after the still")
+        }
+    }
+
+    @Test func autoTrimmingStartsAfterThePhoneWasRaised() throws {
+        let (session, output) = try LivePhotoTests.running()
+        defer { session.stopRunning() }
+        let device = try #require(output.currentDevice)
+        defer { device.removeSimulatedCameraSwings() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Raised (tilted up from the floor) over 0.4 s, then held still for about half a second before the shot.
+        device.simulateCameraSwing(at: Self.sessionTime(session, in: 0.1), pitchDegrees: -40, duration: 0.4)
+        Thread.sleep(forTimeInterval: 1.0)
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: Self.settings(folder.appendingPathComponent("raised.mov")), delegate: watcher)
+        watcher.wait()
+        let movie = try #require(watcher.movie)
+        #expect(movie.error == nil)
+        #expect(movie.display > 0.25 && movie.display < 0.8, "the movie starts after the raise: still at \(movie.display) s")
+        #expect(movie.duration - movie.display > 1.35)
+    }
+
     @Test func anUnwritableDestinationFailsTheMovieButDeliversTheStill() throws {
         let (session, output) = try LivePhotoTests.running()
         defer { session.stopRunning() }
