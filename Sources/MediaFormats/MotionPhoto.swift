@@ -1,8 +1,9 @@
 import Foundation
 
-/// Google's Motion Photo (Camera XMP `GCamera:MotionPhoto` v1, with the older `MicroVideo` fields Samsung
-/// and older Google Photos read too): a JPEG whose XMP describes a container of the primary image and an
-/// MPEG-4 video appended after it.
+/// Google's Motion Photo (Camera XMP `GCamera:MotionPhoto` v1): a still whose XMP describes a container of the
+/// primary image and an MPEG-4 video appended after it. A JPEG also carries the older `MicroVideo` fields Samsung
+/// and older Google Photos read; in a HEIC the video sits in a top-level `mpvd` box after the image's boxes,
+/// whose 8-byte header is the primary item's padding.
 public enum MotionPhoto {
     /// What `read` finds.
     public struct Info: Sendable, Equatable {
@@ -20,7 +21,7 @@ public enum MotionPhoto {
         let segments = try JPEGSegments.segments(in: bytes)
         guard let scan = segments.last, scan.marker == 0xDA else { throw MediaFormatError.truncated }
         guard let end = endOfImage(bytes, after: scan.payload.upperBound) else { throw MediaFormatError.truncated }
-        let xmp = Array(xmpPacket(videoLength: video.count, presentationTimestampUs: presentationTimestampUs).utf8)
+        let xmp = Array(xmpPacket(videoLength: video.count, presentationTimestampUs: presentationTimestampUs, heic: false).utf8)
         let payload = xmpPrefix + xmp
         guard payload.count + 2 <= 0xFFFF else { throw MediaFormatError.unsupported("Motion Photo XMP longer than one segment") }
         // After SOI and the APP0/APP1 segments that lead the file (JFIF, Exif), before anything else.
@@ -38,12 +39,35 @@ public enum MotionPhoto {
         return Data(out) + video
     }
 
-    /// The Motion Photo description of `data`, or nil when it has none.
+    /// The XMP packet a HEIC Motion Photo's still carries (pass it as `HEIFEncodingOptions.xmp`), for a video of
+    /// `videoLength` bytes that `appendVideo(_:toHEIC:)` adds.
+    public static func heicXMP(videoLength: Int, presentationTimestampUs: Int64) -> Data {
+        Data(xmpPacket(videoLength: videoLength, presentationTimestampUs: presentationTimestampUs, heic: true).utf8)
+    }
+
+    /// `heic` (whose XMP is `heicXMP`) followed by a top-level `mpvd` box holding `video` (an MP4).
+    public static func appendVideo(_ video: Data, toHEIC heic: Data) throws -> Data {
+        guard FileKind.of(heic) == .heif else { throw MediaFormatError.unsupported("a Motion Photo video box needs a HEIF still") }
+        let size = video.count + 8
+        guard size <= Int(UInt32.max) else { throw MediaFormatError.unsupported("a Motion Photo video of \(video.count) bytes") }
+        var box = Data([UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        box += Data("mpvd".utf8)
+        return heic + box + video
+    }
+
+    /// The Motion Photo description of `data` (a JPEG or HEIC), or nil when it has none.
     public static func read(_ data: Data) throws -> Info? {
-        let bytes = [UInt8](data)
-        let segments = try JPEGSegments.segments(in: bytes)
-        guard let xmpSegment = segments.first(where: { isXMP($0, bytes) }) else { return nil }
-        let text = String(decoding: bytes[(xmpSegment.payload.lowerBound + xmpPrefix.count)..<xmpSegment.payload.upperBound], as: UTF8.self)
+        let text: String
+        if FileKind.of(data) == .heif {
+            guard let xmp = try HEIFStructure.parse(data).xmp else { return nil }
+            text = String(decoding: xmp, as: UTF8.self)
+        } else {
+            let bytes = [UInt8](data)
+            let segments = try JPEGSegments.segments(in: bytes)
+            guard let xmpSegment = segments.first(where: { isXMP($0, bytes) }) else { return nil }
+            text = String(decoding: bytes[(xmpSegment.payload.lowerBound + xmpPrefix.count)..<xmpSegment.payload.upperBound], as: UTF8.self)
+        }
+        let total = data.count
         guard text.contains("GCamera:MotionPhoto=\"1\"") || text.contains("GCamera:MicroVideo=\"1\"") else { return nil }
         var length: Int?
         if let offset = attribute("GCamera:MicroVideoOffset", in: text).flatMap(Int.init) { length = offset }
@@ -51,14 +75,22 @@ public enum MotionPhoto {
             let tail = String(text[item.lowerBound...])
             length = attribute("Item:Length", in: tail).flatMap(Int.init)
         }
-        guard let length, length > 0, length <= bytes.count else { throw MediaFormatError.invalidMetadata("Motion Photo XMP gives no valid video length") }
+        guard let length, length > 0, length <= total else { throw MediaFormatError.invalidMetadata("Motion Photo XMP gives no valid video length") }
         let stamp = (attribute("GCamera:MotionPhotoPresentationTimestampUs", in: text)
                      ?? attribute("GCamera:MicroVideoPresentationTimestampUs", in: text)).flatMap { Int64($0) } ?? -1
-        return Info(video: (bytes.count - length)..<bytes.count, presentationTimestampUs: stamp)
+        return Info(video: (total - length)..<total, presentationTimestampUs: stamp)
     }
 
-    static func xmpPacket(videoLength: Int, presentationTimestampUs: Int64) -> String {
-        """
+    static func xmpPacket(videoLength: Int, presentationTimestampUs: Int64, heic: Bool) -> String {
+        let microVideo = heic ? "" : """
+
+                    GCamera:MicroVideo="1"
+                    GCamera:MicroVideoVersion="1"
+                    GCamera:MicroVideoOffset="\(videoLength)"
+                    GCamera:MicroVideoPresentationTimestampUs="\(presentationTimestampUs)"
+            """
+        let (mime, padding) = heic ? ("image/heic", 8) : ("image/jpeg", 0)
+        return """
         <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="OpenCapture">
          <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
           <rdf:Description rdf:about=""
@@ -67,15 +99,11 @@ public enum MotionPhoto {
             xmlns:Item="http://ns.google.com/photos/1.0/container/item/"
             GCamera:MotionPhoto="1"
             GCamera:MotionPhotoVersion="1"
-            GCamera:MotionPhotoPresentationTimestampUs="\(presentationTimestampUs)"
-            GCamera:MicroVideo="1"
-            GCamera:MicroVideoVersion="1"
-            GCamera:MicroVideoOffset="\(videoLength)"
-            GCamera:MicroVideoPresentationTimestampUs="\(presentationTimestampUs)">
+            GCamera:MotionPhotoPresentationTimestampUs="\(presentationTimestampUs)"\(microVideo)>
            <Container:Directory>
             <rdf:Seq>
              <rdf:li rdf:parseType="Resource">
-              <Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0" Item:Padding="0"/>
+              <Container:Item Item:Mime="\(mime)" Item:Semantic="Primary" Item:Length="0" Item:Padding="\(padding)"/>
              </rdf:li>
              <rdf:li rdf:parseType="Resource">
               <Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(videoLength)" Item:Padding="0"/>

@@ -2,15 +2,15 @@ import ArgumentParser
 import Foundation
 import OpenCapture
 
-/// `opencapture export-motion-photo`: a Live Photo pair → a Google/Samsung Motion Photo JPEG.
+/// `opencapture export-motion-photo`: a Live Photo pair → a Google/Samsung Motion Photo JPEG or HEIC.
 struct ExportMotionPhotoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export-motion-photo",
-        abstract: "Turn a Live Photo pair (still + movie, OpenCapture's or an iPhone's) into a Google/Samsung Motion Photo JPEG.")
+        abstract: "Turn a Live Photo pair (still + movie, OpenCapture's or an iPhone's) into a Google/Samsung Motion Photo (JPEG, or HEIC when the output ends in .heic).")
 
     @Argument(help: "The still: JPEG or HEIC.") var still: String
     @Argument(help: "The movie: QuickTime (.mov) or MP4.") var movie: String
-    @Option(name: .shortAndLong, help: "The Motion Photo to write (.jpg).") var output: String
+    @Option(name: .shortAndLong, help: "The Motion Photo to write (.jpg, or .heic for a HEIC with the video in an mpvd box).") var output: String
 
     func run() throws {
         let summary: MotionPhotoExporter.Summary

@@ -3,9 +3,12 @@ import Foundation
 import MediaFormats
 
 /// Turns a Live Photo pair (OpenCapture's or an iPhone's: a JPEG or HEIC still and its QuickTime movie) into a
-/// Google/Samsung Motion Photo: a JPEG with the `GCamera` Motion Photo XMP and the movie, remuxed to MP4 without
+/// Google/Samsung Motion Photo: the still with the `GCamera` Motion Photo XMP and the movie, remuxed to MP4 without
 /// re-encoding, appended (OpenCapture addition). The still's moment carries over from the movie's
-/// still-image-time track. A HEIC still is decoded (orientation applied) and written as a JPEG with its EXIF.
+/// still-image-time track. The output is a JPEG, or a HEIC when its name ends in `.heic`/`.heif` (the video then
+/// in a top-level `mpvd` box). A still in the other format is decoded (orientation applied) and encoded anew with
+/// its EXIF and colour profile; a JPEG still written as JPEG keeps its bytes. Depth and other auxiliary images
+/// of a HEIC still are not carried over.
 public enum MotionPhotoExporter {
     /// What an export wrote.
     public struct Summary: Sendable {
@@ -18,16 +21,21 @@ public enum MotionPhotoExporter {
     }
 
     /// Writes the Motion Photo of `still` + `movie` to `output` (temporary name, then rename). Throws
-    /// `MotionPhotoError` for unreadable files, a still that is not a JPEG or HEIC, a movie without video, or a
+    /// `MotionPhotoError` for an output not named .jpg/.jpeg/.heic/.heif, unreadable files, a still that is not a JPEG or HEIC, a movie without video, or a
     /// still and movie whose content identifiers differ.
     public static func export(still: URL, movie: URL, to output: URL) throws -> Summary {
+        let kind = output.pathExtension.lowercased()
+        guard ["jpg", "jpeg", "heic", "heif"].contains(kind) else {
+            throw MotionPhotoError("\(output.lastPathComponent): a Motion Photo is a .jpg or a .heic file")
+        }
         let stillData = try AtomicFile.read(still)
         let movieData = try AtomicFile.read(movie)
         guard FileKind.of(movieData) == .movie, let parsed = try? QuickTimeMovie.parse(movieData) else {
             throw MotionPhotoError("\(movie.lastPathComponent) is not a QuickTime or MP4 movie")
         }
         guard parsed.tracks.contains(where: { $0.handler == "vide" }) else { throw MotionPhotoError("\(movie.lastPathComponent) has no video track") }
-        let (jpeg, stillID) = try jpegStill(stillData, name: still.lastPathComponent)
+        let heicOutput = kind == "heic" || kind == "heif"
+        let stillID = try contentIdentifier(of: stillData, name: still.lastPathComponent)
         if let stillID, let movieID = parsed.pairing.contentIdentifier, stillID != movieID {
             throw MotionPhotoError("\(still.lastPathComponent) and \(movie.lastPathComponent) are not a pair: content identifiers \(stillID) and \(movieID)")
         }
@@ -42,33 +50,64 @@ public enum MotionPhotoExporter {
         }
         let mp4 = try Data(contentsOf: mp4URL)
         let stamp = parsed.pairing.stillImageTime.map { Int64(($0 * 1e6).rounded()) } ?? -1
-        let combined = try MotionPhoto.make(jpeg: jpeg, video: mp4, presentationTimestampUs: stamp)
+        let combined: Data
+        do {
+            if heicOutput {
+                let heic = try heicStill(stillData, xmp: MotionPhoto.heicXMP(videoLength: mp4.count, presentationTimestampUs: stamp))
+                combined = try MotionPhoto.appendVideo(mp4, toHEIC: heic)
+            } else {
+                combined = try MotionPhoto.make(jpeg: jpegStill(stillData), video: mp4, presentationTimestampUs: stamp)
+            }
+        } catch let error as MediaFormatError {
+            throw MotionPhotoError("cannot read \(still.lastPathComponent): \(error)")
+        }
         try AtomicFile.write(combined, to: output)
         return Summary(bytes: combined.count, videoBytes: mp4.count, presentationTime: parsed.pairing.stillImageTime,
                        contentIdentifier: stillID ?? parsed.pairing.contentIdentifier)
     }
 
-    /// The still as JPEG bytes, with its content identifier if it carries one.
-    private static func jpegStill(_ data: Data, name: String) throws -> (Data, String?) {
+    /// The still's Apple content identifier, if it carries one; throws unless it is a JPEG or HEIC.
+    private static func contentIdentifier(of data: Data, name: String) throws -> String? {
         switch FileKind.of(data) {
-        case .jpeg:
-            return (data, (try? ExifReader.read(jpeg: data))?.appleContentIdentifier)
+        case .jpeg: return (try? ExifReader.read(jpeg: data))?.appleContentIdentifier
         case .heif:
-            do {
-                let structure = try HEIFStructure.parse(data)
-                var exif = structure.exif.flatMap { try? ExifReader.read(jpeg: $0) }
-                let rgb = try HEIFDecoder.decode(data)          // as displayed: irot/imir applied
-                exif?.orientation = 1
-                exif?.pixelXDimension = rgb.width
-                exif?.pixelYDimension = rgb.height
-                let jpeg = try JPEGEncoder.encode(rgb, quality: 92, exif: exif, iccProfile: structure.iccProfile)
-                return (jpeg, exif?.appleContentIdentifier)
-            } catch let error as MediaFormatError {
-                throw MotionPhotoError("cannot read \(name): \(error)")
-            }
-        default:
-            throw MotionPhotoError("\(name) is not a JPEG or HEIC still")
+            guard let structure = try? HEIFStructure.parse(data) else { throw MotionPhotoError("cannot read \(name): not a valid HEIF file") }
+            return structure.exif.flatMap { try? ExifReader.read(jpeg: $0) }?.appleContentIdentifier
+        default: throw MotionPhotoError("\(name) is not a JPEG or HEIC still")
         }
+    }
+
+    /// The still decoded as displayed (orientation applied), with its EXIF (orientation reset, dimensions updated)
+    /// and ICC profile.
+    private static func decoded(_ data: Data) throws -> (rgb: Raster<UInt8>, exif: ExifMetadata?, icc: Data?) {
+        let heif = FileKind.of(data) == .heif
+        let structure = heif ? try HEIFStructure.parse(data) : nil
+        var exif = heif ? structure?.exif.flatMap { try? ExifReader.read(jpeg: $0) } : try? ExifReader.read(jpeg: data)
+        let rgb = heif ? try HEIFDecoder.decode(data) : try JPEGDecoder.decode(data)
+        exif?.orientation = 1
+        exif?.pixelXDimension = rgb.width
+        exif?.pixelYDimension = rgb.height
+        return (rgb, exif, heif ? structure?.iccProfile : try JPEGSegments.iccProfile(in: data))
+    }
+
+    /// The still as JPEG bytes: a JPEG as it is, a HEIC decoded and encoded.
+    private static func jpegStill(_ data: Data) throws -> Data {
+        if FileKind.of(data) == .jpeg { return data }
+        let still = try decoded(data)
+        return try JPEGEncoder.encode(still.rgb, quality: 92, exif: still.exif, iccProfile: still.icc)
+    }
+
+    /// The still as HEIC bytes carrying `xmp`: decoded and encoded at quality 0.92, in Display P3 when its
+    /// profile says so, else sRGB.
+    private static func heicStill(_ data: Data, xmp: Data) throws -> Data {
+        let still = try decoded(data)
+        var options = HEIFEncodingOptions()
+        options.quality = 0.92
+        options.exif = still.exif
+        options.xmp = xmp
+        let description = still.icc.flatMap(ICCProfile.description(of:)) ?? ""
+        options.colorSpace = description.localizedCaseInsensitiveContains("P3") ? .displayP3 : .sRGB
+        return try HEIFEncoder.encode(still.rgb, options: options)
     }
 }
 

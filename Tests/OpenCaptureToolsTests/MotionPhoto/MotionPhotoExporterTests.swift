@@ -34,6 +34,41 @@ import Testing
         }
     }
 
+    @Test func aHEICMotionPhotoCarriesTheVideoInAnMpvdBox() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pair = try LivePhotoPairFixture.make(in: folder, stillImageTime: 0.4)
+        let output = folder.appendingPathComponent("PXL_0001.MP.heic")
+        let summary = try MotionPhotoExporter.export(still: pair.still, movie: pair.movie, to: output)
+        #expect(summary.contentIdentifier == LivePhotoPairFixture.identifier)
+        let data = try Data(contentsOf: output)
+        #expect(FileKind.of(data) == .heif)
+        let info = try #require(try MotionPhoto.read(data))
+        #expect(info.presentationTimestampUs == 400_000)
+        let video = data[info.video]
+        #expect(String(decoding: video.dropFirst(4).prefix(4), as: UTF8.self) == "ftyp", "an MP4 at the end")
+        // The video is the payload of a top-level mpvd box that ends the file.
+        let header = [UInt8](data[(info.video.lowerBound - 8)..<info.video.lowerBound])
+        #expect(String(decoding: header[4...], as: UTF8.self) == "mpvd")
+        #expect(Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3]) == video.count + 8)
+        // The still decodes (libheif skips the box) and keeps its EXIF pairing.
+        let rgb = try HEIFDecoder.decode(data)
+        #expect(rgb.width == 64 && rgb.height == 48)
+        let exif = try #require(try HEIFStructure.parse(data).exif.flatMap { try ExifReader.read(jpeg: $0) })
+        #expect(exif.appleContentIdentifier == LivePhotoPairFixture.identifier)
+        if ExternalTool.exiftool.isInstalled {
+            let xmp = try ExternalTool.exiftool.run(["-s", "-MotionPhoto", "-MotionPhotoPresentationTimestampUs"], file: data, fileExtension: "heic")
+            let text = String(decoding: xmp.standardOutput, as: UTF8.self)
+            #expect(text.contains("MotionPhoto ") && text.contains("400000"), "\(text)")
+        }
+        if ExternalTool.ffprobe.isInstalled {
+            let probe = try ExternalTool.ffprobe.run(["-v", "error", "-show_streams", "-of", "json"], file: Data(video), fileExtension: "mp4")
+            let json = try #require(try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])
+            let codecs = (json["streams"] as? [[String: Any]] ?? []).compactMap { $0["codec_name"] as? String }.sorted()
+            #expect(codecs == ["aac", "h264"])
+        }
+    }
+
     @Test func aStillFromAnotherPairIsRefusedAndNothingIsWritten() throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,6 +78,9 @@ import Testing
         let foreign = try LivePhotoPairFixture.make(in: other, identifier: "11111111-2222-3333-4444-555555555555")
         let output = folder.appendingPathComponent("out.jpg")
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: foreign.still, movie: pair.movie, to: output) }
+        let png = folder.appendingPathComponent("out.png")
+        #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.still, movie: pair.movie, to: png) }
+        #expect(!FileManager.default.fileExists(atPath: png.path))
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.movie, movie: pair.movie, to: output) }
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.still, movie: pair.still, to: output) }
         #expect(!FileManager.default.fileExists(atPath: output.path))
