@@ -40,9 +40,11 @@ enum StreamBenchmark {
         report("stream.1080p.stage.isp", median(isp) * 1000, "ms/frame", format: "%.1f", anchor: "inner stage: video ISP to 420v")
     }
 
-    /// A 1080p30 session with a video data output for `seconds`, then the same while recording a movie.
-    static func sustained(seconds: Double) throws {
+    /// A 1080p30 session with a video data output for `seconds`, then the same while recording a movie for
+    /// `recordingSeconds` (memory sampled 2 s in and at the end: a long recording keeps it flat).
+    static func sustained(seconds: Double, recordingSeconds: Double = 20) throws {
         for recording in [false, true] {
+            let seconds = recording ? recordingSeconds : seconds
             let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back)!
             let session = AVCaptureSession()
             session.sessionPreset = .hd1920x1080
@@ -61,7 +63,10 @@ enum StreamBenchmark {
             let waiter = RecordingEnd()
             if recording { movie.startRecording(to: folder.appendingPathComponent("b.mov"), recordingDelegate: waiter) }
             let before = counter.count, dropsBefore = video.deliveryCounts.dropped
-            Thread.sleep(forTimeInterval: seconds)
+            Thread.sleep(forTimeInterval: 2)
+            let early = ResidentMemory.current ?? 0
+            Thread.sleep(forTimeInterval: seconds - 2)
+            let late = ResidentMemory.current ?? 0
             let delivered = counter.count - before, dropped = video.deliveryCounts.dropped - dropsBefore
             if recording { movie.stopRecording(); waiter.wait() }
             session.stopRunning()
@@ -69,6 +74,10 @@ enum StreamBenchmark {
             report(name + ".fps", Double(delivered) / seconds, "fps", format: "%.1f", anchor: "target 30 fps, no dropped frames")
             report(name + ".missed", 100 * (1 - Double(delivered) / (seconds * 30)), "% of frame slots", format: "%.1f",
                    anchor: "frames the sensor skipped or the delegate dropped (\(dropped) dropped)")
+            if recording {
+                report(name + ".rss_growth", late - early, "MB", format: "%.0f",
+                       anchor: String(format: "resident memory from 2 s to %.0f s into the recording (%.0f → %.0f MB); flat is ≈ 0", seconds, early, late))
+            }
         }
     }
 
