@@ -31,6 +31,59 @@ public enum YCbCr420 {
         }
     }
 
+    /// The fixed-point matrix. Luma: Y = (kr·R + kg·G + kb·B + yBias) >> 16 (coefficients × 2^16, scaled to video
+    /// range when asked); chroma from four-pixel sums, coefficients × 2^16, result >> 18 (libjpeg's jccolor.c
+    /// constants, so full-range output matches libjpeg-turbo's own conversion).
+    struct Coefficients {
+        let kr: Int, kg: Int, kb: Int, yBias: Int
+        let ur: Int, ug: Int, ub: Int, vr: Int, vg: Int, vb: Int, cBias: Int
+
+        init(_ range: Range) {
+            let video = range == .video
+            let ys = video ? 219.0 / 255 : 1, cs = video ? 224.0 / 255 : 1
+            func k(_ v: Double, _ s: Double) -> Int { Int((v * s * 65536).rounded()) }
+            kr = k(0.299, ys); kg = k(0.587, ys); kb = k(0.114, ys)
+            yBias = (video ? 16 << 16 : 0) + 32768
+            ur = k(-0.16874, cs); ug = k(-0.33126, cs); ub = k(0.5, cs)
+            vr = k(0.5, cs); vg = k(-0.41869, cs); vb = k(-0.08131, cs)
+            cBias = (128 << 18) + (1 << 17)
+        }
+    }
+
+    /// Converts chroma row `j` and its two luma rows from planar 8-bit rows (`rgb0` the upper row's R, G, B
+    /// planes, `rgb1` the lower's; pass the upper row twice for a last odd row, then `lowerLuma` is false and only
+    /// the upper luma row is written). Same numbers as `convert` gives for the same pixels; planar rows let the
+    /// loops vectorise (the video pipeline writes its frames this way, two rows at a time).
+    public static func convertRowPair(_ rgb0: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>),
+                                      _ rgb1: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>),
+                                      width: Int, chromaRow j: Int, lowerLuma: Bool, range: Range, into d: Destination) {
+        guard width > 0 else { return }
+        let k = Coefficients(range)
+        let kr = Int32(k.kr), kg = Int32(k.kg), kb = Int32(k.kb), yBias = Int32(k.yBias)
+        @inline(__always) func luma(_ rgb: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>),
+                                    _ out: UnsafeMutablePointer<UInt8>) {
+            let (r, g, b) = rgb
+            for x in 0..<width {
+                out[x] = UInt8(truncatingIfNeeded: (kr &* Int32(r[x]) &+ kg &* Int32(g[x]) &+ kb &* Int32(b[x]) &+ yBias) >> 16)
+            }
+        }
+        let out0 = d.y + 2 * j * d.yRowStride
+        luma(rgb0, out0)
+        if lowerLuma { luma(rgb1, out0 + d.yRowStride) }
+        let ur = Int32(k.ur), ug = Int32(k.ug), ub = Int32(k.ub), vr = Int32(k.vr), vg = Int32(k.vg), vb = Int32(k.vb)
+        let cBias = Int32(k.cBias)
+        let cb = d.cb + j * d.chromaRowStride, cr = d.cr + j * d.chromaRowStride, step = d.chromaStep
+        let (r0, g0, b0) = rgb0, (r1, g1, b1) = rgb1
+        for i in 0..<((width + 1) / 2) {
+            let x0 = 2 * i, x1 = min(2 * i + 1, width - 1)
+            let rs = Int32(r0[x0]) &+ Int32(r0[x1]) &+ Int32(r1[x0]) &+ Int32(r1[x1])
+            let gs = Int32(g0[x0]) &+ Int32(g0[x1]) &+ Int32(g1[x0]) &+ Int32(g1[x1])
+            let bs = Int32(b0[x0]) &+ Int32(b0[x1]) &+ Int32(b1[x0]) &+ Int32(b1[x1])
+            cb[i * step] = UInt8(clamping: (ur &* rs &+ ug &* gs &+ ub &* bs &+ cBias) >> 18)
+            cr[i * step] = UInt8(clamping: (vr &* rs &+ vg &* gs &+ vb &* bs &+ cBias) >> 18)
+        }
+    }
+
     /// Converts the `width`×`height` window of `image` at (`x0`, `y0`) into `destination`, which
     /// holds `width`×`height` luma and ⌈width/2⌉×⌈height/2⌉ chroma samples. `image` has 1 (grey),
     /// 3 (RGB) or 4 (RGBA, alpha ignored) channels. `parallel` splits the rows into bands.
@@ -39,22 +92,17 @@ public enum YCbCr420 {
         guard width > 0, height > 0, image.width > 0, image.height > 0 else { return }
         let channels = image.channels
         let g = channels >= 3 ? 1 : 0, b = channels >= 3 ? 2 : 0
-        let video = range == .video
-        // Luma: Y = (kr·R + kg·G + kb·B)·scale + offset, coefficients × 2^16.
-        let ys = video ? 219.0 / 255 : 1, cs = video ? 224.0 / 255 : 1
-        func k(_ v: Double, _ s: Double, _ bits: Double) -> Int { Int((v * s * bits).rounded()) }
-        let kr = k(0.299, ys, 65536), kg = k(0.587, ys, 65536), kb = k(0.114, ys, 65536)
-        let yBias = (video ? 16 << 16 : 0) + 32768
-        // Chroma from four-pixel sums: coefficients × 2^16, result scaled by 2^-18.
-        // (libjpeg's jccolor.c constants, so full-range output matches libjpeg-turbo's own conversion.)
-        let ur = k(-0.16874, cs, 65536), ug = k(-0.33126, cs, 65536), ub = k(0.5, cs, 65536)
-        let vr = k(0.5, cs, 65536), vg = k(-0.41869, cs, 65536), vb = k(-0.08131, cs, 65536)
-        let cBias = (128 << 18) + (1 << 17)
+        let k = Coefficients(range)
+        let (kr, kg, kb, yBias) = (k.kr, k.kg, k.kb, k.yBias)
+        let (ur, ug, ub, vr, vg, vb, cBias) = (k.ur, k.ug, k.ub, k.vr, k.vg, k.vb, k.cBias)
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         let columns = (0..<(2 * cw)).map { min(x0 + min($0, width - 1), image.width - 1) * channels }
         let rowStride = image.rowStride
         let d = destination
+        // Blocks whose two columns are both inside the window and the image take the direct path below.
+        let wholeBlocks = channels >= 3 ? max(0, min(width, image.width - x0) / 2) : 0
         image.storage.withUnsafeBufferPointer { src in
+            let base = src.baseAddress!
             func rows(_ band: Swift.Range<Int>) {
                 for j in band {
                     let r0 = min(y0 + min(2 * j, height - 1), image.height - 1) * rowStride
@@ -62,7 +110,25 @@ public enum YCbCr420 {
                     let out0 = d.y + 2 * j * d.yRowStride
                     let out1: UnsafeMutablePointer<UInt8>? = 2 * j + 1 < height ? out0 + d.yRowStride : nil
                     let cbRow = d.cb + j * d.chromaRowStride, crRow = d.cr + j * d.chromaRowStride
-                    for i in 0..<cw {
+                    // Direct path: 2×2 blocks of RGB(A) pixels, no edge repetition needed.
+                    var p0 = base + r0 + x0 * channels, p1 = base + r1 + x0 * channels
+                    let lower = out1 ?? out0          // a last odd row writes its luma once (to out0, twice)
+                    for i in 0..<wholeBlocks {
+                        let ra = Int(p0[0]), ga = Int(p0[1]), ba = Int(p0[2])
+                        let rb = Int(p0[channels]), gb = Int(p0[channels + 1]), bb = Int(p0[channels + 2])
+                        let rc = Int(p1[0]), gc = Int(p1[1]), bc = Int(p1[2])
+                        let rd = Int(p1[channels]), gd = Int(p1[channels + 1]), bd = Int(p1[channels + 2])
+                        out0[2 * i] = UInt8(truncatingIfNeeded: (kr * ra + kg * ga + kb * ba + yBias) >> 16)
+                        out0[2 * i + 1] = UInt8(truncatingIfNeeded: (kr * rb + kg * gb + kb * bb + yBias) >> 16)
+                        lower[2 * i] = UInt8(truncatingIfNeeded: (kr * rc + kg * gc + kb * bc + yBias) >> 16)
+                        lower[2 * i + 1] = UInt8(truncatingIfNeeded: (kr * rd + kg * gd + kb * bd + yBias) >> 16)
+                        let rs = ra + rb + rc + rd, gs = ga + gb + gc + gd, bs = ba + bb + bc + bd
+                        cbRow[i * d.chromaStep] = UInt8(clamping: (ur * rs + ug * gs + ub * bs + cBias) >> 18)
+                        crRow[i * d.chromaStep] = UInt8(clamping: (vr * rs + vg * gs + vb * bs + cBias) >> 18)
+                        p0 += 2 * channels
+                        p1 += 2 * channels
+                    }
+                    for i in wholeBlocks..<cw {
                         let c0 = columns[2 * i], c1 = columns[2 * i + 1]
                         let second = 2 * i + 1 < width
                         var rs = 0, gs = 0, bs = 0

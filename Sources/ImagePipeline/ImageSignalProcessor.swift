@@ -41,6 +41,38 @@ public struct ImageSignalProcessor: Sendable {
         return out
     }
 
+    /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`), two rows at a time inside
+    /// each band: no 8-bit RGB image in between (what the video pipeline streams). The same pixels as
+    /// `PixelBuffer.yCbCr420(from: process(raw), fullRange:)`. Nil only if the buffer cannot be made.
+    public func processYCbCr420(_ raw: RawImage, fullRange: Bool) -> PixelBuffer? {
+        let w = raw.width, h = raw.height
+        guard w > 0, h > 0, settings.outputSize == nil || settings.outputSize == Size(width: w, height: h),
+              let buffer = PixelBuffer(width: w, height: h,
+                                       pixelFormat: fullRange ? .yuv420BiPlanarFullRange : .yuv420BiPlanarVideoRange),
+              let yPlane = buffer.baseAddress(ofPlane: 0), let cPlane = buffer.baseAddress(ofPlane: 1) else { return nil }
+        precondition(ImageSignalProcessor.bandHeight % 2 == 0, "row pairs must not straddle bands")
+        let tone = ToneStage(curve: settings.toneCurve)
+        let c = cPlane.assumingMemoryBound(to: UInt8.self)
+        let destination = YCbCr420.Destination(y: yPlane.assumingMemoryBound(to: UInt8.self), yRowStride: buffer.planes[0].bytesPerRow,
+                                               cb: c, cr: c + 1, chromaRowStride: buffer.planes[1].bytesPerRow, chromaStep: 2)
+        let range: YCbCr420.Range = fullRange ? .full : .video
+        run(raw) { band, y, _, _, _ in
+            // Bands start on even rows, so each odd row (or a last even one) completes its pair.
+            guard y % 2 == 1 || y == h - 1 else { return }
+            let top = y - y % 2
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6 * w) { bytes in
+                let p = bytes.baseAddress!
+                for channel in 0..<3 { tone.run(band.row(channel, top), into: p + channel * w, width: w) }
+                if y != top { for channel in 0..<3 { tone.run(band.row(channel, y), into: p + (3 + channel) * w, width: w) } }
+                let upper = (UnsafePointer(p), UnsafePointer(p + w), UnsafePointer(p + 2 * w))
+                let lower = y != top ? (UnsafePointer(p + 3 * w), UnsafePointer(p + 4 * w), UnsafePointer(p + 5 * w)) : upper
+                YCbCr420.convertRowPair(upper, lower, width: w, chromaRow: top / 2, lowerLuma: y != top, range: range,
+                                        into: destination)
+            }
+        }
+        return buffer
+    }
+
     /// The same path stopping before tone mapping: linear output-space RGB, 1.0 = white.
     /// (`outputSize` is not applied.)
     public func processLinear(_ raw: RawImage) -> Raster<Float> {

@@ -8,6 +8,16 @@ struct ToneStage {
         scale = Float(ToneCurve.tableSize - 1)
     }
 
+    /// Encodes `width` pixels of one planar row into bytes (one channel).
+    @inline(__always)
+    func run(_ v: UnsafePointer<Float>, into out: UnsafeMutablePointer<UInt8>, width: Int) {
+        let s = scale, magic: Float = 8_388_608
+        table.withUnsafeBufferPointer { t in
+            let t = t.baseAddress!
+            for x in 0..<width { out[x] = t[Int((min(max(v[x], 0), 1) * s + magic).bitPattern & 0x3FFF)] }
+        }
+    }
+
     /// Encodes `width` pixels of three planar rows into interleaved RGB bytes.
     @inline(__always)
     func run(r: UnsafePointer<Float>, g: UnsafePointer<Float>, b: UnsafePointer<Float>,

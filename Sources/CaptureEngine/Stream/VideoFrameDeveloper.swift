@@ -20,7 +20,10 @@ package enum VideoFrameDeveloper {
     /// same RGB); nil only if a buffer cannot be made.
     package static func develop(_ raw: RawImage, size: Size, settings: ISPSettings,
                                 extra: Set<FourCC> = []) -> (PixelBuffer, [FourCC: PixelBuffer])? {
-        let rgb = ImageSignalProcessor(settings: settings).process(raw.croppingRows(to: size.height))
+        let isp = ImageSignalProcessor(settings: settings), cropped = raw.croppingRows(to: size.height)
+        // Only 420v: straight to Y′CbCr, two rows at a time. Other formats come from one 8-bit RGB image.
+        if extra.isEmpty { return isp.processYCbCr420(cropped, fullRange: false).map { ($0, [:]) } }
+        let rgb = isp.process(cropped)
         guard let main = PixelBuffer.yCbCr420(from: rgb, fullRange: false) else { return nil }
         var others: [FourCC: PixelBuffer] = [:]
         for format in extra { others[format] = PhotoEncoder.pixelBuffer(rgb, format: format) }
