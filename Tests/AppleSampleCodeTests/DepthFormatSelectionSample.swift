@@ -1,8 +1,11 @@
 /*
  The depth-format choice of Apple's depth samples (the TrueDepth streaming sample's configureSession,
  the pattern "Capturing Photos with Depth" describes): take the active format's Float16 depth
- formats, keep the widest, and make it active under the configuration lock. The body of
- selectDepthFormat() is Apple's code, unchanged; the class around it holds what it refers to.
+ formats, keep the widest, and make it active under the configuration lock; and that sample's
+ depth data output (added unfiltered, its connection enabled). The bodies of selectDepthFormat() and
+ addDepthDataOutput() are Apple's code, unchanged; the class around them holds what they refer to.
+ The sample then pairs depth with video through AVCaptureDataOutputSynchronizer, which OpenCapture
+ does not have yet; the test takes the maps from the output's own delegate.
 */
 
 #if canImport(AVFoundation)
@@ -23,6 +26,25 @@ final class DepthFormatSelectionSample {
     let session = AVCaptureSession()
     let videoDevice: AVCaptureDevice
     var setupResult: SessionSetupResult = .success
+    let depthDataOutput = AVCaptureDepthDataOutput()
+
+    func addDepthDataOutput() {
+        // Add a depth data output
+        if session.canAddOutput(depthDataOutput) {
+            session.addOutput(depthDataOutput)
+            depthDataOutput.isFilteringEnabled = false
+            if let connection = depthDataOutput.connection(with: .depthData) {
+                connection.isEnabled = true
+            } else {
+                print("No AVCaptureConnection")
+            }
+        } else {
+            print("Could not add depth data output to the session")
+            setupResult = .configurationFailed
+            session.commitConfiguration()
+            return
+        }
+    }
 
     init(videoDevice: AVCaptureDevice) {
         self.videoDevice = videoDevice
@@ -75,5 +97,35 @@ final class DepthFormatSelectionSampleTests: XCTestCase {
         XCTAssertEqual(CMFormatDescriptionGetMediaSubType(selected.formatDescription), kCVPixelFormatType_DepthFloat16)
         XCTAssertEqual(CMVideoFormatDescriptionGetDimensions(selected.formatDescription).width, 768)
         XCTAssertEqual(CMVideoFormatDescriptionGetDimensions(selected.formatDescription).height, 576)
+    }
+
+    func testTrueDepthStreamsUnfilteredDepthThroughApplesOutputSetup() throws {
+        let device = try XCTUnwrap(AVCaptureDevice.makeSimulatedDevice(.builtInTrueDepthCamera, position: .front))
+        let sample = DepthFormatSelectionSample(videoDevice: device)
+        sample.session.beginConfiguration()
+        sample.session.sessionPreset = .vga640x480
+        sample.session.addInput(try AVCaptureDeviceInput(device: device))
+        sample.addDepthDataOutput()
+        sample.selectDepthFormat()
+        sample.session.commitConfiguration()
+        XCTAssertEqual(sample.setupResult, .success)
+        final class Receiver: NSObject, AVCaptureDepthDataOutputDelegate, @unchecked Sendable {
+            let got = XCTestExpectation(description: "a depth map")
+            var depth: AVDepthData?
+            func depthDataOutput(_ output: AVCaptureDepthDataOutput, didOutput depthData: AVDepthData, timestamp: CMTime,
+                                 connection: AVCaptureConnection) {
+                if depth == nil { depth = depthData; got.fulfill() }
+            }
+        }
+        let receiver = Receiver()
+        sample.depthDataOutput.setDelegate(receiver, callbackQueue: DispatchQueue(label: "depth"))
+        sample.session.startRunning()
+        defer { sample.session.stopRunning() }
+        wait(for: [receiver.got], timeout: 60)
+        let depth = try XCTUnwrap(receiver.depth)
+        XCTAssertEqual(depth.depthDataType, kCVPixelFormatType_DepthFloat16)
+        XCTAssertFalse(depth.isDepthDataFiltered)
+        XCTAssertEqual(depth.depthDataAccuracy, .absolute)
+        XCTAssertEqual(CVPixelBufferGetWidth(depth.depthDataMap), 640)
     }
 }

@@ -268,10 +268,18 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         }
     }
 
-    func setActiveFormat(_ format: Format) {
+    /// Makes `format` active and resets the frame durations. The depth format goes back to the format's default,
+    /// or, with `keepingDepthFormat` (a session applying its preset at `commitConfiguration`, after the app chose
+    /// a depth format inside the configuration block), to the new format's depth format of the same size and type
+    /// when it has one. Setting the format it already has changes nothing.
+    func setActiveFormat(_ format: Format, keepingDepthFormat: Bool = false) {
         state.lock()
+        if format === _activeFormat && keepingDepthFormat { state.unlock(); return }
+        let previous = keepingDepthFormat ? _activeDepthDataFormat?.formatDescription : nil
         _activeFormat = format
-        _activeDepthDataFormat = format.defaultDepthDataFormat
+        _activeDepthDataFormat = previous.flatMap { old in
+            format.supportedDepthDataFormats.first { $0.formatDescription == old }
+        } ?? format.defaultDepthDataFormat
         _minFrameDuration = nil
         _maxFrameDuration = nil
         _depthMinFrameDuration = nil

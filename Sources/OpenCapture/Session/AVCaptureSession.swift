@@ -240,7 +240,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
             } else {
                 chosen = formats.max { $0.dimensions.pixelCount < $1.dimensions.pixelCount }
             }
-            if let chosen { device.setActiveFormat(chosen) }
+            if let chosen { device.setActiveFormat(chosen, keepingDepthFormat: true) }
         }
         if let device = input?.device, wideColor {
             // Apple's rule: P3 for photo capture; a movie file output keeps the session in sRGB (movies are recorded in sRGB).

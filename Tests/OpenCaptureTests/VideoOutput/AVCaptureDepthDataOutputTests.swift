@@ -153,6 +153,31 @@ final class DepthCollector: NSObject, AVCaptureDepthDataOutputDelegate, @uncheck
         #expect(dual.activeDepthDataMinFrameDuration == CMTime(value: 1, timescale: 30), "reset with the depth format")
     }
 
+    /// A preset applied at `commitConfiguration` keeps a depth format chosen inside the block (as Apple's TrueDepth
+    /// streaming sample relies on), and re-applying the same format keeps the frame durations set on it.
+    @Test func aPresetAppliedAtCommitKeepsTheChosenDepthFormatAndRates() throws {
+        let device = AVCaptureDevice.makeSimulatedDevice(.builtInTrueDepthCamera, position: .front)!
+        let session = AVCaptureSession()
+        session.beginConfiguration()
+        session.sessionPreset = .vga640x480
+        session.addInput(try AVCaptureDeviceInput(device: device))
+        let chosen = try #require(device.activeFormat.supportedDepthDataFormats.first {
+            $0.formatDescription.mediaSubType == kCVPixelFormatType_DepthFloat32 && $0.formatDescription.dimensions.width == 320
+        })
+        try device.lockForConfiguration()
+        device.activeDepthDataFormat = chosen
+        device.unlockForConfiguration()
+        session.commitConfiguration()
+        #expect(device.activeFormat.dimensions == Size(width: 640, height: 480))
+        let kept = try #require(device.activeDepthDataFormat)
+        #expect(kept.formatDescription == chosen.formatDescription)
+        try device.lockForConfiguration()
+        device.activeVideoMinFrameDuration = CMTime(value: 1, timescale: 15)
+        device.unlockForConfiguration()
+        session.addOutput(AVCaptureVideoDataOutput())
+        #expect(device.activeVideoMinFrameDuration == CMTime(value: 1, timescale: 15), "adding an output keeps the rate")
+    }
+
     @Test func aMovieFileOutputKeepsTheSessionInSRGB() throws {
         let rig = CaptureRig(.builtInWideAngleCamera, preset: .photo)
         defer { rig.session.stopRunning() }
