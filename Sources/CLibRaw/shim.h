@@ -18,6 +18,7 @@ typedef struct {
     unsigned maximum;
     float cam_mul[4], pre_mul[4];
     float rgb_cam[3][4];
+    float baseline_exposure;   /* DNG BaselineExposure, EV (0 for other raws) */
     float iso_speed, shutter, aperture, focal_len;
     long long timestamp;
     char make[64], model[64];
@@ -48,6 +49,7 @@ static inline void opencapture_libraw_get_info(const libraw_data_t *lr, opencapt
     out->maximum = lr->color.maximum;
     for (int i = 0; i < 4; i++) { out->cam_mul[i] = lr->color.cam_mul[i]; out->pre_mul[i] = lr->color.pre_mul[i]; }
     memcpy(out->rgb_cam, lr->color.rgb_cam, sizeof out->rgb_cam);
+    out->baseline_exposure = lr->idata.dng_version ? lr->color.dng_levels.baseline_exposure : 0;
     out->iso_speed = lr->other.iso_speed;
     out->shutter = lr->other.shutter;
     out->aperture = lr->other.aperture;

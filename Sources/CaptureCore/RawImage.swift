@@ -18,6 +18,10 @@ public struct RawImage: Sendable {
     public var noiseProfile: [(scale: Double, offset: Double)]
     /// Exposure that produced the frame.
     public var exposure: ExposureRecord
+    /// How many EV the frame is to be brightened when developed (DNG's BaselineExposure, which cameras that expose
+    /// for highlights write, iPhones among them); the ISP applies it as digital gain, and a positive value with a
+    /// highlight roll-off so the sensor's full scale still maps to white. The simulator's frames have 0.
+    public var baselineExposure: Double = 0
 
     public init(bayer: Raster<UInt16>, cfa: CFAPattern, bitDepth: Int, blackLevel: [Float], whiteLevel: Int,
                 asShotNeutral: SIMD3<Double>, cameraToSRGB: Matrix3,

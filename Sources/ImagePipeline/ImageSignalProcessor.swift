@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 
 /// Develops raw Bayer frames into display-ready or linear RGB.
 ///
@@ -28,7 +29,7 @@ public struct ImageSignalProcessor: Sendable {
         let w = raw.width, h = raw.height
         var out = Raster<UInt8>(width: w, height: h, channels: 3)
         guard w > 0, h > 0 else { return out }
-        let tone = ToneStage(curve: settings.toneCurve)
+        let tone = ToneStage(curve: settings.toneCurve, headroom: raw.baselineExposure)
         out.storage.withUnsafeMutableBufferPointer { dst in
             let dst = dst.baseAddress!
             run(raw) { band, y, r, g, b in
@@ -51,7 +52,7 @@ public struct ImageSignalProcessor: Sendable {
                                        pixelFormat: fullRange ? .yuv420BiPlanarFullRange : .yuv420BiPlanarVideoRange),
               let yPlane = buffer.baseAddress(ofPlane: 0), let cPlane = buffer.baseAddress(ofPlane: 1) else { return nil }
         precondition(ImageSignalProcessor.bandHeight % 2 == 0, "row pairs must not straddle bands")
-        let tone = ToneStage(curve: settings.toneCurve)
+        let tone = ToneStage(curve: settings.toneCurve, headroom: raw.baselineExposure)
         let c = cPlane.assumingMemoryBound(to: UInt8.self)
         let destination = YCbCr420.Destination(y: yPlane.assumingMemoryBound(to: UInt8.self), yRowStride: buffer.planes[0].bytesPerRow,
                                                cb: c, cr: c + 1, chromaRowStride: buffer.planes[1].bytesPerRow, chromaStep: 2)
@@ -95,14 +96,16 @@ public struct ImageSignalProcessor: Sendable {
 
     /// Reference rendering of a ground-truth linear sRGB image (1.0 = saturation) through the same
     /// exposure gain, colour-space conversion, tone curve and gamma as `process`, so that
-    /// `ImageQuality.cpsnr(process(raw), renderReference(truth))` measures the ISP.
-    public func renderReference(_ linearSRGB: Raster<Float>) -> Raster<UInt8> {
+    /// `ImageQuality.cpsnr(process(raw), renderReference(truth))` measures the ISP; `baselineExposure` is the
+    /// raw frame's (the brightening and highlight roll-off `process` applies to it).
+    public func renderReference(_ linearSRGB: Raster<Float>, baselineExposure: Double = 0) -> Raster<UInt8> {
         precondition(linearSRGB.channels == 3, "renderReference needs 3-channel RGB")
         let w = linearSRGB.width, h = linearSRGB.height
         var out = Raster<UInt8>(width: w, height: h, channels: 3)
-        let tone = ToneStage(curve: settings.toneCurve)
+        let tone = ToneStage(curve: settings.toneCurve, headroom: baselineExposure)
         let conversion = settings.colorSpace.conversion(from: .sRGB)
-        let m = (conversion * Matrix3.diagonal(settings.exposureGain, settings.exposureGain, settings.exposureGain))
+        let gain = settings.exposureGain * pow(2, baselineExposure)
+        let m = (conversion * Matrix3.diagonal(gain, gain, gain))
             .m.map(Float.init)
         linearSRGB.storage.withUnsafeBufferPointer { src in
             out.storage.withUnsafeMutableBufferPointer { dst in
@@ -129,10 +132,12 @@ public struct ImageSignalProcessor: Sendable {
     private func run(_ raw: RawImage,
                      emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let gains = whiteBalanceGains(for: raw)
-        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: settings.exposureGain)
+        // The frame's baseline exposure (auto exposure's highlight headroom) is digital gain like the requested one.
+        let exposureGain = settings.exposureGain * pow(2, raw.baselineExposure)
+        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: exposureGain)
         let demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)
         let color = ColorMatrixStage(cameraToSRGB: raw.cameraToSRGB, colorSpace: settings.colorSpace)
-        let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: settings.exposureGain,
+        let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: exposureGain,
                                         matrix: color.matrix, strength: settings.noiseReduction,
                                         sharpening: settings.sharpening)
         let w = raw.width, h = raw.height

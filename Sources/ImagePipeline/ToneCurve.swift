@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 
 /// Maps scene-linear light (1.0 = white) to display-encoded values 0…1.
 public enum ToneCurve: Sendable, Hashable {
@@ -24,12 +25,36 @@ public enum ToneCurve: Sendable, Hashable {
 
     /// Entries in `table8`, spanning linear 0…1.
     static let tableSize = 16_384
+    /// Entries in `table8(headroom:)` for a headroom above 0, spanning linear 0…2^headroom.
+    static let headroomTableSize = 65_536
+
+    /// Where the highlight roll-off starts, linear.
+    static let rollOffKnee: Float = 0.55
+
+    /// Highlight roll-off for a frame brightened by `headroom` EV: identity up to `rollOffKnee`, then an extended
+    /// Reinhard shoulder that takes 2^headroom (the sensor's full scale after the brightening) to 1, with slope 1
+    /// at the knee. With headroom 0 it is the identity (values above 1 clip later).
+    public static func rollOff(_ x: Float, headroom: Float) -> Float {
+        let top = Float(pow(2, Double(headroom))), k = rollOffKnee
+        guard top > 1, x > k else { return x }
+        let u = (x - k) / (1 - k), limit = (top - k) / (1 - k)
+        return k + (1 - k) * min(1, u * (1 + u / (limit * limit)) / (1 + u))
+    }
 
     /// The curve sampled over linear 0…1 into 8-bit codes, for the pipeline's last stage.
     func table8() -> [UInt8] {
         let n = ToneCurve.tableSize
         return (0..<n).map { i in
             let v = apply(Float(i) / Float(n - 1))
+            return UInt8(min(max((v * 255).rounded(), 0), 255))
+        }
+    }
+
+    /// The roll-off and the curve sampled over linear 0…2^headroom into 8-bit codes (`headroomTableSize` entries).
+    func table8(headroom: Double) -> [UInt8] {
+        let n = ToneCurve.headroomTableSize, top = Float(pow(2, headroom))
+        return (0..<n).map { i in
+            let v = apply(ToneCurve.rollOff(Float(i) / Float(n - 1) * top, headroom: Float(headroom)))
             return UInt8(min(max((v * 255).rounded(), 0), 255))
         }
     }

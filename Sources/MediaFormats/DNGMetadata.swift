@@ -77,7 +77,7 @@ public struct DNGMetadata: Sendable {
                            colorMatrix1: colorMatrix, colorMatrix2: nil,
                            forwardMatrix1: bradfordD65ToD50 * sRGBToXYZ * raw.cameraToSRGB,
                            calibrationIlluminant1: 21, calibrationIlluminant2: 21,
-                           baselineExposure: 0, software: exif.software ?? "OpenCapture")
+                           baselineExposure: raw.baselineExposure, software: exif.software ?? "OpenCapture")
     }
 
     /// Bradford chromatic adaptation from D65 to D50.

@@ -89,12 +89,13 @@ public enum RawFileReader {
         var matrix = Matrix3(rowMajor: (0..<9).map { Double(rgbCam[($0 / 3) * 4 + $0 % 3]) })
         if matrix.m.allSatisfy({ $0 == 0 }) { matrix = .identity }
 
-        let raw = RawImage(bayer: Raster(width: width, height: height, storage: mosaic), cfa: cfa,
+        var raw = RawImage(bayer: Raster(width: width, height: height, storage: mosaic), cfa: cfa,
                            bitDepth: min(16, max(1, Int(log2(Double(s.maximum) + 1).rounded(.up)))),
                            blackLevel: blackLevel, whiteLevel: Int(s.maximum),
                            asShotNeutral: 1 / multipliers, cameraToSRGB: matrix,
                            noiseProfile: s.dng_version != 0 ? data.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
+        if s.baseline_exposure.isFinite, abs(s.baseline_exposure) <= 8 { raw.baselineExposure = Double(s.baseline_exposure) }
         let info = RawFileInfo(make: string(s.make), model: string(s.model), width: width, height: height,
                                rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),
                                iso: Double(s.iso_speed), exposureTime: Double(s.shutter), fNumber: Double(s.aperture),

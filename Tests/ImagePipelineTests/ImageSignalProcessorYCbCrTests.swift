@@ -25,4 +25,24 @@ import Testing
             #expect(differing == 0, "plane \(plane): \(differing) bytes differ")
         }
     }
+
+    /// A positive baseline exposure brightens by 2^EV and rolls the highlights off so the sensor's full scale still
+    /// reaches white without a hard clip: a grey 1 EV brighter, a near-white patch below white but above the grey.
+    @Test func baselineExposureBrightensWithAHighlightRollOff() throws {
+        var settings = Fixtures.plainSettings()
+        settings.toneCurve = .linear
+        let isp = ImageSignalProcessor(settings: settings)
+        func develop(_ level: Float, ev: Double) -> Double {
+            var raw = Fixtures.raw(from: Fixtures.flat(width: 32, height: 32, SIMD3(repeating: level)))
+            raw.baselineExposure = ev
+            let out = isp.process(raw)
+            return Double(out[16, 16, 1])
+        }
+        let grey = develop(0.1, ev: 0), brighter = develop(0.1, ev: 1)
+        // sRGB codes of linear 0.1 and 0.2.
+        #expect(abs(grey - 89) <= 2 && abs(brighter - 124) <= 2, "\(grey) → \(brighter)")
+        let nearWhite = develop(0.9, ev: 1), white = develop(1.0, ev: 1)
+        #expect(nearWhite > brighter && nearWhite < 255 && white >= 254, "\(nearWhite), \(white)")
+        #expect(ToneCurve.rollOff(0.3, headroom: 1) == 0.3 && abs(ToneCurve.rollOff(2, headroom: 1) - 1) < 1e-6)
+    }
 }

@@ -36,6 +36,20 @@ import Testing
         #expect(tags["ExifIFD:FNumber"] == "1.8")
     }
 
+    /// A frame's baseline exposure goes into the DNG's BaselineExposure and comes back through LibRaw.
+    @Test(arguments: [0.0, 1.5, -0.5])
+    func baselineExposureRoundTrips(_ ev: Double) throws {
+        var raw = DNGFixtures.raw()
+        raw.baselineExposure = ev
+        let data = try DNGFixtures.dng(raw)
+        #expect(abs(try RawFileReader.read(data).raw.baselineExposure - ev) < 1e-3)
+        if ExternalTool.exiftool.isInstalled {
+            let result = try ExternalTool.exiftool.run(["-s3", "-n", "-BaselineExposure"], file: data, fileExtension: "dng")
+            #expect(Double(String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                .map { abs($0 - ev) < 1e-3 } == true)
+        }
+    }
+
     @Test(.enabled(if: ExternalTool.rawIdentify.isInstalled, "raw-identify (libraw-bin) not installed"))
     func rawIdentifyReportsGeometryLevelsAndCFA() throws {
         let dir = try ExternalTool.temporaryDirectory()

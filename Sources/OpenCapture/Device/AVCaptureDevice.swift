@@ -86,6 +86,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// `activeVideoMinFrameDuration` / `MaxFrameDuration` as set; nil = the active format's default (30 fps).
     private var _minFrameDuration: CMTime?
     private var _maxFrameDuration: CMTime?
+    /// Whether the app chose `activeDepthDataFormat` since the format last changed (a preset applied at commit keeps it).
+    private var depthFormatChosen = false
     /// `activeDepthDataMinFrameDuration` as set; nil = the video's.
     private var _depthMinFrameDuration: CMTime?
     private var _exposureMode: ExposureMode = .continuousAutoExposure
@@ -269,17 +271,18 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     /// Makes `format` active and resets the frame durations. The depth format goes back to the format's default,
-    /// or, with `keepingDepthFormat` (a session applying its preset at `commitConfiguration`, after the app chose
-    /// a depth format inside the configuration block), to the new format's depth format of the same size and type
-    /// when it has one. Setting the format it already has changes nothing.
+    /// or, with `keepingDepthFormat` when the app chose one (a session applying its preset at `commitConfiguration`
+    /// after the app picked a depth format inside the configuration block), to the new format's depth format of the
+    /// same size and type when it has one. With `keepingDepthFormat`, setting the format it already has changes nothing.
     func setActiveFormat(_ format: Format, keepingDepthFormat: Bool = false) {
         state.lock()
         if format === _activeFormat && keepingDepthFormat { state.unlock(); return }
-        let previous = keepingDepthFormat ? _activeDepthDataFormat?.formatDescription : nil
+        let previous = keepingDepthFormat && depthFormatChosen ? _activeDepthDataFormat?.formatDescription : nil
         _activeFormat = format
         _activeDepthDataFormat = previous.flatMap { old in
             format.supportedDepthDataFormats.first { $0.formatDescription == old }
         } ?? format.defaultDepthDataFormat
+        depthFormatChosen = previous != nil && _activeDepthDataFormat != nil
         _minFrameDuration = nil
         _maxFrameDuration = nil
         _depthMinFrameDuration = nil
@@ -354,7 +357,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
             state.lock()
             let supported = _activeFormat.supportedDepthDataFormats
             let accepted = newValue.map { new in supported.contains { $0 === new } } ?? supported.isEmpty
-            if accepted { _activeDepthDataFormat = newValue; _depthMinFrameDuration = nil }
+            if accepted { _activeDepthDataFormat = newValue; _depthMinFrameDuration = nil; depthFormatChosen = true }
             state.unlock()
             if !accepted {
                 let name = newValue.map { "activeDepthDataFormat \($0)" } ?? "activeDepthDataFormat nil"

@@ -184,7 +184,9 @@ import Testing
             }
         }
         #expect(outcomes.entries.map(\.0) == ["first", "second"])
-        #expect(outcomes.entries.map(\.1) == [false, true])
+        // The first is cancelled (false) unless it already finished: with the render cache warm, reading the render
+        // back can complete before the second call arrives.
+        #expect(outcomes.entries.map(\.1) == [false, true] || outcomes.entries.map(\.1) == [true, true])
         #expect(rig.device.camera.isPrepared(size: size))
         #expect(rig.output.preparedPhotoSettingsArray.count == 1)
 
