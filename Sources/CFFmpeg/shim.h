@@ -13,6 +13,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
 
 typedef struct ocav_writer {
     AVFormatContext *format;
@@ -39,6 +40,7 @@ typedef struct ocav_params {
     int audio_rate, audio_channels, audio_bitrate;
     int colour_primaries, transfer, matrix;  // ISO/IEC 23091-2 codes
     int full_range;                          // 1: full-range samples (JPEG levels), 0: video range
+    int rotation;                            // clockwise degrees a player turns the frames (0, 90, 180, 270)
     const char *const *metadata_keys;        // movie-level metadata (mdta keys with use_metadata_tags)
     const char *const *metadata_values;
     int metadata_count;
@@ -115,6 +117,11 @@ static inline ocav_writer *ocav_open(const ocav_params *p, char *error, int size
     avcodec_parameters_from_context(w->video_stream->codecpar, w->video);
     w->video_stream->time_base = (AVRational){1, p->timescale};
     if (strcmp(p->codec, "libx265") == 0) w->video_stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    if (p->rotation % 360 != 0) {
+        // The track's display matrix (tkhd), as an iPhone marks a portrait movie (ffprobe: rotation of -90 degrees).
+        uint8_t *matrix = av_stream_new_side_data(w->video_stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+        if (matrix) av_display_rotation_set((int32_t *)matrix, (double)p->rotation);
+    }
     w->video_frame->format = AV_PIX_FMT_YUV420P;
     w->video_frame->width = p->width;
     w->video_frame->height = p->height;

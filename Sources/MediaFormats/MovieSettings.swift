@@ -24,6 +24,9 @@ public struct MovieSettings: Sendable {
     public var fullRange = false
     /// Colour space the frames are in (written as the track's colour description).
     public var colorSpace: ColorSpace = .sRGB
+    /// Clockwise degrees players turn the frames (0, 90, 180 or 270), written as the video track's display matrix:
+    /// 90 for a phone held upright, whose sensor reads out landscape.
+    public var rotation = 0
 
     public init(codec: MovieCodec, width: Int, height: Int, frameRate: Int) {
         self.codec = codec

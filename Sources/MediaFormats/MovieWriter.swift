@@ -53,6 +53,7 @@ public final class MovieWriter {
                             p.transfer = Int32(transfer)
                             p.matrix = Int32(matrix)
                             p.full_range = settings.fullRange ? 1 : 0
+                            p.rotation = Int32(((settings.rotation % 360) + 360) % 360)
                             p.metadata_keys = keyPointers.baseAddress
                             p.metadata_values = valuePointers.baseAddress
                             p.metadata_count = Int32(keys.count)

@@ -4,12 +4,13 @@ import Foundation
 /// through `LivePhotoMovieAtoms`, its Live Photo pairing. Parsed from the `moov` box only; media is not read.
 public struct QuickTimeMovie: Sendable, Equatable {
     /// One track: its handler (`vide`, `soun`, `meta`), first sample description format (`avc1`, `hvc1`, `mp4a`,
-    /// `mebx`, …) and, for video, the presentation size.
+    /// `mebx`, …), for video the presentation size, and its number of samples (video frames; from `stsz`).
     public struct Track: Sendable, Equatable {
         public var handler: String
         public var format: String
         public var width: Int
         public var height: Int
+        public var sampleCount: Int = 0
     }
 
     /// The `ftyp` major brand, if the file has one.
@@ -55,6 +56,9 @@ public struct QuickTimeMovie: Sendable, Equatable {
         }
         if let stsd = try bmff.box(path: ["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count >= 16 {
             result.format = try r.fourCC(stsd.body.lowerBound + 12)
+        }
+        if let stsz = try bmff.box(path: ["mdia", "minf", "stbl", "stsz"], in: trak.body), stsz.body.count >= 12 {
+            result.sampleCount = Int(try r.u32(stsz.body.lowerBound + 8))
         }
         if let tkhd = try bmff.box("tkhd", in: trak.body), tkhd.body.count >= 84 {
             let end = tkhd.body.upperBound

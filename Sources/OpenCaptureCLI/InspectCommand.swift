@@ -5,9 +5,9 @@ import OpenCapture
 /// `opencapture inspect`: what an image file holds — kind, size, EXIF, thumbnail, ICC profile, DNG tags.
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "inspect",
-        abstract: "Show what JPEG, PNG, TIFF, DNG, camera raw or HEIF files hold (EXIF, thumbnail, ICC, DNG tags, depth, portrait matte and calibration).")
+        abstract: "Show what JPEG, PNG, TIFF, DNG, camera raw, HEIF and movie files hold (EXIF, thumbnail, ICC, DNG tags, depth, portrait matte and calibration, Motion Photo video, movie tracks and Live Photo pairing).")
 
-    @Argument(help: "Image files.") var inputs: [String]
+    @Argument(help: "Image or movie files.") var inputs: [String]
 
     func validate() throws {
         guard !inputs.isEmpty else { throw CLIError("give at least one file") }

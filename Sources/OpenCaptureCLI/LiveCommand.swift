@@ -14,15 +14,14 @@ struct LiveCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["heic", "jpeg"].contains(format) else { throw CLIError("--format must be heic or jpeg") }
+        guard camera.preset == .photo else { throw CLIError("Live Photos need the photo preset (--preset photo, the default)") }
         guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }
     }
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
         try AtomicFile.makeFolder(directory)
-        var options = camera
-        options.preset = .photo
-        let (session, device, photoOutput) = try options.makeSession { _, photoOutput in
+        let (session, device, photoOutput) = try camera.makeSession { _, photoOutput in
             guard photoOutput.isLivePhotoCaptureSupported else { throw CLIError("Live Photo capture is not supported here") }
             photoOutput.isLivePhotoCaptureEnabled = true
         }

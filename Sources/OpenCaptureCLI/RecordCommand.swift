@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaFormats
 import OpenCapture
 
 /// `opencapture record`: a movie from the running camera with AVCaptureMovieFileOutput.
@@ -13,7 +14,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The movie to write (.mov); must not exist.") var output: String = "clip.mov"
 
     func validate() throws {
-        guard duration.isFinite, duration > 0, duration <= 3600 else { throw CLIError("--duration must be 0…3600 seconds") }
+        guard duration.isFinite, duration > 0, duration <= 3600 else { throw CLIError("--duration must be more than 0 and at most 3600 seconds") }
         guard (1...60).contains(fps) else { throw CLIError("--fps must be 1…60") }
         guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }
     }
@@ -44,9 +45,19 @@ struct RecordCommand: AsyncParsableCommand {
         if let error = error as? AVError, error.code == .maximumDurationReached, error.recordingSuccessfullyFinished == true {
             // The requested length was reached: a complete movie.
         } else if let error {
-            throw CLIError("recording failed: \(error)")
+            throw CLIError("recording failed: \(MovieRecordingWaiter.describe(error))")
         }
-        print(String(format: "  wrote %@ (%.2f s of video) in %.2f s", url.lastPathComponent, duration, Date().timeIntervalSince(start)))
+        // What the file holds, read back: frames the camera could not make in time on this CPU are missing, not padded.
+        let elapsed = Date().timeIntervalSince(start)
+        guard let written = try? QuickTimeMovie.parse(Data(contentsOf: url)), let video = written.tracks.first(where: { $0.handler == "vide" }) else {
+            print(String(format: "  wrote %@ in %.2f s", url.lastPathComponent, elapsed))
+            return
+        }
+        let slots = Int((written.duration * Double(fps)).rounded())
+        let skipped = max(0, slots - video.sampleCount)
+        print(String(format: "  wrote %@: %.2f s, %d frames%@ in %.2f s", url.lastPathComponent, written.duration, video.sampleCount,
+                     skipped > 0 ? " (\(skipped) of \(slots) frame slots skipped: the camera could not make them in time on this CPU)" : "",
+                     elapsed))
     }
 }
 
@@ -64,13 +75,24 @@ final class MovieRecordingWaiter: NSObject, AVCaptureFileOutputRecordingDelegate
 
     func fileOutput(_ output: AVCaptureFileOutput, didFinishRecordingTo outputFileURL: URL, from connections: [AVCaptureConnection],
                     error: Error?) {
-        print("  didFinishRecording\(error.map { ": \($0)" } ?? "")")
+        // A failure is reported once, by the command; a complete movie's note (maximum duration reached) here.
+        if error == nil || (error as? AVError)?.recordingSuccessfullyFinished == true {
+            print("  didFinishRecording" + (error.map { ": " + Self.describe($0) } ?? ""))
+        }
         let waiting = lock.withLock { () -> CheckedContinuation<Error?, Never>? in
             result = .some(error)
             defer { continuation = nil }
             return continuation
         }
         waiting?.resume(returning: error)
+    }
+
+    /// An AVError as one line: its description and, for a complete recording, that it finished.
+    static func describe(_ error: Error) -> String {
+        guard let error = error as? AVError else { return "\(error)" }
+        let reason = error.userInfo[NSLocalizedDescriptionKey] as? String ?? "\(error.code)"
+        if error.code == .maximumDurationReached { return "maximum duration reached (a complete movie)" }
+        return error.recordingSuccessfullyFinished == true ? "\(reason) (the movie is complete)" : reason
     }
 
     func finished() async -> Error? {

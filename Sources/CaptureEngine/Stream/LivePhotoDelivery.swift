@@ -26,6 +26,9 @@ package struct LivePhotoDelivery: Sendable {
     /// Whether the movie is cut where the phone swings (raised before the still, lowered after it), as the
     /// gyroscope reads it.
     package var autoTrims = false
+    /// Clockwise degrees players turn the movie (the photo connection's rotation, which the still records as its
+    /// EXIF orientation), written as the track's display matrix.
+    package var rotation = 0
 
     package init(url: URL, codec: MovieCodec, contentIdentifier: String, metadata: [LivePhotoMetadataItem], stream: FrameStream,
                  stillTime: Double, sound: RoomSound? = nil, suspension: @escaping @Sendable () -> Double?) {

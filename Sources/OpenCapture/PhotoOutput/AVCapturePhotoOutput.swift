@@ -89,6 +89,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     sound: session.hasMicrophone ? RoomSound(seed: stream.configuration.device.seed) : nil,
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
                 request.livePhoto?.autoTrims = livePhotoAutoTrimming
+                request.livePhoto?.rotation = Int(connection.videoRotationAngle)
             }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.
             engine.submit(request, events: adapter.handle)

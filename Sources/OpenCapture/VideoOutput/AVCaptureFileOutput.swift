@@ -58,6 +58,8 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
                                      frameRate: Int(stream.configuration.frameRate.rounded()))
         settings.preset = "ultrafast"
         settings.colorSpace = stream.configuration.device.colorSpace
+        // The connection's rotation goes into the track's display matrix, as stills record it as EXIF orientation.
+        settings.rotation = Int(connections.first?.videoRotationAngle ?? 0)
         settings.metadata = [("com.apple.quicktime.make", "OpenCapture"), ("com.apple.quicktime.model", device.localizedName),
                              ("com.apple.quicktime.software", OpenCaptureVersion.string)]
         let limit = maxRecordedDuration

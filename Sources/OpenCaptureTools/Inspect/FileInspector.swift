@@ -71,13 +71,17 @@ public enum FileInspector {
         }
         if let profile = try? JPEGSegments.iccProfile(in: data) { report.setICC(profile) }
         addEmbeddedDepth(data, to: &report)
-        if let motion = try? MotionPhoto.read(data) {
-            report.add("Motion Photo", "Video", "\(motion.video.count) bytes at offset \(motion.video.lowerBound)")
-            if motion.presentationTimestampUs >= 0 {
-                report.add("Motion Photo", "Presentation time", String(format: "%.3f s", Double(motion.presentationTimestampUs) / 1e6))
-            }
-        }
+        addMotionPhoto(data, to: &report)
         return report
+    }
+
+    /// A Motion Photo's embedded video (JPEG: appended; HEIC: in the top-level `mpvd` box), if the file has one.
+    private static func addMotionPhoto(_ data: Data, to report: inout FileReport) {
+        guard let motion = try? MotionPhoto.read(data) else { return }
+        report.add("Motion Photo", "Video", "\(motion.video.count) bytes at offset \(motion.video.lowerBound)")
+        if motion.presentationTimestampUs >= 0 {
+            report.add("Motion Photo", "Presentation time", String(format: "%.3f s", Double(motion.presentationTimestampUs) / 1e6))
+        }
     }
 
     // MARK: - Movie
@@ -96,8 +100,12 @@ public enum FileInspector {
         if let video { report.add("File", "Size", "\(video.width)×\(video.height)") }
         report.add("Movie", "Duration", String(format: "%.3f s", movie.duration))
         for (index, track) in movie.tracks.enumerated() {
-            let size = track.handler == "vide" ? " \(track.width)×\(track.height)" : ""
-            report.add("Movie", "Track \(index + 1)", "\(track.handler) \(track.format.trimmingCharacters(in: .whitespaces))\(size)")
+            var detail = ""
+            if track.handler == "vide" {
+                detail = " \(track.width)×\(track.height), \(track.sampleCount) frames"
+                if movie.duration > 0 { detail += String(format: " (%.1f fps on average)", Double(track.sampleCount) / movie.duration) }
+            }
+            report.add("Movie", "Track \(index + 1)", "\(track.handler) \(track.format.trimmingCharacters(in: .whitespaces))\(detail)")
         }
         for (key, value) in movie.pairing.metadata.sorted(by: { $0.key < $1.key }) { report.add("Metadata", key, value) }
         if let identifier = movie.pairing.contentIdentifier {
@@ -291,6 +299,7 @@ public enum FileInspector {
             report.add("ICC", "nclx primaries", primaries == 12 ? "Display P3 (12)" : primaries == 1 ? "sRGB / BT.709 (1)" : "\(primaries)")
         }
         addEmbeddedDepth(data, to: &report)
+        addMotionPhoto(data, to: &report)
         return report
     }
 

@@ -21,12 +21,16 @@ public enum MotionPhotoExporter {
     }
 
     /// Writes the Motion Photo of `still` + `movie` to `output` (temporary name, then rename). Throws
-    /// `MotionPhotoError` for an output not named .jpg/.jpeg/.heic/.heif, unreadable files, a still that is not a JPEG or HEIC, a movie without video, or a
+    /// `MotionPhotoError` for an output not named .jpg/.jpeg/.heic/.heif or naming an input, unreadable files, a still that is not a JPEG or HEIC, a movie without video, or a
     /// still and movie whose content identifiers differ.
     public static func export(still: URL, movie: URL, to output: URL) throws -> Summary {
         let kind = output.pathExtension.lowercased()
         guard ["jpg", "jpeg", "heic", "heif"].contains(kind) else {
             throw MotionPhotoError("\(output.lastPathComponent): a Motion Photo is a .jpg or a .heic file")
+        }
+        let target = output.standardizedFileURL.resolvingSymlinksInPath()
+        guard ![still, movie].contains(where: { $0.standardizedFileURL.resolvingSymlinksInPath() == target }) else {
+            throw MotionPhotoError("\(output.lastPathComponent) is one of the inputs; write the Motion Photo to another file")
         }
         let stillData = try AtomicFile.read(still)
         let movieData = try AtomicFile.read(movie)

@@ -167,7 +167,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         let reach = Int((bob.y - pivot.y) * 0.35) + 6
         let xs = max(0, Int(bob.x) - reach)..<min(352, Int(bob.x) + reach), ys = max(0, Int(pivot.y))..<min(288, Int(bob.y) + 8)
         func frame(at seconds: Double) throws -> [UInt8] {
-            let result = try ExternalTool("ffmpeg").run(["-v", "error", "-i", url.path, "-ss", String(format: "%.3f", seconds),
+            let result = try ExternalTool("ffmpeg").run(["-v", "error", "-noautorotate", "-i", url.path, "-ss", String(format: "%.3f", seconds),
                                                           "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
             return [UInt8](result.standardOutput)
         }
@@ -177,6 +177,10 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
             for y in ys { for x in xs { for c in 0..<3 { sum += abs(Int(rgb[3 * (y * 352 + x) + c]) - Int(still.storage[3 * (y * 352 + x) + c])) } } }
             return Double(sum) / Double(xs.count * ys.count * 3)
         }
+        // Players turn the movie as the still's EXIF orientation turns the still (6: 90° clockwise, portrait).
+        let rotation = try ExternalTool.ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                     "stream_side_data=rotation", "-of", "csv=p=0", url.path])
+        #expect(String(decoding: rotation.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "-90")
         let at = difference(try frame(at: movie.display))
         let before = difference(try frame(at: max(0, movie.display - 0.5))), after = difference(try frame(at: movie.display + 0.5))
         print("pendulum region, mean difference from the still: \(at) at the display time, \(before) 0.5 s before, \(after) after")

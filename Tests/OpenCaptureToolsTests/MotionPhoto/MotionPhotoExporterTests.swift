@@ -78,6 +78,9 @@ import Testing
         let foreign = try LivePhotoPairFixture.make(in: other, identifier: "11111111-2222-3333-4444-555555555555")
         let output = folder.appendingPathComponent("out.jpg")
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: foreign.still, movie: pair.movie, to: output) }
+        // Writing over an input would lose it.
+        #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.still, movie: pair.movie, to: pair.still) }
+        #expect(try Data(contentsOf: pair.still).count > 0 && (try MotionPhoto.read(Data(contentsOf: pair.still))) == nil)
         let png = folder.appendingPathComponent("out.png")
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.still, movie: pair.movie, to: png) }
         #expect(!FileManager.default.fileExists(atPath: png.path))
