@@ -37,6 +37,14 @@ public class AVCaptureOutput: NSObject, @unchecked Sendable {
         didChangeConfiguration()
     }
 
+    /// Whether a data output's delegate and callback queue may be set together: a delegate without a queue is
+    /// reported to `DeviceDiagnostics` as `what` and refused (Apple raises).
+    static func acceptsDelegate(_ delegate: AnyObject?, queue: DispatchQueue?, what: String) -> Bool {
+        guard delegate != nil && queue == nil else { return true }
+        DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("\(what) without a queue"))
+        return false
+    }
+
     /// Called when the session, input or format changes.
     func didChangeConfiguration() {}
 

@@ -39,10 +39,7 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
     /// Sets the delegate (held weakly) and the serial queue its callbacks run on; nil for both stops delivery.
     /// A delegate without a queue is reported to `DeviceDiagnostics` and ignored (Apple raises).
     public func setDelegate(_ delegate: AVCaptureDepthDataOutputDelegate?, callbackQueue: DispatchQueue?) {
-        if delegate != nil && callbackQueue == nil {
-            DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("a depth data delegate without a queue"))
-            return
-        }
+        guard Self.acceptsDelegate(delegate, queue: callbackQueue, what: "a depth data delegate") else { return }
         lock.withLock {
             _delegate = delegate
             _queue = callbackQueue

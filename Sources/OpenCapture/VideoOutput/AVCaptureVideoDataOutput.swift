@@ -30,10 +30,7 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
     /// A delegate without a queue is reported to `DeviceDiagnostics` and ignored (Apple raises).
     public func setSampleBufferDelegate(_ sampleBufferDelegate: AVCaptureVideoDataOutputSampleBufferDelegate?,
                                         queue sampleBufferCallbackQueue: DispatchQueue?) {
-        if sampleBufferDelegate != nil && sampleBufferCallbackQueue == nil {
-            DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported("a sample buffer delegate without a queue"))
-            return
-        }
+        guard Self.acceptsDelegate(sampleBufferDelegate, queue: sampleBufferCallbackQueue, what: "a sample buffer delegate") else { return }
         lock.withLock {
             _delegate = sampleBufferDelegate
             _queue = sampleBufferCallbackQueue
