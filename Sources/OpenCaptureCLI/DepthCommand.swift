@@ -30,6 +30,9 @@ struct DepthCommand: ParsableCommand {
             throw DepthCommandError.invalidRange("--max-disparity \(maximum) must exceed --min-disparity \(minDisparity) by 1…1024")
         }
         guard paths == 4 || paths == 8 else { throw DepthCommandError.invalidRange("--paths must be 4 or 8") }
+        guard output.lowercased().hasSuffix(".pfm") else {
+            throw CLIError("-o \(output): the disparity map is written as PFM; name it .pfm (--png adds a picture)")
+        }
         try parameters().validate()
     }
 

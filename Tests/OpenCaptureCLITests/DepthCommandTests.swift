@@ -55,6 +55,7 @@ struct DepthCommandTests {
         ("missing file", ["depth", "left.png", "missing.png", "-o", "d.pfm"]),
         ("empty range", ["depth", "left.png", "right.png", "--min-disparity", "40", "--max-disparity", "40", "-o", "d.pfm"]),
         ("missing folder", ["depth", "left.png", "right.png", "-o", "nowhere/d.pfm"]),
+        ("PFM under another name", ["depth", "left.png", "right.png", "-o", "d.png"]),
         // Written with a space, a negative number is still the option's value (refused by range, not parsed as a flag).
         ("negative minimum", ["depth", "left.png", "right.png", "--min-disparity", "-8", "-o", "d.pfm"]),
     ]
