@@ -49,6 +49,22 @@ struct TIFFParser: Sendable {
         return fields
     }
 
+    /// The tag of the first entry of the directory at `offset` whose values lie outside the data (or whose size
+    /// overflows), or nil when every entry's values are inside. A directory that does not fit throws.
+    func entryOutsideData(inDirectoryAt offset: Int) throws -> UInt16? {
+        guard offset >= 8, reader.contains(offset, 2) else { throw MediaFormatError.invalidMetadata("IFD offset \(offset) out of range") }
+        let n = Int(try reader.u16(offset))
+        guard reader.contains(offset + 2, 12 * n) else { throw MediaFormatError.truncated }
+        for k in 0..<n {
+            let e = offset + 2 + 12 * k
+            let type = TIFFType(rawValue: try reader.u16(e + 2))
+            let (size, overflow) = Int(try reader.u32(e + 4)).multipliedReportingOverflow(by: type?.size ?? 1)
+            if overflow { return try reader.u16(e) }
+            if size > 4, !reader.contains(Int(try reader.u32(e + 8)), size) { return try reader.u16(e) }
+        }
+        return nil
+    }
+
     /// The main IFD chain (IFD0, IFD1, …), at most `limit` long and never looping.
     func mainDirectoryOffsets(limit: Int = 16) -> [Int] {
         var result: [Int] = []

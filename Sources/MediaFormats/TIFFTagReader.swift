@@ -60,8 +60,9 @@ public struct TIFFTagReader: Sendable {
 
     /// Checks the directory tree a raw decoder will walk — the main IFD chain and, below each
     /// directory, the SubIFD (330), Exif (34665), GPS (34853) and Interoperability (40965) pointers —
-    /// and throws when a directory lies outside the data or does not fit. LibRaw follows these
-    /// pointers without such checks (a SubIFD offset past the end crashes LibRaw 0.20).
+    /// and throws when a directory lies outside the data or does not fit, or when an entry's values do. LibRaw
+    /// follows these pointers and offsets without such checks (a SubIFD offset past the end, or a CFAPattern
+    /// whose values lie past it, crashes LibRaw 0.20).
     public func validateDirectoryTree(maxDirectories: Int = 256) throws {
         var pending = parser.mainDirectoryOffsets(limit: 64).map { ($0, 0) }
         var seen: Set<Int> = []
@@ -71,6 +72,9 @@ public struct TIFFTagReader: Sendable {
                 throw MediaFormatError.invalidMetadata("too many or too deeply nested TIFF directories")
             }
             let directory = try self.directory(at: offset)
+            if let tag = try parser.entryOutsideData(inDirectoryAt: offset) {
+                throw MediaFormatError.invalidMetadata("TIFF tag \(tag)'s values lie outside the file")
+            }
             for tag: UInt16 in [330, 34665, 34853, 40965] {
                 for child in directory.integers(tag) ?? [] where child != 0 { pending.append((child, depth + 1)) }
             }
