@@ -22,8 +22,9 @@ public enum RawFileReader {
 
     public static func read(_ data: Data) throws -> (raw: RawImage, info: RawFileInfo) {
         guard !data.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
-        // TIFF-based raws (DNG, NEF, CR2, ARW…): LibRaw trusts their directory pointers, so check them first.
-        if let tiff = try? TIFFTagReader(data) { try tiff.validateDirectoryTree() }
+        // TIFF-based raws (DNG, NEF, CR2, ARW, ORF, RW2…): LibRaw parses every file that starts with a byte order as
+        // TIFF, whatever its magic number, and trusts its directory pointers and value offsets, so check them first.
+        if TIFFTagReader.isTIFFStructuredRaw(data) { try TIFFTagReader(data, anyMagic: true).validateDirectoryTree() }
         guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
         defer { libraw_close(lr) }
         let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)

@@ -10,14 +10,17 @@ struct TIFFParser: Sendable {
     var byteOrder: ByteOrder { reader.byteOrder }
     var littleEndian: Bool { reader.byteOrder == .littleEndian }
 
-    init(_ bytes: [UInt8]) throws {
+    /// `anyMagic`: accept any number after the byte order (camera raws built on TIFF use their own: ORF 0x4F52,
+    /// RW2 0x55), as raw decoders do.
+    init(_ bytes: [UInt8], anyMagic: Bool = false) throws {
         guard bytes.count >= 8 else { throw bytes.isEmpty ? MediaFormatError.invalidMetadata("empty TIFF stream") : MediaFormatError.truncated }
         let order: ByteOrder
         if bytes[0] == 0x49, bytes[1] == 0x49 { order = .littleEndian }
         else if bytes[0] == 0x4D, bytes[1] == 0x4D { order = .bigEndian }
         else { throw MediaFormatError.invalidMetadata("bad TIFF byte order") }
         let r = ByteReader(bytes, byteOrder: order)
-        guard try r.u16(2) == 42 else { throw MediaFormatError.invalidMetadata("bad TIFF magic") }
+        let magic = try r.u16(2)
+        guard anyMagic || magic == 42 else { throw MediaFormatError.invalidMetadata("bad TIFF magic") }
         reader = r
         firstIFDOffset = Int(try r.u32(4))
     }
