@@ -83,11 +83,16 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
         let delivery = DepthDelivery(kind: kind, pixelFormat: FourCC(rawValue: selection.depthDataType), size: selection.size,
                                      filtered: true, embed: false, calibration: true, matte: nil)
         let interval = max(device.activeDepthDataMinFrameDuration.seconds, stream.configuration.frameInterval)
-        let token = stream.subscribe { [weak self] frame in self?.receive(frame, from: stream, delivery: delivery, interval: interval) }
+        // One all-NaN map for every drop of this stream (AVDepthData is immutable), not one per dropped frame.
+        let placeholder = Self.placeholder(delivery)
+        let token = stream.subscribe { [weak self] frame in
+            self?.receive(frame, from: stream, delivery: delivery, interval: interval, placeholder: placeholder)
+        }
         lock.withLock { subscription = (stream, token) }
     }
 
-    private func receive(_ frame: StreamFrame, from stream: FrameStream, delivery: DepthDelivery, interval: Double) {
+    private func receive(_ frame: StreamFrame, from stream: FrameStream, delivery: DepthDelivery, interval: Double,
+                         placeholder: AVDepthData?) {
         lock.lock()
         guard let delegate = _delegate, let queue = _queue, let connection = connections.first,
               subscription?.stream === stream else { lock.unlock(); return }
@@ -103,7 +108,6 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
         let timestamp = CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000)
         let target = CallbackTarget(delegate)
         if let reason {
-            let placeholder = Self.placeholder(delivery)
             queue.async { [weak self] in
                 guard let self, let placeholder else { return }
                 target.value.depthDataOutput(self, didDrop: placeholder, timestamp: timestamp, connection: connection, reason: reason)
@@ -128,7 +132,7 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
                     self.lock.withLock { self.delivered += 1 }
                 case .failure(let error):
                     DeviceDiagnostics.report(error)
-                    if let placeholder = Self.placeholder(delivery) {
+                    if let placeholder {
                         target.value.depthDataOutput(self, didDrop: placeholder, timestamp: timestamp, connection: connection,
                                                      reason: .discontinuity)
                     }
