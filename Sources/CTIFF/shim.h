@@ -33,6 +33,8 @@ static inline void opencapture_dng_extender(TIFF *tif) {
         { 50965, -1, -1, TIFF_SRATIONAL, FIELD_CUSTOM, 1, 1, (char *)"ForwardMatrix2" },
         { 50936, -1, -1, TIFF_ASCII, FIELD_CUSTOM, 1, 0, (char *)"ProfileName" },
         { 51041, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1, (char *)"NoiseProfile" },
+        { 51009, -1, -1, TIFF_UNDEFINED, FIELD_CUSTOM, 1, 1, (char *)"OpcodeList2" },
+        { 51022, -1, -1, TIFF_UNDEFINED, FIELD_CUSTOM, 1, 1, (char *)"OpcodeList3" },
     };
     for (unsigned i = 0; i < sizeof info / sizeof info[0]; i++) {
         if (TIFFFindField(tif, info[i].field_tag, TIFF_ANY) == NULL) TIFFMergeFieldInfo(tif, &info[i], 1);

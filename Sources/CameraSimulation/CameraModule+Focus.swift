@@ -57,9 +57,9 @@ extension CameraModule {
         return aperture * f * abs(z - s) / (z * (s - f))
     }
 
-    /// Pinhole calibration of this module read out at `size` (the renderer's own geometry: focal length in pixels of
-    /// that readout, principal point at the centre, no lens distortion — the simulated lens has none, so both lookup
-    /// tables are 42 zeros), positioned relative to `reference` (default self): `rotation` takes the reference
+    /// Calibration of this module read out at `size` (the renderer's own geometry: focal length in pixels of that
+    /// readout, principal point at the centre, and the lens's green-plane distortion as Apple's 42-entry lookup tables
+    /// and their inverse), positioned relative to `reference` (default self): `rotation` takes the reference
     /// camera's frame to this one's and `translation` is the reference lens centre in this camera's frame, metres
     /// (camera frames x right, y down, z forward; back modules look along the phone's +z, the front one along −z
     /// with x mirrored).
@@ -70,11 +70,11 @@ extension CameraModule {
         let rotation = own * other.transposed
         let translation = own * (reference.lensPosition - lensPosition)
         let centre = SIMD2(Double(g.width) / 2, Double(g.height) / 2)
-        let zeros = [Float](repeating: 0, count: 42)
+        let tables = lensCorrection(size: size).lookupTables(count: 42)
         return CameraCalibration(focalLength: SIMD2(g.focalPixels, g.focalPixels), principalPoint: centre,
                                  referenceDimensions: Size(width: g.width, height: g.height), rotation: rotation,
                                  translation: translation, pixelSize: g.pixelPitch / 1000,
-                                 lensDistortionLookupTable: zeros, inverseLensDistortionLookupTable: zeros,
+                                 lensDistortionLookupTable: tables.forward, inverseLensDistortionLookupTable: tables.inverse,
                                  lensDistortionCenter: centre)
     }
 

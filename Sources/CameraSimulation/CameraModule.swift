@@ -58,6 +58,10 @@ public struct CameraModule: Sendable, Hashable {
     public var minimumFocusDistance: Double
     /// The lens moves to focus (false for a fixed-focus module such as the front TrueDepth camera).
     public var supportsAutoFocus: Bool
+    /// Radial distortion and lateral chromatic aberration: per colour plane (R, G, B), where the lens puts a point
+    /// of the ideal pinhole image, as `LensCorrection`'s kr0…kr3 over the native sensor's half-diagonal (green kr0
+    /// is 1: the focal length is the pinhole's at the centre). Identity for an ideal lens.
+    public var lensDistortion: [SIMD4<Double>]
 
     /// Creates a module; `fullWellElectrons` should follow `CameraModule.saturationFullWell` to keep ISO saturation-based.
     public init(name: String, position: CameraPosition, focalLength: Double, focalLength35mmEquivalent: Double,
@@ -67,7 +71,8 @@ public struct CameraModule: Sendable, Hashable {
                 isoRange: ClosedRange<Double>, exposureDurationRange: ClosedRange<Double>, hasFlash: Bool,
                 hasOpticalStabilization: Bool, lensPosition: SIMD3<Double>, cameraToSRGB: Matrix3,
                 quantumEfficiency: Double, whiteResponse: SIMD3<Double>, lensTransmission: Double = 0.9,
-                flashIntensity: Double = 0, minimumFocusDistance: Double = 0.1, supportsAutoFocus: Bool = true) {
+                flashIntensity: Double = 0, minimumFocusDistance: Double = 0.1, supportsAutoFocus: Bool = true,
+                lensDistortion: [SIMD4<Double>] = [SIMD4(1, 0, 0, 0)]) {
         self.name = name
         self.position = position
         self.focalLength = focalLength
@@ -96,6 +101,7 @@ public struct CameraModule: Sendable, Hashable {
         self.flashIntensity = flashIntensity
         self.minimumFocusDistance = minimumFocusDistance
         self.supportsAutoFocus = supportsAutoFocus
+        self.lensDistortion = lensDistortion
     }
 
     /// Largest code the ADC produces.

@@ -40,13 +40,15 @@ extension SimulatedCamera {
                               out: out.baseAddress!, top: top, rows: h, pendulum: pendulum(exposure, geometry: g, planes: planes))
         }
         let profile = model.noiseProfile
-        return RawImage(
+        var raw = RawImage(
             bayer: Raster(width: w, height: h, channels: 1, storage: bayer), cfa: module.cfa, bitDepth: module.bitDepth,
             blackLevel: [Float](repeating: Float(module.blackLevel), count: 4), whiteLevel: module.whiteLevel,
             asShotNeutral: module.whiteResponse, cameraToSRGB: module.cameraToSRGB,
             noiseProfile: [profile, profile, profile],
             exposure: ExposureRecord(duration: exposure.duration, iso: exposure.iso, bias: exposure.bias,
                                      flashFired: flashOn, startTime: exposure.startTime))
+        raw.lensCorrection = module.lensCorrection(size: exposure.size).cropped(x: 0, y: top, width: w, height: h)
+        return raw
     }
 
     /// Ground truth for the same request without noise and clipping: linear sRGB at `exposure.size` after optics

@@ -16,6 +16,14 @@ struct ViewGeometry: Sendable {
     let right: SIMD3<Double>
     let up: SIMD3<Double>
     let forward: SIMD3<Double>
+    /// Largest distance from the principal point to a corner of the whole readout, pixels (the lens's radius unit).
+    let normalisingRadius: Double
+    /// The lens's per-plane radial coefficients (`CameraModule.lensDistortion`) over this readout's half-diagonal.
+    let lensRadial: [SIMD4<Double>]
+    /// Green-plane radius ratio ideal / recorded, sampled over recorded r² in [0, `Self.tableSpan`]; empty for an
+    /// ideal lens (rays go straight through the pinhole).
+    private let undistortTable: [Double]
+    static let tableSpan = 1.2
 
     init(module: CameraModule, size: Size) {
         width = max(1, size.width)
@@ -33,6 +41,45 @@ struct ViewGeometry: Sendable {
         case .back: forward = SIMD3(0, 0, 1); right = SIMD3(1, 0, 0)
         case .front: forward = SIMD3(0, 0, -1); right = SIMD3(-1, 0, 0)
         }
+        let halfDiagonal = (Double(width * width + height * height)).squareRoot() / 2
+        normalisingRadius = halfDiagonal
+        // The native sensor's half-diagonal over this readout's, physically: r_native = s · r_readout.
+        let native = module.nativeSize
+        let s = halfDiagonal * pixelPitch / ((Double(native.width * native.width + native.height * native.height)).squareRoot() / 2 * module.pixelPitch)
+        lensRadial = module.lensDistortion.map { LensCorrection.rescaled($0, by: s) }
+        if module.hasLensDistortion {
+            let green = lensRadial[lensRadial.count == 3 ? 1 : 0]
+            let n = 2048
+            undistortTable = (0...n).map { i in
+                let recorded = (Double(i) / Double(n) * Self.tableSpan).squareRoot()
+                return recorded > 0 ? LensCorrection.correctedRadius(ofRecorded: recorded, green) / recorded
+                                    : 1 / max(1e-6, green[0])
+            }
+        } else {
+            undistortTable = []
+        }
+    }
+
+    /// Ideal (pinhole) image point of recorded sensor point (x, y), green plane.
+    @inline(__always)
+    func idealPoint(x: Double, y: Double) -> SIMD2<Double> {
+        guard !undistortTable.isEmpty else { return SIMD2(x, y) }
+        let dx = x - cx, dy = y - cy
+        let r2 = (dx * dx + dy * dy) / (normalisingRadius * normalisingRadius)
+        let position = min(r2 / Self.tableSpan, 1) * Double(undistortTable.count - 1)
+        let i = min(Int(position), undistortTable.count - 2)
+        let t = position - Double(i)
+        let ratio = undistortTable[i] + (undistortTable[i + 1] - undistortTable[i]) * t
+        return SIMD2(cx + dx * ratio, cy + dy * ratio)
+    }
+
+    /// Recorded sensor point of ideal (pinhole) image point `p`, green plane.
+    @inline(__always)
+    func recordedPoint(ofIdeal p: SIMD2<Double>) -> SIMD2<Double> {
+        guard !undistortTable.isEmpty else { return p }
+        let d = p - SIMD2(cx, cy)
+        let r = (d * d).sum().squareRoot() / normalisingRadius
+        return SIMD2(cx, cy) + d * LensCorrection.factor(lensRadial[lensRadial.count == 3 ? 1 : 0], r)
     }
 
     /// The part of this view `width`×`height` pixels from (x, y): the same pixels, pitch and optics.
@@ -45,10 +92,12 @@ struct ViewGeometry: Sendable {
         return copy
     }
 
-    /// Ray direction (forward component 1) through image point (x, y) in pixels, (0, 0) the top-left corner.
+    /// Ray direction (forward component 1) through sensor point (x, y) in pixels, (0, 0) the top-left corner: the
+    /// lens's green-plane distortion undone, then the pinhole.
     @inline(__always)
     func direction(x: Double, y: Double) -> SIMD3<Double> {
-        let u = (x - cx) / focalPixels, v = (y - cy) / focalPixels
+        let p = idealPoint(x: x, y: y)
+        let u = (p.x - cx) / focalPixels, v = (p.y - cy) / focalPixels
         return forward + right * u - up * v
     }
 
@@ -60,12 +109,13 @@ struct ViewGeometry: Sendable {
         return c2 * c2
     }
 
-    /// Image position (pixels, continuous) of world point `p`, or nil behind the lens.
+    /// Sensor position (pixels, continuous; green plane, the lens's distortion included) of world point `p`, or nil
+    /// behind the lens.
     func project(_ p: SIMD3<Double>) -> SIMD2<Double>? {
         let q = p - origin
         let z = (q * forward).sum()
         guard z > 1e-9 else { return nil }
         let u = (q * right).sum() / z, v = (q * up).sum() / z
-        return SIMD2(cx + u * focalPixels, cy - v * focalPixels)
+        return recordedPoint(ofIdeal: SIMD2(cx + u * focalPixels, cy - v * focalPixels))
     }
 }

@@ -97,6 +97,14 @@ public struct CameraCalibration: Sendable, Hashable {
         lensDistortionLookupTable.contains { $0 != 0 } || inverseLensDistortionLookupTable.contains { $0 != 0 }
     }
 
+    /// The same camera seen through an ideal lens: what calibrates an image whose distortion was corrected.
+    public var withoutLensDistortion: CameraCalibration {
+        var copy = self
+        copy.lensDistortionLookupTable = []
+        copy.inverseLensDistortionLookupTable = []
+        return copy
+    }
+
     /// This calibration's distortion applied to an ideal pinhole point.
     public func distort(_ point: SIMD2<Double>) -> SIMD2<Double> {
         Self.distortedPoint(point, table: lensDistortionLookupTable, center: lensDistortionCenter,

@@ -22,6 +22,9 @@ public struct RawImage: Sendable {
     /// for highlights write, iPhones among them); the ISP applies it as digital gain, and a positive value with a
     /// highlight roll-off so the sensor's full scale still maps to white. The simulator's frames have 0.
     public var baselineExposure: Double = 0
+    /// The lens's distortion, lateral chromatic aberration and vignetting over this mosaic (DNG's `WarpRectilinear`
+    /// and `FixVignetteRadial`), which the ISP corrects; nil when unknown. The simulator's frames carry their module's.
+    public var lensCorrection: LensCorrection? = nil
 
     public init(bayer: Raster<UInt16>, cfa: CFAPattern, bitDepth: Int, blackLevel: [Float], whiteLevel: Int,
                 asShotNeutral: SIMD3<Double>, cameraToSRGB: Matrix3,

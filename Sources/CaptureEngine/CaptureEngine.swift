@@ -102,15 +102,26 @@ package final class CaptureEngine: Sendable {
             PhotoEncoder.pixelBuffer(Resampler.downscale(rgb, to: $0.size), format: $0.pixelFormat)
         }
         let source = plan.source, first = shot.exposures[0], height = request.photoSize.height
-        let groundTruth: @Sendable () -> GroundTruthFrame? = {
-            guard let truth = source.groundTruth(first)?.croppingRows(to: height),
-                  let depth = source.depthMap(size: first.size)?.croppingRows(to: height) else { return nil }
-            return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage)
+        // What the sensor saw; for a processed photo, with the ISP's lens corrections applied the same way.
+        let isp = ShotDeveloper.ispSettings(request), lens = raw.lensCorrection
+        func groundTruth(processed: Bool) -> @Sendable () -> GroundTruthFrame? {
+            {
+                guard var truth = source.groundTruth(first)?.croppingRows(to: height),
+                      var depth = source.depthMap(size: first.size)?.croppingRows(to: height) else { return nil }
+                if processed, let lens {
+                    if isp.correctsLensShading { truth = lens.shadingCorrected(truth) }
+                    if isp.correctsDistortion {
+                        truth = lens.corrected(truth)
+                        depth = lens.corrected(depth)
+                    }
+                }
+                return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage)
+            }
         }
         func photo(_ count: Int, raw isRaw: Bool, failed: Bool = false) -> CapturedPhoto {
             CapturedPhoto(photoCount: count, isRaw: isRaw, timestamp: failed ? nil : start, exif: exif,
                           bracketIndex: shot.bracketIndex, lensStabilization: shot.lensStabilization, preview: preview,
-                          groundTruth: groundTruth)
+                          groundTruth: groundTruth(processed: !isRaw))
         }
 
         var results: [(CapturedPhoto, (any Error)?)] = []
@@ -162,16 +173,22 @@ extension CaptureEngine {
     static func measureDepth(_ delivery: DepthDelivery, request: CaptureRequest, plan: CapturePlan, frames: [RawImage],
                              secondary: RawImage?, rgb: Raster<UInt8>) throws -> MeasuredDepth {
         let module = request.device.module
-        let calibration = module.calibration(size: request.photoSize)
+        // A distortion-corrected photo is an ideal pinhole view: its depth is measured into that view, and its
+        // calibration has no lens tables; otherwise both keep the lens's distortion, as Apple's do.
+        let corrected = request.device.correctsDistortion
+        let lensCalibration = module.calibration(size: request.photoSize)
+        let calibration = corrected ? lensCalibration.withoutLensDistortion : lensCalibration
         let measurement: DepthDeveloper.Measurement
         switch request.device.depthSource {
         case .stereo(_, let secondModule):
             guard let secondary else { throw DepthError.noData("the stereo pair's second frame is missing") }
             measurement = try DepthDeveloper.stereo(primary: frames[0], primaryModule: module, secondary: secondary,
-                                            secondaryModule: secondModule, delivery: delivery)
+                                            secondaryModule: secondModule, delivery: delivery, recordedGeometry: !corrected)
         case .structuredLight(let rig):
             measurement = try DepthDeveloper.structuredLight(rig: rig, seed: RandomSource.mix(plan.exposures[0].seed, 0x1D07),
-                                                             delivery: delivery) { DepthDeveloper.guideLuma(rgb, size: $0) }
+                                                             delivery: delivery, recordedGeometry: !corrected) {
+                DepthDeveloper.guideLuma(rgb, size: $0)
+            }
         case nil:
             throw DepthError.noData("\(request.device.name) does not measure depth")
         }

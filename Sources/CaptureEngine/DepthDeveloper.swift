@@ -52,9 +52,12 @@ package enum DepthDeveloper {
         package var delivered: DepthMap
     }
 
-    /// Stereo depth from the photo camera's frame (`primary`, the right eye) and the secondary frame (left eye).
+    /// Stereo depth from the photo camera's frame (`primary`, the right eye) and the secondary frame (left eye): in
+    /// the photo camera's ideal pinhole view (a distortion-corrected photo's geometry), or with `recordedGeometry` moved
+    /// into what its lens recorded (an uncorrected photo's or a video frame's).
     package static func stereo(primary: RawImage, primaryModule: CameraModule, secondary: RawImage,
-                               secondaryModule: CameraModule, delivery: DepthDelivery) throws -> Measurement {
+                               secondaryModule: CameraModule, delivery: DepthDelivery,
+                               recordedGeometry: Bool) throws -> Measurement {
         let size = delivery.size
         let readout = Size(width: primary.width, height: primary.height)
         // The depth map's geometry: the photo camera's ideal pinhole at the depth size.
@@ -75,6 +78,7 @@ package enum DepthDeveloper {
         parameters.disparityCount = stereoDisparityCount(focalPixels: target.focalLength.x, baseline: baseline)
         parameters.uniqueness = stereoUniqueness
         var pixels = try StereoMatcher(parameters: parameters).match(left: left, right: right, reference: .right)
+        if recordedGeometry { pixels = primaryModule.lensCorrection(size: readout).distorted(pixels) }
         // Disparity in 1/m = pixel shift / (focal length in pixels × baseline in metres). A shift below a quarter
         // pixel cannot be told from none (the sub-pixel fit's precision): it reads as that quarter pixel (≈ 50 m at
         // 768 px), so a far surface is far, not at an infinity that would swamp a depth map's stored range.
@@ -89,15 +93,17 @@ package enum DepthDeveloper {
         return Measurement(measured: measured, delivered: delivered.converted(to: delivery.kind))
     }
 
-    /// Structured-light depth registered to the colour camera, at the delivery's size; `guide` gives the colour
-    /// camera's luma at a size (0…1, perceptual) for the filter.
-    package static func structuredLight(rig: TrueDepthRig, seed: UInt64, delivery: DepthDelivery,
+    /// Structured-light depth registered to the colour camera, at the delivery's size: into its ideal pinhole view, or
+    /// with `recordedGeometry` into what its lens recorded; `guide` gives the colour camera's luma at a size (0…1,
+    /// perceptual) for the filter.
+    package static func structuredLight(rig: TrueDepthRig, seed: UInt64, delivery: DepthDelivery, recordedGeometry: Bool,
                                         guide: (Size) -> Raster<Float>) throws -> Measurement {
         let calibration = rig.calibration
         let infrared = rig.captureInfrared(seed: seed)
         let decoded = try StructuredLightDecoder.decode(infrared: infrared, reference: rig.referenceImage(),
                                                         calibration: calibration)
-        var metres = DepthRegistration.register(depth: decoded, from: calibration.infrared, to: calibration.color)
+        let color = recordedGeometry ? calibration.color : calibration.color.withoutLensDistortion
+        var metres = DepthRegistration.register(depth: decoded, from: calibration.infrared, to: color)
         if metres.size != delivery.size { metres = Resampler.downscale(metres, to: delivery.size) }
         let measured = DepthMap(values: metres, kind: .depth, accuracy: .absolute, quality: .high, isFiltered: false)
         var delivered = measured

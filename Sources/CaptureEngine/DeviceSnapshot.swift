@@ -23,6 +23,9 @@ package struct DeviceSnapshot: Sendable {
     package var focus: FocusSnapshot?
     /// How this device measures depth; nil for a single camera.
     package var depthSource: DepthSource?
+    /// Processed photos are corrected for the lens's distortion and lateral chromatic aberration
+    /// (`AVCaptureDevice.isGeometricDistortionCorrectionEnabled`).
+    package var correctsDistortion = true
     /// The deliberate camera movements made so far (read live: a swing made while the stream runs reaches the
     /// frames exposed after it; each turns the view only from its start time).
     package var swings: @Sendable () -> [CameraSwing] = { [] }

@@ -21,6 +21,7 @@ package enum ShotDeveloper {
         case .quality: isp.noiseReduction = 1.2
         }
         isp.colorSpace = request.colorSpace
+        isp.correctsDistortion = request.device.correctsDistortion
         return isp
     }
 }

@@ -18,6 +18,12 @@ public struct ISPSettings: Sendable {
     public var sharpening: Double = 0.5
     /// nil = full size; otherwise an area-average down-scale to this size (the caller keeps the aspect).
     public var outputSize: Size? = nil
+    /// Brightens the lens's vignetting (`RawImage.lensCorrection`) in linear raw, as a phone's lens-shading
+    /// correction does.
+    public var correctsLensShading: Bool = true
+    /// Resamples the lens's distortion and lateral chromatic aberration (`RawImage.lensCorrection`) away in `process`
+    /// and `processLinear` (a phone's geometric distortion correction); `processYCbCr420` (video) does not resample.
+    public var correctsDistortion: Bool = true
 
     public init() {}
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The frame flows through the stages in bands of rows, all stages fused per band so the
 /// intermediate Float data stays in cache:
-/// `BlackLevelStage` → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`.
+/// `BlackLevelStage` (with lens shading) → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`,
+/// then the lens's distortion and lateral chromatic aberration are resampled away over the whole image.
 public struct ImageSignalProcessor: Sendable {
     /// What this processor does; see ``ISPSettings``.
     public var settings: ISPSettings
@@ -36,6 +37,7 @@ public struct ImageSignalProcessor: Sendable {
                 tone.run(r: r, g: g, b: b, into: dst + y * w * 3, width: w)
             }
         }
+        if settings.correctsDistortion, let lens = raw.lensCorrection { out = lens.corrected(out) }
         if let size = settings.outputSize, size != out.size, size.width > 0, size.height > 0 {
             return Resampler.downscale(out, to: size)
         }
@@ -91,6 +93,7 @@ public struct ImageSignalProcessor: Sendable {
                 }
             }
         }
+        if settings.correctsDistortion, let lens = raw.lensCorrection { out = lens.corrected(out) }
         return out
     }
 
@@ -134,7 +137,8 @@ public struct ImageSignalProcessor: Sendable {
         let gains = whiteBalanceGains(for: raw)
         // The frame's baseline exposure (auto exposure's highlight headroom) is digital gain like the requested one.
         let exposureGain = settings.exposureGain * pow(2, raw.baselineExposure)
-        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: exposureGain)
+        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: exposureGain,
+                                    correctsShading: settings.correctsLensShading)
         let demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)
         let color = ColorMatrixStage(cameraToSRGB: raw.cameraToSRGB, colorSpace: settings.colorSpace)
         let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: exposureGain,

@@ -17,6 +17,10 @@ extension RawImage {
     public func croppingRows(to height: Int) -> RawImage {
         var copy = self
         copy.bayer = bayer.croppingRows(to: height)
+        if height < self.height, height > 0 {
+            let top = ((self.height - height) / 2) & ~1
+            copy.lensCorrection = lensCorrection?.cropped(x: 0, y: top, width: width, height: height)
+        }
         return copy
     }
 }

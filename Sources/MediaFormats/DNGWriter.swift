@@ -206,6 +206,11 @@ public enum DNGWriter {
         f.array(TIFFTAG_DEFAULTCROPORIGIN, [Float(0), 0])
         f.array(TIFFTAG_DEFAULTCROPSIZE, [Float(raw.width), Float(raw.height)])
         f.array(TIFFTAG_ACTIVEAREA, [UInt32(0), 0, UInt32(raw.height), UInt32(raw.width)])
+        // The lens's flaws stay in the mosaic; the opcodes tell a raw converter how to undo them.
+        if let lens = raw.lensCorrection, lens.size == Size(width: raw.width, height: raw.height) {
+            if let list = DNGOpcodeList.vignettingList(lens) { f.counted(tagOpcodeList2, list) }
+            if let list = DNGOpcodeList.warpList(lens) { f.counted(tagOpcodeList3, list) }
+        }
     }
 
     private static func writeStrip(_ tif: OpaquePointer, _ strip: UInt32, _ bytes: UnsafeRawBufferPointer) throws {
@@ -218,6 +223,8 @@ public enum DNGWriter {
     static let tagForwardMatrix1: Int32 = 50964
     static let tagForwardMatrix2: Int32 = 50965
     static let tagNoiseProfile: Int32 = 51041
+    static let tagOpcodeList2: Int32 = 51009
+    static let tagOpcodeList3: Int32 = 51022
 }
 
 /// Installs the DNG tag extender once per process, before the first DNG is written.

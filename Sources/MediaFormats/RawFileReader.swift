@@ -97,6 +97,7 @@ public enum RawFileReader {
                            noiseProfile: s.dng_version != 0 ? data.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
         if s.baseline_exposure.isFinite, abs(s.baseline_exposure) <= 8 { raw.baselineExposure = Double(s.baseline_exposure) }
+        if s.dng_version != 0 { raw.lensCorrection = dngLensCorrection(data, size: Size(width: width, height: height)) }
         let info = RawFileInfo(make: string(s.make), model: string(s.model), width: width, height: height,
                                rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),
                                iso: Double(s.iso_speed), exposureTime: Double(s.shutter), fNumber: Double(s.aperture),

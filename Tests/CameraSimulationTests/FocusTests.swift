@@ -60,16 +60,19 @@ import Testing
             #expect(cal.focalLength.x == g.focalPixels && cal.focalLength.y == g.focalPixels)
             #expect(cal.principalPoint == SIMD2(320, 240) && cal.referenceDimensions == size)
             #expect(abs(cal.pixelSize - g.pixelPitch / 1000) < 1e-15)
-            #expect(cal.lensDistortionLookupTable == [Float](repeating: 0, count: 42))
-            #expect(cal.inverseLensDistortionLookupTable.count == 42)
+            let tables = module.lensCorrection(size: size).lookupTables(count: 42)
+            #expect(cal.lensDistortionLookupTable == tables.forward && cal.inverseLensDistortionLookupTable == tables.inverse)
+            #expect(cal.hasLensDistortion && cal.lensDistortionLookupTable.last! < -0.005)
             #expect(cal.rotation == .identity && cal.translation == .zero)
             let points: [SIMD3<Double>] = module.position == .back
                 ? [SimulatedScene.colorChartPatchCenter(0), SimulatedScene.nearObjectCenter, SimulatedScene.backWallPoint]
                 : [SimulatedScene.faceCenter]
             for p in points {
                 let expected = try #require(camera.pixelLocation(of: p, size: size))
-                let projected = project(p, module: module, calibration: cal)
-                #expect(abs(projected.x - expected.x) < 1e-9 && abs(projected.y - expected.y) < 1e-9,
+                // The pinhole, then the lens's distortion (its look-up tables are checked in LensCorrectionTests).
+                let projected = module.lensCorrection(size: size)
+                    .recordedPoint(ofCorrected: project(p, module: module, calibration: cal), plane: 1)
+                #expect(abs(projected.x - expected.x) < 1e-6 && abs(projected.y - expected.y) < 1e-6,
                         "\(module.name): \(projected) vs \(expected)")
             }
         }
@@ -90,7 +93,8 @@ import Testing
         let pixel = SIMD2(cal.principalPoint.x + cal.focalLength.x * inTele.x / inTele.z,
                           cal.principalPoint.y + cal.focalLength.y * inTele.y / inTele.z)
         let expected = try #require(camera.pixelLocation(of: p, size: size))
-        #expect(abs(pixel.x - expected.x) < 1e-9 && abs(pixel.y - expected.y) < 1e-9)
+        let distorted = tele.lensCorrection(size: size).recordedPoint(ofCorrected: pixel, plane: 1)
+        #expect(abs(distorted.x - expected.x) < 1e-6 && abs(distorted.y - expected.y) < 1e-6)
         // The front camera looks the other way: a half turn about y (x and z flip).
         let front = CameraModule.frontTrueDepth.calibration(size: size, relativeTo: wide)
         #expect(front.rotation == Matrix3([[-1, 0, 0], [0, 1, 0], [0, 0, -1]]))

@@ -49,9 +49,10 @@ import Testing
     }
 
     @Test func eachLensSeesItsOwnView() {
-        let wide = SimulatedCamera(module: .backWide, scene: .default)
-        let tele = SimulatedCamera(module: .backTelephoto, scene: .default)
-        let front = SimulatedCamera(module: .frontTrueDepth, scene: .default)
+        // Ideal lenses: the pinhole geometry of each view (their distortions differ, and are tested in LensFlawTests).
+        let wide = SimulatedCamera(module: CameraModule.backWide.withIdealLens, scene: .default)
+        let tele = SimulatedCamera(module: CameraModule.backTelephoto.withIdealLens, scene: .default)
+        let front = SimulatedCamera(module: CameraModule.frontTrueDepth.withIdealLens, scene: .default)
         let p0 = SimulatedScene.colorChartPatchCenter(0), p5 = SimulatedScene.colorChartPatchCenter(5)
         let wideSpan = wide.pixelLocation(of: p5, size: testSize)!.x - wide.pixelLocation(of: p0, size: testSize)!.x
         let teleSpan = tele.pixelLocation(of: p5, size: testSize)!.x - tele.pixelLocation(of: p0, size: testSize)!.x

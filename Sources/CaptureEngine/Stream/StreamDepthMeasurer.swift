@@ -40,7 +40,8 @@ package struct StreamDepthMeasurer: Sendable {
     }
 
     /// The depth map for one stream frame (which must carry its sensor readout), with the calibration of
-    /// the camera at the frame's size, as Apple's streamed depth carries the video's.
+    /// the camera at the frame's size, as Apple's streamed depth carries the video's; in the frame's geometry (video
+    /// is not distortion-corrected), which the calibration's lens tables describe.
     package func measure(_ frame: StreamFrame, filtered: Bool) throws -> DepthMap {
         var delivery = self.delivery
         delivery.filtered = filtered
@@ -55,11 +56,14 @@ package struct StreamDepthMeasurer: Sendable {
             eye.exposure.focusDistance = exposure.focusDistance
             let left = eye.source.capture(eye.exposure)
             measurement = try DepthDeveloper.stereo(primary: raw, primaryModule: module, secondary: left,
-                                                    secondaryModule: eye.module, delivery: delivery)
+                                                    secondaryModule: eye.module, delivery: delivery,
+                                                    recordedGeometry: true)
         case .structuredLight(let rig):
             let luma = Self.videoLuma(frame.pixelBuffer)
             measurement = try DepthDeveloper.structuredLight(rig: rig, seed: RandomSource.mix(exposure.seed, 0x1D07),
-                                                             delivery: delivery) { Resampler.downscale(luma, to: $0) }
+                                                             delivery: delivery, recordedGeometry: true) {
+                Resampler.downscale(luma, to: $0)
+            }
         }
         var map = measurement.delivered
         map.calibration = module.calibration(size: Size(width: frame.pixelBuffer.width, height: frame.pixelBuffer.height))

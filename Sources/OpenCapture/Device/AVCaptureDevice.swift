@@ -98,6 +98,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _lighting: SimulatedLighting = .indoor
     /// Swings of the simulated phone made with `simulateCameraSwing`, in the order made.
     private var _swings: [CameraSwing] = []
+    private var _geometricDistortionCorrection = true
     private var _colorSpace: AVCaptureColorSpace = .sRGB
     private var _seed: UInt64 = 0x0C0F_FEE0
     private var cameras: [CameraKey: SimulatedCamera] = [:]
@@ -378,6 +379,29 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// Lens f-number; Apple exposes it as `lensAperture`.
     public var lensAperture: Float { Float(module.fNumber) }
 
+    // MARK: Lens
+
+    /// Whether the device can correct its lens's geometric distortion: true, as every simulated lens distorts (Apple
+    /// supports it on some devices, such as very wide lenses).
+    public var isGeometricDistortionCorrectionSupported: Bool { module.hasLensDistortion }
+
+    /// Whether processed photos are corrected for the lens's distortion (and, in OpenCapture, its lateral chromatic
+    /// aberration); true by default where supported, set under the configuration lock. RAW photos keep both, with
+    /// DNG opcodes that undo them; video frames are not corrected. A corrected photo's depth map is measured into the
+    /// corrected view and its calibration carries no lens tables; with correction off, photo, depth and the
+    /// calibration's tables all keep the lens's distortion.
+    public var isGeometricDistortionCorrectionEnabled: Bool {
+        get { state.lock(); defer { state.unlock() }; return _geometricDistortionCorrection && isGeometricDistortionCorrectionSupported }
+        set {
+            guard requireLock("isGeometricDistortionCorrectionEnabled") else { return }
+            guard isGeometricDistortionCorrectionSupported || !newValue else {
+                DeviceDiagnostics.report(ConfigurationError.unsupported("isGeometricDistortionCorrectionEnabled"))
+                return
+            }
+            state.lock(); _geometricDistortionCorrection = newValue; state.unlock()
+        }
+    }
+
     // MARK: Colour
 
     /// The colour space photos are rendered in. Setting it needs the configuration lock and a value
@@ -599,6 +623,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         var snapshot = DeviceSnapshot(module: photoModule, source: cameraLocked(module: photoModule), name: localizedName,
                                       exposure: exposure, bias: Double(_bias), seed: _seed,
                                       colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB, focus: focus, depthSource: depthSource)
+        snapshot.correctsDistortion = _geometricDistortionCorrection
         snapshot.swings = { [weak self] in
             guard let self else { return [] }
             return state.withLock { _swings }

@@ -1,4 +1,5 @@
 import CTIFF
+import CaptureCore
 import Foundation
 
 extension RawFileReader {
@@ -17,5 +18,19 @@ extension RawFileReader {
         guard v.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return [] }
         let pairs = stride(from: 0, to: v.count, by: 2).map { (scale: v[$0], offset: v[$0 + 1]) }
         return pairs.count == 1 ? Array(repeating: pairs[0], count: 3) : pairs
+    }
+}
+
+extension RawFileReader {
+    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG's raw image
+    /// directory — the first full-resolution CFA directory among IFD0 and its SubIFDs — for the visible `size`;
+    /// nil when there are none or they cannot be read (the opcodes are optional, so the mosaic is still developed).
+    static func dngLensCorrection(_ data: Data, size: Size) -> LensCorrection? {
+        guard let reader = try? TIFFTagReader(data), let ifd0 = try? reader.mainDirectories(limit: 1).first else { return nil }
+        let candidates = [ifd0] + reader.subDirectories(of: ifd0)
+        let rawDirectory = candidates.first { ($0.integer(254) ?? 0) == 0 && $0.integer(262) == 32803 } ?? ifd0
+        let list2 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList2)), list3 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList3))
+        guard list2 != nil || list3 != nil else { return nil }
+        return try? DNGOpcodeList.lensCorrection(list2: list2, list3: list3, size: size)
     }
 }
