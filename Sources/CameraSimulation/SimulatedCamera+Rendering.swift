@@ -82,45 +82,15 @@ extension SimulatedCamera {
     /// where the lens images those colours: plane c at sensor point p shows the ideal point the lens puts there,
     /// which the green render shows at q = distort_G(undistort_c(p)); read bilinearly.
     static func applyLateralChromaticAberration(_ rate: inout [Float], geometry g: ViewGeometry) {
-        let w = g.width, h = g.height
-        let m = g.normalisingRadius, span = ViewGeometry.tableSpan, n = 2048
         let green = g.lensRadial[1]
-        for plane in [0, 2] {
+        let fringes = RadialWarp(center: SIMD2(g.cx, g.cy), normalisingRadius: g.normalisingRadius, planes: 3) { plane, recorded in
+            guard plane != 1 else { return 1 }
             let k = g.lensRadial[plane]
-            // Ratio |q| / |p| over recorded r² in [0, span].
-            let table = (0...n).map { i -> Double in
-                let recorded = (Double(i) / Double(n) * span).squareRoot()
-                guard recorded > 0 else { return green[0] / max(1e-6, k[0]) }
-                let ideal = LensCorrection.correctedRadius(ofRecorded: recorded, k)
-                return ideal * LensCorrection.factor(green, ideal) / recorded
-            }
-            var source = [Float](repeating: 0, count: w * h)
-            for i in 0..<(w * h) { source[i] = rate[3 * i + plane] }
-            source.withUnsafeBufferPointer { sourceBuffer in
-                rate.withUnsafeMutableBufferPointer { rateBuffer in
-                    nonisolated(unsafe) let src = sourceBuffer.baseAddress!, dst = rateBuffer.baseAddress!
-                    Parallel.forEachBand(height: h, bandHeight: 32) { rows in
-                        for y in rows {
-                            let dy = Double(y) + 0.5 - g.cy
-                            for x in 0..<w {
-                                let dx = Double(x) + 0.5 - g.cx
-                                let position = min((dx * dx + dy * dy) / (m * m) / span, 1) * Double(n)
-                                let i = min(Int(position), n - 1)
-                                let ratio = table[i] + (table[i + 1] - table[i]) * (position - Double(i))
-                                let sx = min(max(g.cx + dx * ratio - 0.5, 0), Double(w - 1))
-                                let sy = min(max(g.cy + dy * ratio - 0.5, 0), Double(h - 1))
-                                let x0 = min(Int(sx), w - 1), y0 = min(Int(sy), h - 1)
-                                let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-                                let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
-                                let top = src[y0 * w + x0] + (src[y0 * w + x1] - src[y0 * w + x0]) * fx
-                                let bottom = src[y1 * w + x0] + (src[y1 * w + x1] - src[y1 * w + x0]) * fx
-                                dst[3 * (y * w + x) + plane] = top + (bottom - top) * fy
-                            }
-                        }
-                    }
-                }
-            }
+            guard recorded > 0 else { return green[0] / max(1e-6, k[0]) }
+            let ideal = LensCorrection.correctedRadius(ofRecorded: recorded, k)
+            return ideal * LensCorrection.factor(green, ideal) / recorded
         }
+        rate = fringes.apply(Raster(width: g.width, height: g.height, channels: 3, storage: rate)).storage
     }
 
     func renderRadianceView(_ g: ViewGeometry) -> RadianceView {

@@ -20,10 +20,9 @@ struct ViewGeometry: Sendable {
     let normalisingRadius: Double
     /// The lens's per-plane radial coefficients (`CameraModule.lensDistortion`) over this readout's half-diagonal.
     let lensRadial: [SIMD4<Double>]
-    /// Green-plane radius ratio ideal / recorded, sampled over recorded r² in [0, `Self.tableSpan`]; empty for an
+    /// Green plane: where a recorded sensor point's ideal (pinhole) point is, about the principal point; nil for an
     /// ideal lens (rays go straight through the pinhole).
-    private let undistortTable: [Double]
-    static let tableSpan = 1.2
+    private var undistortion: RadialWarp?
 
     init(module: CameraModule, size: Size) {
         width = max(1, size.width)
@@ -49,34 +48,22 @@ struct ViewGeometry: Sendable {
         lensRadial = module.lensDistortion.map { LensCorrection.rescaled($0, by: s) }
         if module.hasLensDistortion {
             let green = lensRadial[lensRadial.count == 3 ? 1 : 0]
-            let n = 2048
-            undistortTable = (0...n).map { i in
-                let recorded = (Double(i) / Double(n) * Self.tableSpan).squareRoot()
-                return recorded > 0 ? LensCorrection.correctedRadius(ofRecorded: recorded, green) / recorded
-                                    : 1 / max(1e-6, green[0])
+            undistortion = RadialWarp(center: SIMD2(cx, cy), normalisingRadius: halfDiagonal, planes: 1) { _, recorded in
+                recorded > 0 ? LensCorrection.correctedRadius(ofRecorded: recorded, green) / recorded : 1 / max(1e-6, green[0])
             }
-        } else {
-            undistortTable = []
         }
     }
 
     /// Ideal (pinhole) image point of recorded sensor point (x, y), green plane.
     @inline(__always)
     func idealPoint(x: Double, y: Double) -> SIMD2<Double> {
-        guard !undistortTable.isEmpty else { return SIMD2(x, y) }
-        let dx = x - cx, dy = y - cy
-        let r2 = (dx * dx + dy * dy) / (normalisingRadius * normalisingRadius)
-        let position = min(r2 / Self.tableSpan, 1) * Double(undistortTable.count - 1)
-        let i = min(Int(position), undistortTable.count - 2)
-        let t = position - Double(i)
-        let ratio = undistortTable[i] + (undistortTable[i + 1] - undistortTable[i]) * t
-        return SIMD2(cx + dx * ratio, cy + dy * ratio)
+        undistortion?.sourcePoint(of: SIMD2(x, y), plane: 0) ?? SIMD2(x, y)
     }
 
     /// Recorded sensor point of ideal (pinhole) image point `p`, green plane.
     @inline(__always)
     func recordedPoint(ofIdeal p: SIMD2<Double>) -> SIMD2<Double> {
-        guard !undistortTable.isEmpty else { return p }
+        guard undistortion != nil else { return p }
         let d = p - SIMD2(cx, cy)
         let r = (d * d).sum().squareRoot() / normalisingRadius
         return SIMD2(cx, cy) + d * LensCorrection.factor(lensRadial[lensRadial.count == 3 ? 1 : 0], r)
@@ -89,6 +76,7 @@ struct ViewGeometry: Sendable {
         copy.height = max(1, height)
         copy.cx = cx - Double(x)
         copy.cy = cy - Double(y)
+        copy.undistortion?.center = SIMD2(copy.cx, copy.cy)
         return copy
     }
 

@@ -6,12 +6,23 @@ extension LensCorrection {
     /// correction reads inside it, losing the recorded border, as a phone's distortion correction does).
     /// Images of another size or channel count come back unchanged.
     public func corrected(_ image: Raster<UInt8>) -> Raster<UInt8> {
-        warp(image, quantise: { UInt8(max(0, min(255, $0 + 0.5))) })
+        guard let warp = correction(for: image.size, channels: image.channels) else { return image }
+        return warp.apply(image)
     }
 
     /// The same for linear Float RGB.
     public func corrected(_ image: Raster<Float>) -> Raster<Float> {
-        warp(image, quantise: { $0 })
+        guard let warp = correction(for: image.size, channels: image.channels) else { return image }
+        return warp.apply(image)
+    }
+
+    /// The per-plane resampling that corrects an image of `imageSize` with `channels` (1: the green plane), nil when
+    /// there is nothing to correct or the image is not this lens's.
+    func correction(for imageSize: Size, channels: Int) -> RadialWarp? {
+        guard hasWarp, imageSize == size, channels == 3 || channels == 1 else { return nil }
+        return RadialWarp(center: center, normalisingRadius: normalisingRadius, planes: channels) { plane, r in
+            Self.factor(coefficients(plane: channels == 1 ? 1 : plane), r)
+        }
     }
 
     /// `image` (Float, any channels, `size`) brightened by the vignetting gain.
@@ -38,86 +49,10 @@ extension LensCorrection {
     /// neighbour is missing); beyond the ideal image the edge repeats.
     public func distorted(_ map: Raster<Float>) -> Raster<Float> {
         guard hasWarp, map.channels == 1, map.width > 0, map.height > 0 else { return map }
-        let lens = scaled(to: map.size)
-        var out = map
-        let w = map.width, h = map.height
-        map.storage.withUnsafeBufferPointer { source in
-            out.storage.withUnsafeMutableBufferPointer { destination in
-                nonisolated(unsafe) let src = source.baseAddress!, dst = destination.baseAddress!
-                Parallel.forEachBand(height: h, bandHeight: 32) { rows in
-                    for y in rows {
-                        for x in 0..<w {
-                            let p = lens.correctedPoint(ofRecorded: SIMD2(Double(x) + 0.5, Double(y) + 0.5), plane: 1) - 0.5
-                            dst[y * w + x] = Self.bilinear(src, w, h, channels: 1, channel: 0, x: p.x, y: p.y, nanAware: true)
-                        }
-                    }
-                }
-            }
+        let lens = scaled(to: map.size), green = coefficients(plane: 1)
+        let warp = RadialWarp(center: lens.center, normalisingRadius: lens.normalisingRadius, planes: 1) { _, r in
+            r > 0 ? Self.correctedRadius(ofRecorded: r, green) / r : 1 / max(1e-6, green[0])
         }
-        return out
+        return warp.apply(map, nanAware: true)
     }
-
-    private func warp<Element: WarpSample>(
-        _ image: Raster<Element>, quantise: @escaping (Float) -> Element) -> Raster<Element> {
-        guard hasWarp, image.size == size, image.channels == 3 || image.channels == 1 else { return image }
-        let w = image.width, h = image.height, c = image.channels
-        let m = normalisingRadius, centre = center
-        let k = (0..<c).map { coefficients(plane: c == 1 ? 1 : $0) }
-        var out = image
-        image.storage.withUnsafeBufferPointer { source in
-            out.storage.withUnsafeMutableBufferPointer { destination in
-                nonisolated(unsafe) let src = source.baseAddress!, dst = destination.baseAddress!
-                Parallel.forEachBand(height: h, bandHeight: 16) { rows in
-                    for y in rows {
-                        let dy = Double(y) + 0.5 - centre.y
-                        for x in 0..<w {
-                            let dx = Double(x) + 0.5 - centre.x
-                            let r2 = (dx * dx + dy * dy) / (m * m)
-                            for plane in 0..<c {
-                                let kp = k[plane]
-                                let f = kp[0] + r2 * (kp[1] + r2 * (kp[2] + r2 * kp[3]))
-                                let sx = centre.x + dx * f - 0.5, sy = centre.y + dy * f - 0.5
-                                let v = Self.bilinear(src, w, h, channels: c, channel: plane, x: sx, y: sy, nanAware: false)
-                                dst[(y * w + x) * c + plane] = quantise(v)
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return out
-    }
-
-    /// Bilinear read of `channel` at continuous sample position (x, y) (sample centres at integers), clamped to the
-    /// image; `nanAware` falls back to the nearest sample when any of the four is NaN.
-    @inline(__always)
-    static func bilinear<Element: WarpSample>(_ src: UnsafePointer<Element>, _ w: Int, _ h: Int,
-                                                             channels c: Int, channel: Int, x: Double, y: Double,
-                                                             nanAware: Bool) -> Float {
-        let cx = min(max(x, 0), Double(w - 1)), cy = min(max(y, 0), Double(h - 1))
-        let x0 = min(Int(cx), w - 1), y0 = min(Int(cy), h - 1)
-        let x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-        let fx = Float(cx - Double(x0)), fy = Float(cy - Double(y0))
-        let a = src[(y0 * w + x0) * c + channel].floatValue, b = src[(y0 * w + x1) * c + channel].floatValue
-        let d = src[(y1 * w + x0) * c + channel].floatValue, e = src[(y1 * w + x1) * c + channel].floatValue
-        if nanAware, a.isNaN || b.isNaN || d.isNaN || e.isNaN {
-            let nx = fx < 0.5 ? x0 : x1, ny = fy < 0.5 ? y0 : y1
-            return src[(ny * w + nx) * c + channel].floatValue
-        }
-        let top = a + (b - a) * fx, bottom = d + (e - d) * fx
-        return top + (bottom - top) * fy
-    }
-}
-
-/// Sample types the lens warp reads: bytes and Floats, as Float.
-protocol WarpSample: BitwiseCopyable, Sendable {
-    var floatValue: Float { get }
-}
-
-extension UInt8: WarpSample {
-    @inline(__always) var floatValue: Float { Float(self) }
-}
-
-extension Float: WarpSample {
-    @inline(__always) var floatValue: Float { self }
 }

@@ -22,11 +22,12 @@ extension RawFileReader {
 }
 
 extension RawFileReader {
-    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG's raw image
-    /// directory — the first full-resolution CFA directory among IFD0 and its SubIFDs — for the visible `size`;
-    /// nil when there are none or they cannot be read (the opcodes are optional, so the mosaic is still developed).
-    static func dngLensCorrection(_ data: Data, size: Size) -> LensCorrection? {
-        guard let reader = try? TIFFTagReader(data), let ifd0 = try? reader.mainDirectories(limit: 1).first else { return nil }
+    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG, read by `reader` (the
+    /// one that validated its directories) from its raw image directory — the first full-resolution CFA directory
+    /// among IFD0 and its SubIFDs — for the visible `size`; nil when there are none or they cannot be read (the
+    /// opcodes are optional, so the mosaic is still developed).
+    static func dngLensCorrection(_ reader: TIFFTagReader, size: Size) -> LensCorrection? {
+        guard let ifd0 = try? reader.mainDirectories(limit: 1).first else { return nil }
         let candidates = [ifd0] + reader.subDirectories(of: ifd0)
         let rawDirectory = candidates.first { ($0.integer(254) ?? 0) == 0 && $0.integer(262) == 32803 } ?? ifd0
         let list2 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList2)), list3 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList3))

@@ -24,7 +24,8 @@ public enum RawFileReader {
         guard !data.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
         // TIFF-based raws (DNG, NEF, CR2, ARW, ORF, RW2…): LibRaw parses every file that starts with a byte order as
         // TIFF, whatever its magic number, and trusts its directory pointers and value offsets, so check them first.
-        if TIFFTagReader.isTIFFStructuredRaw(data) { try TIFFTagReader(data, anyMagic: true).validateDirectoryTree() }
+        let tiff = TIFFTagReader.isTIFFStructuredRaw(data) ? try TIFFTagReader(data, anyMagic: true) : nil
+        try tiff?.validateDirectoryTree()
         guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
         defer { libraw_close(lr) }
         let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -97,7 +98,7 @@ public enum RawFileReader {
                            noiseProfile: s.dng_version != 0 ? data.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
         if s.baseline_exposure.isFinite, abs(s.baseline_exposure) <= 8 { raw.baselineExposure = Double(s.baseline_exposure) }
-        if s.dng_version != 0 { raw.lensCorrection = dngLensCorrection(data, size: Size(width: width, height: height)) }
+        if s.dng_version != 0, let tiff { raw.lensCorrection = dngLensCorrection(tiff, size: Size(width: width, height: height)) }
         let info = RawFileInfo(make: string(s.make), model: string(s.model), width: width, height: height,
                                rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),
                                iso: Double(s.iso_speed), exposureTime: Double(s.shutter), fNumber: Double(s.aperture),
