@@ -19,6 +19,8 @@ packages=(
   libheif-examples         # heif-info and heif-enc check written HEICs in tests and benchmarks
   opencv-doc               # bench group stereo: the Middlebury Aloe pair and its ground truth
   python3-opencv           # bench group stereo: the OpenCV StereoSGBM anchor
+  libjpeg-turbo-progs      # bench anchor: cjpeg (first photo against a plain JPEG encode)
+  enfuse                   # bench anchor: enfuse (the fuse command against it)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -109,11 +109,8 @@ package final class CaptureEngine: Sendable {
                 guard var truth = source.groundTruth(first)?.croppingRows(to: height),
                       var depth = source.depthMap(size: first.size)?.croppingRows(to: height) else { return nil }
                 if processed, let lens {
-                    if isp.correctsLensShading { truth = lens.shadingCorrected(truth) }
-                    if isp.correctsDistortion {
-                        truth = lens.corrected(truth)
-                        depth = lens.corrected(depth)
-                    }
+                    truth = lens.correctedLikeISP(truth, settings: isp)
+                    if isp.correctsDistortion { depth = lens.corrected(depth) }
                 }
                 return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage)
             }

@@ -25,6 +25,16 @@ extension LensCorrection {
         }
     }
 
+    /// A linear image of what the sensor saw (ground truth, in the recorded geometry) corrected the way an ISP with
+    /// `settings` corrects its photo: vignetting brightened (`correctsLensShading`), then distortion and lateral
+    /// chromatic aberration resampled away (`correctsDistortion`). What a processed photo is measured against.
+    public func correctedLikeISP(_ truth: Raster<Float>, settings: ISPSettings) -> Raster<Float> {
+        var out = truth
+        if settings.correctsLensShading { out = shadingCorrected(out) }
+        if settings.correctsDistortion { out = corrected(out) }
+        return out
+    }
+
     /// `image` (Float, any channels, `size`) brightened by the vignetting gain.
     public func shadingCorrected(_ image: Raster<Float>) -> Raster<Float> {
         guard hasVignetting, image.size == size else { return image }

@@ -20,6 +20,16 @@ enum ISPBenchmark {
             report("isp.12mp.\(method.rawValue).throughput", megapixels / median(times), "MP/s", format: "%.0f",
                    anchor: "target ≥ 100 MP/s; LibRaw dcraw_emu AHD 12 MP 2.28 s ≈ 5 MP/s")
         }
+        // The lens correction alone (distortion + lateral CA, three planes resampled bilinearly), inside the ISP.
+        if let lens = raw.lensCorrection {
+            var settings = ISPSettings()
+            settings.correctsDistortion = false
+            let uncorrected = ImageSignalProcessor(settings: settings).process(raw)
+            _ = lens.corrected(uncorrected)
+            let times = (0..<options.repetitions).map { _ in measure { lens.corrected(uncorrected) }.1 }
+            report("isp.12mp.lens_correction", median(times) * 1000, "ms", format: "%.0f",
+                   anchor: "inner stage: distortion + lateral CA warp of the 8-bit photo, 3 planes")
+        }
         // Fidelity against the simulator's ground truth (through the same colour and tone), at a size
         // where noise matters little (base ISO, binned). "reconstruction": sharpening off, so the figure
         // is what demosaicing and noise reduction lose; "as_shipped": the default look, whose
@@ -29,7 +39,10 @@ enum ISPBenchmark {
             let m = camera.meter(size: small)
             let e = SensorExposure(size: small, duration: m.duration * m.iso / iso, iso: iso, seed: 21)
             let frame = camera.capture(e)
-            let truth: Raster<Float> = camera.groundTruth(e)
+            // The truth as the ISP corrects its photo (the lens's shading and distortion), so only the
+            // reconstruction's losses count.
+            let seen: Raster<Float> = camera.groundTruth(e)
+            let truth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: ISPSettings()) } ?? seen
             for method in [DemosaicMethod.malvarHeCutler, .residualInterpolation] {
                 var settings = ISPSettings()
                 settings.demosaic = method
