@@ -59,7 +59,8 @@ public struct RadialWarp: Sendable {
     }
 
     /// Source positions are computed exactly every `knotSpacing` pixels along a row and linearly in between, in
-    /// 16.16 fixed point: the lens's mapping is smooth, so the in-between error is far below a thousandth of a pixel.
+    /// 16.16 fixed point: a lens's mapping is smooth, so the in-between error (spacing² / 8 × the mapping's curvature)
+    /// stays below a thousandth of a pixel for phone lenses on images of a megapixel or more.
     private static let knotSpacing = 8
 
     @_specialize(where Element == UInt8)
@@ -79,8 +80,10 @@ public struct RadialWarp: Sendable {
         }
         let scale = 1 / (normalisingRadius * normalisingRadius) / Self.span * Double(Self.steps)
         let cx = center.x, cy = center.y, last = Double(Self.steps) - 0.001
-        // Sources stay a little inside the last sample so its right/bottom neighbour always exists.
-        let xMax = Double(w - 1) - 1.0 / 512, yMax = Double(h - 1) - 1.0 / 512
+        // Sources stay a little inside the last sample so its right/bottom neighbour always exists (clamped per
+        // sample: clamping a knot would bend the positions between it and the next).
+        let limits = SIMD2(Int32((Double(w - 1) - 1.0 / 512) * 65536), Int32((Double(h - 1) - 1.0 / 512) * 65536))
+        let far = 32_000.0   // beyond any image this warp takes; keeps 16.16 within Int32
         let spacing = Self.knotSpacing, knots = (w + spacing - 1) / spacing + 1
         var out = image
         image.storage.withUnsafeBufferPointer { source in
@@ -97,19 +100,19 @@ public struct RadialWarp: Sendable {
                                 let dy = Double(y) + 0.5 - cy
                                 let dy2 = dy * dy
                                 for channel in planes {
-                                    // Knots: exact source (sample-centre) positions, clamped, in 16.16 fixed point.
-                                    // Positions between two clamped knots stay inside the image.
+                                    // Knots: exact source (sample-centre) positions in 16.16 fixed point.
                                     for k in 0..<knots {
                                         let dx = Double(k * spacing) + 0.5 - cx
                                         let position = min((dx * dx + dy2) * scale, last)
                                         let i = Int(position), t = Float(position - Double(i))
                                         let entry = table + channel * n + i
                                         let f = Double(entry[0] + (entry[1] - entry[0]) * t)
-                                        kx[k] = Int32(min(max(cx + dx * f - 0.5, 0), xMax) * 65536)
-                                        ky[k] = Int32(min(max(cy + dy * f - 0.5, 0), yMax) * 65536)
+                                        kx[k] = Int32(min(max(cx + dx * f - 0.5, -far), far) * 65536)
+                                        ky[k] = Int32(min(max(cy + dy * f - 0.5, -far), far) * 65536)
                                     }
                                     Element.resampleRow(src + channel, width: w, channels: c, knotsX: kx, knotsY: ky,
-                                                        spacing: spacing, into: dst + y * w * c + channel, nanAware: nanAware)
+                                                        spacing: spacing, limits: limits, into: dst + y * w * c + channel,
+                                                        nanAware: nanAware)
                                 }
                             }
                         }
@@ -125,25 +128,26 @@ public struct RadialWarp: Sendable {
 protocol WarpSample: BitwiseCopyable, Sendable {
     /// Writes one row of one plane (`src` and `row` point at that plane's first sample; samples `channels` apart):
     /// sample x is read bilinearly at the position interpolated linearly between knots x / `spacing` and the next
-    /// (16.16 fixed point, already inside [0, width − 1) × [0, height − 1)).
+    /// (16.16 fixed point), clamped to [0, `limits`].
     static func resampleRow(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
                             knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            into row: UnsafeMutablePointer<Self>, nanAware: Bool)
+                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool)
 }
 
 extension UInt8: WarpSample {
     /// Integer arithmetic throughout: 8-bit fractions, rounded.
     static func resampleRow(_ src: UnsafePointer<UInt8>, width w: Int, channels c: Int,
                             knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            into row: UnsafeMutablePointer<UInt8>, nanAware: Bool) {
+                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<UInt8>, nanAware: Bool) {
         let stride = w * c, shift = Int32(spacing.trailingZeroBitCount)
         var x = 0, k = 0
         while x < w {
             var px = knotsX[k], py = knotsY[k]
             let stepX = (knotsX[k + 1] &- px) >> shift, stepY = (knotsY[k + 1] &- py) >> shift
             for _ in 0..<Swift.min(spacing, w - x) {
-                let fx = (px >> 8) & 255, fy = (py >> 8) & 255
-                let p = src + (Int(py >> 16) * w + Int(px >> 16)) * c
+                let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
+                let fx = (sx >> 8) & 255, fy = (sy >> 8) & 255
+                let p = src + (Int(sy >> 16) * w + Int(sx >> 16)) * c
                 let a = Int32(p[0]), b = Int32(p[c]), d = Int32(p[stride]), e = Int32(p[stride + c])
                 let top = (a &<< 8) &+ (b &- a) &* fx, bottom = (d &<< 8) &+ (e &- d) &* fx
                 row[x * c] = UInt8(truncatingIfNeeded: ((top &<< 8) &+ (bottom &- top) &* fy &+ 32768) >> 16)
@@ -160,15 +164,16 @@ extension Float: WarpSample {
     /// A sample next to a NaN takes its nearest neighbour when `nanAware` (missing depth stays missing).
     static func resampleRow(_ src: UnsafePointer<Float>, width w: Int, channels c: Int,
                             knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            into row: UnsafeMutablePointer<Float>, nanAware: Bool) {
+                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Float>, nanAware: Bool) {
         let stride = w * c, shift = Int32(spacing.trailingZeroBitCount)
         var x = 0, k = 0
         while x < w {
             var px = knotsX[k], py = knotsY[k]
             let stepX = (knotsX[k + 1] &- px) >> shift, stepY = (knotsY[k + 1] &- py) >> shift
             for _ in 0..<Swift.min(spacing, w - x) {
-                let fx = Float(px & 0xFFFF) / 65536, fy = Float(py & 0xFFFF) / 65536
-                let p = src + (Int(py >> 16) * w + Int(px >> 16)) * c
+                let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
+                let fx = Float(sx & 0xFFFF) / 65536, fy = Float(sy & 0xFFFF) / 65536
+                let p = src + (Int(sy >> 16) * w + Int(sx >> 16)) * c
                 let a = p[0], b = p[c], d = p[stride], e = p[stride + c]
                 if nanAware, a.isNaN || b.isNaN || d.isNaN || e.isNaN {
                     row[x * c] = fy < 0.5 ? (fx < 0.5 ? a : b) : (fx < 0.5 ? d : e)
