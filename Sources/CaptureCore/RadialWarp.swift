@@ -124,21 +124,20 @@ public struct RadialWarp: Sendable {
     }
 }
 
-/// Sample types the warp reads: bytes and Floats, as Float.
+/// Sample types the warp reads: bytes and Floats.
 protocol WarpSample: BitwiseCopyable, Sendable {
+    /// Bilinear read between `p[0]`, `p[right]`, `p[down]` and `p[down + right]` at 16-bit fractions `fx`, `fy`.
+    static func bilinear(_ p: UnsafePointer<Self>, right: Int, down: Int, fx: Int32, fy: Int32, nanAware: Bool) -> Self
+}
+
+extension WarpSample {
     /// Writes one row of one plane (`src` and `row` point at that plane's first sample; samples `channels` apart):
     /// sample x is read bilinearly at the position interpolated linearly between knots x / `spacing` and the next
     /// (16.16 fixed point), clamped to [0, `limits`].
+    @inline(__always)
     static func resampleRow(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
                             knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool)
-}
-
-extension UInt8: WarpSample {
-    /// Integer arithmetic throughout: 8-bit fractions, rounded.
-    static func resampleRow(_ src: UnsafePointer<UInt8>, width w: Int, channels c: Int,
-                            knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<UInt8>, nanAware: Bool) {
+                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool) {
         let stride = w * c, shift = Int32(spacing.trailingZeroBitCount)
         var x = 0, k = 0
         while x < w {
@@ -146,11 +145,8 @@ extension UInt8: WarpSample {
             let stepX = (knotsX[k + 1] &- px) >> shift, stepY = (knotsY[k + 1] &- py) >> shift
             for _ in 0..<Swift.min(spacing, w - x) {
                 let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
-                let fx = (sx >> 8) & 255, fy = (sy >> 8) & 255
-                let p = src + (Int(sy >> 16) * w + Int(sx >> 16)) * c
-                let a = Int32(p[0]), b = Int32(p[c]), d = Int32(p[stride]), e = Int32(p[stride + c])
-                let top = (a &<< 8) &+ (b &- a) &* fx, bottom = (d &<< 8) &+ (e &- d) &* fx
-                row[x * c] = UInt8(truncatingIfNeeded: ((top &<< 8) &+ (bottom &- top) &* fy &+ 32768) >> 16)
+                row[x * c] = bilinear(src + (Int(sy >> 16) * w + Int(sx >> 16)) * c, right: c, down: stride,
+                                      fx: sx & 0xFFFF, fy: sy & 0xFFFF, nanAware: nanAware)
                 px &+= stepX
                 py &+= stepY
                 x += 1
@@ -160,32 +156,27 @@ extension UInt8: WarpSample {
     }
 }
 
+extension UInt8: WarpSample {
+    /// Integer arithmetic throughout: 8-bit fractions, rounded.
+    @inline(__always)
+    static func bilinear(_ p: UnsafePointer<UInt8>, right: Int, down: Int, fx: Int32, fy: Int32, nanAware: Bool) -> UInt8 {
+        let fx = fx >> 8, fy = fy >> 8
+        let a = Int32(p[0]), b = Int32(p[right]), d = Int32(p[down]), e = Int32(p[down + right])
+        let top = (a &<< 8) &+ (b &- a) &* fx, bottom = (d &<< 8) &+ (e &- d) &* fx
+        return UInt8(truncatingIfNeeded: ((top &<< 8) &+ (bottom &- top) &* fy &+ 32768) >> 16)
+    }
+}
+
 extension Float: WarpSample {
     /// A sample next to a NaN takes its nearest neighbour when `nanAware` (missing depth stays missing).
-    static func resampleRow(_ src: UnsafePointer<Float>, width w: Int, channels c: Int,
-                            knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Float>, nanAware: Bool) {
-        let stride = w * c, shift = Int32(spacing.trailingZeroBitCount)
-        var x = 0, k = 0
-        while x < w {
-            var px = knotsX[k], py = knotsY[k]
-            let stepX = (knotsX[k + 1] &- px) >> shift, stepY = (knotsY[k + 1] &- py) >> shift
-            for _ in 0..<Swift.min(spacing, w - x) {
-                let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
-                let fx = Float(sx & 0xFFFF) / 65536, fy = Float(sy & 0xFFFF) / 65536
-                let p = src + (Int(sy >> 16) * w + Int(sx >> 16)) * c
-                let a = p[0], b = p[c], d = p[stride], e = p[stride + c]
-                if nanAware, a.isNaN || b.isNaN || d.isNaN || e.isNaN {
-                    row[x * c] = fy < 0.5 ? (fx < 0.5 ? a : b) : (fx < 0.5 ? d : e)
-                } else {
-                    let top = a + (b - a) * fx, bottom = d + (e - d) * fx
-                    row[x * c] = top + (bottom - top) * fy
-                }
-                px &+= stepX
-                py &+= stepY
-                x += 1
-            }
-            k += 1
+    @inline(__always)
+    static func bilinear(_ p: UnsafePointer<Float>, right: Int, down: Int, fx: Int32, fy: Int32, nanAware: Bool) -> Float {
+        let fx = Float(fx) / 65536, fy = Float(fy) / 65536
+        let a = p[0], b = p[right], d = p[down], e = p[down + right]
+        if nanAware, a.isNaN || b.isNaN || d.isNaN || e.isNaN {
+            return fy < 0.5 ? (fx < 0.5 ? a : b) : (fx < 0.5 ? d : e)
         }
+        let top = a + (b - a) * fx, bottom = d + (e - d) * fx
+        return top + (bottom - top) * fy
     }
 }
