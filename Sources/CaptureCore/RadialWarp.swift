@@ -80,9 +80,9 @@ public struct RadialWarp: Sendable {
         }
         let scale = 1 / (normalisingRadius * normalisingRadius) / Self.span * Double(Self.steps)
         let cx = center.x, cy = center.y, last = Double(Self.steps) - 0.001
-        // Sources stay a little inside the last sample so its right/bottom neighbour always exists (clamped per
+        // Sources stay 1/65536 inside the last sample so its right/bottom neighbour always exists (clamped per
         // sample: clamping a knot would bend the positions between it and the next).
-        let limits = SIMD2(Int32((Double(w - 1) - 1.0 / 512) * 65536), Int32((Double(h - 1) - 1.0 / 512) * 65536))
+        let limits = SIMD2(Int32(w - 1) << 16 - 1, Int32(h - 1) << 16 - 1)
         let far = 32_000.0   // beyond any image this warp takes; keeps 16.16 within Int32
         let spacing = Self.knotSpacing, knots = (w + spacing - 1) / spacing + 1
         var out = image
@@ -142,7 +142,9 @@ extension WarpSample {
         var x = 0, k = 0
         while x < w {
             var px = knotsX[k], py = knotsY[k]
-            let stepX = (knotsX[k + 1] &- px) >> shift, stepY = (knotsY[k + 1] &- py) >> shift
+            // In 64 bits: knots may lie up to 64,000 pixels apart in a wild warp (the clamp keeps reads inside).
+            let stepX = Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(px)) >> Int64(shift))
+            let stepY = Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(py)) >> Int64(shift))
             for _ in 0..<Swift.min(spacing, w - x) {
                 let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
                 row[x * c] = bilinear(src + (Int(sy >> 16) * w + Int(sx >> 16)) * c, right: c, down: stride,
@@ -157,10 +159,10 @@ extension WarpSample {
 }
 
 extension UInt8: WarpSample {
-    /// Integer arithmetic throughout: 8-bit fractions, rounded.
+    /// Integer arithmetic throughout: fractions rounded to 1/256, the result rounded.
     @inline(__always)
     static func bilinear(_ p: UnsafePointer<UInt8>, right: Int, down: Int, fx: Int32, fy: Int32, nanAware: Bool) -> UInt8 {
-        let fx = fx >> 8, fy = fy >> 8
+        let fx = (fx &+ 128) >> 8, fy = (fy &+ 128) >> 8   // rounded: 0…256
         let a = Int32(p[0]), b = Int32(p[right]), d = Int32(p[down]), e = Int32(p[down + right])
         let top = (a &<< 8) &+ (b &- a) &* fx, bottom = (d &<< 8) &+ (e &- d) &* fx
         return UInt8(truncatingIfNeeded: ((top &<< 8) &+ (bottom &- top) &* fy &+ 32768) >> 16)

@@ -4,7 +4,8 @@ extension LensCorrection {
     /// `image` (RGB, `size`) with distortion and lateral chromatic aberration resampled away: each output pixel of
     /// plane c is read bilinearly at `recordedPoint(ofCorrected:plane: c)`, clamped to the image (a barrel lens's
     /// correction reads inside it, losing the recorded border, as a phone's distortion correction does).
-    /// Images of another size or channel count come back unchanged.
+    /// Images of another size or channel count, or narrower/shorter than 2 or 32,000 pixels or more a side, come back
+    /// unchanged (`RadialWarp.apply`).
     public func corrected(_ image: Raster<UInt8>) -> Raster<UInt8> {
         guard let warp = correction(for: image.size, channels: image.channels) else { return image }
         return warp.apply(image)

@@ -30,10 +30,6 @@ enum ISPBenchmark {
             report("isp.12mp.lens_correction", median(times) * 1000, "ms", format: "%.0f",
                    anchor: "inner stage: distortion + lateral CA warp of the 8-bit photo, 3 planes")
         }
-        // Fidelity against the simulator's ground truth (through the same colour and tone), at a size
-        // where noise matters little (base ISO, binned). "reconstruction": sharpening off, so the figure
-        // is what demosaicing and noise reduction lose; "as_shipped": the default look, whose
-        // sharpening deliberately departs from the truth.
         // How much of the CPSNR the lens's lateral chromatic aberration costs: the same camera with red and blue
         // magnified ± `chromatic` against green (the wide lens has ± 0.04 %), no correction on either side.
         for chromatic in [0.0, 0.0001, 0.0004] {
@@ -55,6 +51,10 @@ enum ISPBenchmark {
                    ImageQuality.cpsnr(isp.process(frame), isp.renderReference(truth), border: 10), "dB", format: "%.2f",
                    anchor: "default demosaic, no lens correction on either side")
         }
+        // Fidelity against the simulator's ground truth (through the same colour and tone), at a size
+        // where noise matters little (base ISO, binned). "reconstruction": sharpening off, so the figure
+        // is what demosaicing and noise reduction lose; "as_shipped": the default look, whose
+        // sharpening deliberately departs from the truth.
         for (label, iso) in [("base_iso", metering.iso), ("iso800", 800.0)] {
             let small = Size(width: 1008, height: 756)
             let m = camera.meter(size: small)
