@@ -6,12 +6,7 @@ extension SimulatedCamera {
     /// sample pattern (centre ray ½, four shared corner rays ⅛ each), so silhouette pixels carry partial coverage.
     /// Cached per size. Truth only: nothing that estimates a matte may read it.
     public func personMask(size: Size) -> Raster<Float> {
-        personMaskCache.withLock { cache in
-            if let cached = cache[size] { return cached }
-            let mask = renderPersonMask(ViewGeometry(module: module, size: size))
-            cache[size] = mask
-            return mask
-        }
+        personMaskCache.value(for: size) { renderPersonMask(ViewGeometry(module: module, size: size)) }
     }
 
     func renderPersonMask(_ g: ViewGeometry) -> Raster<Float> {

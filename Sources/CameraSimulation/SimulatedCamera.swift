@@ -3,9 +3,8 @@ import Foundation
 
 /// A camera module looking at a scene: thread-safe; caches the rendered scene per readout size.
 ///
-/// `@unchecked Sendable`: `sensorLock` guards `sensorCache` and `defocusCache`, `radianceLock` guards
-/// `radianceCache`, the only mutable fields; the rest is immutable.
-public final class SimulatedCamera: @unchecked Sendable {
+/// `Sendable`: its caches guard themselves; the rest is immutable.
+public final class SimulatedCamera: Sendable {
     /// The hardware.
     public let module: CameraModule
     /// The world it looks at.
@@ -15,28 +14,21 @@ public final class SimulatedCamera: @unchecked Sendable {
 
     let renderer: SceneRenderer
     let shake: HandShake
-    // Separate locks so metering (small radiance view) never waits for a full-resolution sensor render.
-    private let sensorLock = NSLock()
-    private let radianceLock = NSLock()
-    private var sensorCache: [Size: SensorPlanes] = [:]
-    private var radianceCache: [Size: RadianceView] = [:]
-    /// Defocused planes by readout size and focus (in `focusQuantum` dioptre steps), the most recent few only
-    /// (a full-resolution entry is ≈ 200 MB).
-    private var defocusCache: [DefocusKey: SensorPlanes] = [:]
-    private var defocusOrder: [DefocusKey] = []
-    private static let defocusCacheLimit = 2
+    /// Rendered scenes per readout size (all in focus), radiance views per size (metering and truth), and
+    /// defocused planes by readout size and focus (in `focusQuantum` dioptre steps; the most recent few only: a
+    /// full-resolution entry is ≈ 200 MB). Each is built once, and a build never holds up another size's.
+    private let sensorCache = BuildOnceCache<Size, SensorPlanes>()
+    private let radianceCache = BuildOnceCache<Size, RadianceView>()
+    private let defocusCache = BuildOnceCache<DefocusKey, SensorPlanes>(limit: 2)
 
     struct DefocusKey: Hashable {
         var size: Size
         var focusSteps: Int
     }
-    /// True person masks per size (`personMask(size:)`), behind their own lock.
-    let personMaskCache = Locked<[Size: Raster<Float>]>([:])
+    /// True person masks per size (`personMask(size:)`).
+    let personMaskCache = BuildOnceCache<Size, Raster<Float>>()
     /// Renders kept on disk between processes (nil: off).
     let renderCache: RenderCache?
-    /// Held while lens-blurred planes are built, so two requests for the same focus build them once.
-    private let defocusBuildLock = NSLock()
-
     /// Creates a camera; rendering happens lazily, once per readout size (and is kept on disk between
     /// processes: see `OPENCAPTURE_RENDER_CACHE` in the README).
     public convenience init(module: CameraModule, scene: SimulatedScene, seed: UInt64 = 0) {
@@ -80,9 +72,9 @@ public final class SimulatedCamera: @unchecked Sendable {
     /// capture pipeline does); later captures at that size skip the render. Returns whether it rendered.
     @discardableResult
     public func prepare(size: Size) -> Bool {
-        let cached = sensorLock.withLock { sensorCache[size] != nil }
-        if !cached { _ = sensorPlanes(size: size) }
-        return !cached
+        guard sensorCache[size] == nil else { return false }
+        _ = sensorPlanes(size: size)
+        return true
     }
 
     /// Renders (or reads from the render cache) what a capture at readout `size` needs with the lens focused at
@@ -95,18 +87,15 @@ public final class SimulatedCamera: @unchecked Sendable {
 
     /// Whether the scene is already rendered for a readout size (all in focus, or at some focus).
     public func isPrepared(size: Size) -> Bool {
-        sensorLock.withLock { sensorCache[size] != nil || defocusCache.keys.contains { $0.size == size } }
+        sensorCache[size] != nil || defocusCache.keys.contains { $0.size == size }
     }
 
     /// Drops the cached renders (they are rebuilt on demand).
     public func purgeCaches() {
-        sensorLock.withLock {
-            sensorCache.removeAll()
-            defocusCache.removeAll()
-            defocusOrder.removeAll()
-        }
-        radianceLock.withLock { radianceCache.removeAll() }
-        personMaskCache.withLock { $0.removeAll() }
+        sensorCache.removeAll()
+        defocusCache.removeAll()
+        radianceCache.removeAll()
+        personMaskCache.removeAll()
     }
 
     func residualShake(_ ois: Bool) -> Double {
@@ -114,40 +103,25 @@ public final class SimulatedCamera: @unchecked Sendable {
     }
 
     func sensorPlanes(size: Size) -> SensorPlanes {
-        sensorLock.lock()
-        defer { sensorLock.unlock() }
-        if let cached = sensorCache[size] { return cached }
-        let planes = storedPlanes(size: size, focusSteps: nil) ?? {
+        sensorCache.value(for: size) {
+            if let stored = storedPlanes(size: size, focusSteps: nil) { return stored }
             let rendered = renderSensorPlanes(ViewGeometry(module: module, size: size))
             store(rendered, focusSteps: nil)
             return rendered
-        }()
-        sensorCache[size] = planes
-        return planes
+        }
     }
 
     /// The planes an exposure sees: all in focus, or defocused for its focus distance.
     func sensorPlanes(for exposure: SensorExposure) -> SensorPlanes {
         guard let focus = exposure.focusDistance else { return sensorPlanes(size: exposure.size) }
         let key = DefocusKey(size: exposure.size, focusSteps: focusSteps(focus))
-        if let cached = sensorLock.withLock({ defocusCache[key] }) { return cached }
-        defocusBuildLock.lock()
-        defer { defocusBuildLock.unlock() }
-        if let cached = sensorLock.withLock({ defocusCache[key] }) { return cached }
-        let planes = storedPlanes(size: exposure.size, focusSteps: key.focusSteps) ?? {
+        return defocusCache.value(for: key) {
+            if let stored = storedPlanes(size: exposure.size, focusSteps: key.focusSteps) { return stored }
             let built = defocused(sensorPlanes(size: exposure.size), geometry: ViewGeometry(module: module, size: exposure.size),
                                   focusDistance: SimulatedCamera.focusDistance(steps: key.focusSteps))
             store(built, focusSteps: key.focusSteps)
             return built
-        }()
-        sensorLock.withLock {
-            if defocusCache[key] == nil {
-                defocusCache[key] = planes
-                defocusOrder.append(key)
-                if defocusOrder.count > SimulatedCamera.defocusCacheLimit { defocusCache[defocusOrder.removeFirst()] = nil }
-            }
         }
-        return planes
     }
 
     /// Planes an earlier process rendered for this camera (nil focus: all in focus), with this session's
@@ -175,11 +149,6 @@ public final class SimulatedCamera: @unchecked Sendable {
     }
 
     func radianceView(size: Size) -> RadianceView {
-        radianceLock.lock()
-        defer { radianceLock.unlock() }
-        if let cached = radianceCache[size] { return cached }
-        let view = renderRadianceView(ViewGeometry(module: module, size: size))
-        radianceCache[size] = view
-        return view
+        radianceCache.value(for: size) { renderRadianceView(ViewGeometry(module: module, size: size)) }
     }
 }
