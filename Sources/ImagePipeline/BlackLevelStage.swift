@@ -42,34 +42,47 @@ struct BlackLevelStage {
         let w = band.width
         for j in 0..<(band.rows.count + 2 * ISPBand.bayerPad) {
             let iy = ISPBand.reflect(band.rows.lowerBound - ISPBand.bayerPad + j, band.height)
-            let src = codes + iy * w
-            let dst = band.bayerRow(j)
-            let p = (iy & 1) * 2
-            let b0 = black[p], s0 = scale[p], b1 = black[p + 1], s1 = scale[p + 1], c = clip
-            var x = 0
-            while x + 1 < w {
-                dst[x] = min((Float(src[x]) - b0) * s0, c)
-                dst[x + 1] = min((Float(src[x + 1]) - b1) * s1, c)
-                x += 2
-            }
-            if x < w { dst[x] = min((Float(src[x]) - b0) * s0, c) }
-            if let shading { Self.brighten(dst, width: w, row: iy, shading) }
+            convert(codes + iy * w, into: band.bayerRow(j), width: w, row: iy)
             band.padBayerRow(j)
         }
     }
 
-    /// Multiplies one row by the vignetting gain at each pixel centre.
-    private static func brighten(_ row: UnsafeMutablePointer<Float>, width: Int, row y: Int,
-                                 _ shading: (center: SIMD2<Float>, inverseRadius2: Float, k: SIMD8<Float>)) {
-        let dy = Float(y) + 0.5 - shading.center.y
+    /// One row: (code − black) × scale, clipped, times the vignetting gain at each pixel centre; eight samples at a
+    /// time (the even/odd CFA columns alternate within the vector).
+    private func convert(_ src: UnsafePointer<UInt16>, into dst: UnsafeMutablePointer<Float>, width w: Int, row y: Int) {
+        let p = (y & 1) * 2
+        let b0 = black[p], s0 = scale[p], b1 = black[p + 1], s1 = scale[p + 1], c = clip
+        let blacks = SIMD8(b0, b1, b0, b1, b0, b1, b0, b1), scales = SIMD8(s0, s1, s0, s1, s0, s1, s0, s1)
+        let clips = SIMD8<Float>(repeating: c)
+        // Vignetting gain 1 + r²(k0 + r²(k1 + …)) with r² = (dx² + dy²) / m², dx from the pixel centre.
+        let dy = shading.map { Float(y) + 0.5 - $0.center.y } ?? 0
         let dy2 = dy * dy
-        let k = shading.k
-        let k0 = k[0], k1 = k[1], k2 = k[2], k3 = k[3], k4 = k[4], scale = shading.inverseRadius2
-        for x in 0..<width {
-            let dx = Float(x) + 0.5 - shading.center.x
-            let r2 = (dx * dx + dy2) * scale
-            let g = 1 + r2 * (k0 + r2 * (k1 + r2 * (k2 + r2 * (k3 + r2 * k4))))
-            row[x] *= g
+        let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        func gain(_ dx: SIMD8<Float>, _ s: (center: SIMD2<Float>, inverseRadius2: Float, k: SIMD8<Float>)) -> SIMD8<Float> {
+            let r2 = (dx * dx + dy2) * s.inverseRadius2
+            let k = s.k
+            var g = r2 * k[4] + k[3]
+            g = g * r2 + k[2]
+            g = g * r2 + k[1]
+            g = g * r2 + k[0]
+            return g * r2 + 1
+        }
+        var x = 0
+        while x + 8 <= w {
+            let codes = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<UInt16>.self)
+            var v = pointwiseMin((SIMD8<Float>(codes) - blacks) * scales, clips)
+            if let shading { v *= gain(lanes + (Float(x) + 0.5 - shading.center.x), shading) }
+            UnsafeMutableRawPointer(dst + x).storeBytes(of: v, as: SIMD8<Float>.self)
+            x += 8
+        }
+        while x < w {
+            let odd = x & 1 == 1
+            var v = min((Float(src[x]) - (odd ? b1 : b0)) * (odd ? s1 : s0), c)
+            if let shading {
+                v *= gain(SIMD8(repeating: Float(x) + 0.5 - shading.center.x), shading)[0]
+            }
+            dst[x] = v
+            x += 1
         }
     }
 }
