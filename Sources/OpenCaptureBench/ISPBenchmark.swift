@@ -50,6 +50,14 @@ enum ISPBenchmark {
             report(String(format: "isp.cpsnr_vs_ground_truth.base_iso.lateral_ca_%.2f_percent", chromatic * 100),
                    ImageQuality.cpsnr(isp.process(frame), isp.renderReference(truth), border: 10), "dB", format: "%.2f",
                    anchor: "default demosaic, no lens correction on either side")
+            // The same with the ISP's correction and the truth corrected alike: at 0 % it shows what the distortion warp
+            // itself costs (nothing measurable), above it what the correction after demosaicing gives back.
+            settings.correctsDistortion = true
+            let corrected = ImageSignalProcessor(settings: settings)
+            let correctedTruth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: settings) } ?? seen
+            report(String(format: "isp.cpsnr_vs_ground_truth.base_iso.lateral_ca_%.2f_percent.corrected", chromatic * 100),
+                   ImageQuality.cpsnr(corrected.process(frame), corrected.renderReference(correctedTruth), border: 10), "dB",
+                   format: "%.2f", anchor: "default demosaic, distortion and CA corrected after it (truth corrected alike)")
         }
         // Fidelity against the simulator's ground truth (through the same colour and tone), at a size
         // where noise matters little (base ISO, binned). "reconstruction": sharpening off, so the figure
