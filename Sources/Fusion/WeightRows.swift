@@ -78,13 +78,15 @@ final class WeightRows {
         let wc = wc, ws = ws
         for k in 0..<n {
             let src = sources[k]
-            // Grey for the rows and one halo row each side; colour weights for the rows themselves.
-            for yy in (lo - 1)..<(hi + 1) {
+            // Grey (for contrast only) for the rows and one halo row each side; colour weights for the rows themselves.
+            for yy in (wc != 0 ? lo - 1 : lo)..<(wc != 0 ? hi + 1 : hi) {
                 let y = reflect101(yy, h)
                 let p = src + y * 3 * w
-                for x in 0..<w { r[x] = Float(p[3 * x]); g[x] = Float(p[3 * x + 1]); b[x] = Float(p[3 * x + 2]) }
-                let grey = greyBand + (yy - lo + 1) * w
-                for x in 0..<w { grey[x] = kr * r[x] + kg * g[x] + kb * b[x] }
+                if wc != 0 {
+                    for x in 0..<w { r[x] = Float(p[3 * x]); g[x] = Float(p[3 * x + 1]); b[x] = Float(p[3 * x + 2]) }
+                    let grey = greyBand + (yy - lo + 1) * w
+                    for x in 0..<w { grey[x] = kr * r[x] + kg * g[x] + kb * b[x] }
+                }
                 guard yy >= lo && yy < hi else { continue }
                 let o = out[k] + (yy - lo) * w
                 if useExposure {
