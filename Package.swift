@@ -77,7 +77,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "OpenCaptureBench", dependencies: [
-            "OpenCapture", "OpenCapturePhotos", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
+            "OpenCapture", "OpenCapturePhotos", "CaptureCore", "CameraSimulation", "CaptureEngine", "ImagePipeline", "MediaFormats", "Fusion", "Depth",
         ]),
 
         // What every test target shares: the external-tool runner (exiftool, dcraw_emu, heif-info …,

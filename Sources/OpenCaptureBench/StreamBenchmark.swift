@@ -1,5 +1,6 @@
 import CameraSimulation
 import CaptureCore
+import CaptureEngine
 import Foundation
 import ImagePipeline
 import MediaFormats
@@ -25,15 +26,14 @@ enum StreamBenchmark {
         let metering = camera.meter(size: readout)
         camera.prepare(size: readout)
         var sensor: [Double] = [], isp: [Double] = []
-        var settings = ISPSettings()
-        settings.demosaic = .malvarHeCutler
-        settings.noiseReduction = 0
-        settings.sharpening = 0
+        // The stream's own developer (what a running session calls per frame), not the photo ISP.
+        let settings = VideoFrameDeveloper.settings(colorSpace: .sRGB)
+        let frameSize = Size(width: 1920, height: 1080)
         for i in 0..<12 {
             let exposure = SensorExposure(size: readout, duration: min(metering.duration, 1.0 / 32), iso: metering.iso,
                                           startTime: Double(i) / 30, seed: UInt64(i))
             let (raw, s) = measure { camera.capture(exposure, centerRows: 1080) }
-            let (_, p) = measure { _ = PixelBuffer.yCbCr420(from: ImageSignalProcessor(settings: settings).process(raw), fullRange: false) }
+            let (_, p) = measure { _ = VideoFrameDeveloper.develop(raw, size: frameSize, settings: settings) }
             sensor.append(s); isp.append(p)
         }
         report("stream.1080p.stage.sensor", median(sensor) * 1000, "ms/frame", format: "%.1f", anchor: "inner stage: 1920×1440 readout, middle 1080 rows exposed")
