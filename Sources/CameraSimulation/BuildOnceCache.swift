@@ -31,7 +31,8 @@ final class BuildOnceCache<Key: Hashable & Sendable, Value: Sendable>: @unchecke
         condition.withLock { Array(values.keys) }
     }
 
-    /// The value for `key`: the stored one, the one another caller is building (waiting for it), or `build()`'s,
+    /// The value for `key`: the stored one; or, while another caller builds it, the value that build stores (waiting
+    /// for it; if a `removeAll` or an eviction dropped it meanwhile, this caller builds it again); or `build()`'s,
     /// which is then stored.
     func value(for key: Key, build: () -> Value) -> Value {
         condition.lock()

@@ -16,7 +16,8 @@ public final class SimulatedCamera: Sendable {
     let shake: HandShake
     /// Rendered scenes per readout size (all in focus), radiance views per size (metering and truth), and
     /// defocused planes by readout size and focus (in `focusQuantum` dioptre steps; the most recent few only: a
-    /// full-resolution entry is ≈ 200 MB). Each is built once, and a build never holds up another size's.
+    /// full-resolution entry is ≈ 200 MB). A key is built by one caller at a time (again after a purge or an eviction),
+    /// and a build never holds up another key's.
     private let sensorCache = BuildOnceCache<Size, SensorPlanes>()
     private let radianceCache = BuildOnceCache<Size, RadianceView>()
     private let defocusCache = BuildOnceCache<DefocusKey, SensorPlanes>(limit: 2)
