@@ -11,10 +11,10 @@ public struct RadialWarp: Sendable {
     /// The radius unit, pixels.
     public let normalisingRadius: Double
     /// Per plane: the ratio over r², or empty for the identity.
-    private let tables: [[Double]]
+    fileprivate let tables: [[Double]]
     /// Largest r² tabulated (beyond it the last entry holds): a corner is at 1.
     public static let span = 1.2
-    private static let steps = 2048
+    fileprivate static let steps = 2048
 
     /// `ratio(plane, r)` for `planes` planes, r the normalised radius of the output point.
     public init(center: SIMD2<Double>, normalisingRadius: Double, planes: Int, ratio: (_ plane: Int, _ r: Double) -> Double) {
@@ -61,60 +61,84 @@ public struct RadialWarp: Sendable {
     /// Source positions are computed exactly every `knotSpacing` pixels along a row and linearly in between, in
     /// 16.16 fixed point: a lens's mapping is smooth, so the in-between error (spacing² / 8 × the mapping's curvature)
     /// stays below a thousandth of a pixel for phone lenses on images of a megapixel or more.
-    private static let knotSpacing = 8
+    package static let knotSpacing = 8
+
+    /// The knots of a `width` × `height` image's rows: every plane's table as Floats, ready to fill a row's knots.
+    package struct Knots: Sendable {
+        private let flat: [Float]
+        private let n: Int
+        private let scale: Double, cx: Double, cy: Double, last: Double
+        /// Knots per row (one every `knotSpacing` pixels, plus the end).
+        package let count: Int
+        /// Largest source position in 16.16, 1/65536 inside the last sample so its right/bottom neighbour exists.
+        package let limits: SIMD2<Int32>
+        /// The planes that move (the identity ones are left out).
+        package let activePlanes: [Int]
+
+        init(_ warp: RadialWarp, width w: Int, height h: Int, planes c: Int) {
+            n = RadialWarp.steps + 1
+            var flat = [Float](repeating: 1, count: c * n)
+            var active: [Int] = []
+            for channel in 0..<c {
+                let table = warp.tables[min(channel, warp.tables.count - 1)]
+                guard !table.isEmpty else { continue }
+                active.append(channel)
+                for i in 0..<n { flat[channel * n + i] = Float(table[i]) }
+            }
+            self.flat = flat
+            activePlanes = active
+            scale = 1 / (warp.normalisingRadius * warp.normalisingRadius) / RadialWarp.span * Double(RadialWarp.steps)
+            cx = warp.center.x; cy = warp.center.y; last = Double(RadialWarp.steps) - 0.001
+            limits = SIMD2(Int32(w - 1) << 16 - 1, Int32(h - 1) << 16 - 1)
+            count = (w + RadialWarp.knotSpacing - 1) / RadialWarp.knotSpacing + 1
+        }
+
+        /// Row `y`'s knots for `plane`: exact source (sample-centre) positions in 16.16 fixed point, `count` of them.
+        @inline(__always)
+        package func fill(row y: Int, plane: Int, x kx: UnsafeMutablePointer<Int32>, y ky: UnsafeMutablePointer<Int32>) {
+            let far = 32_000.0   // beyond any image a warp takes; keeps 16.16 within Int32
+            let dy = Double(y) + 0.5 - cy, dy2 = dy * dy
+            let spacing = RadialWarp.knotSpacing, scale = scale, cx = cx, cy = cy, last = last, n = n
+            flat.withUnsafeBufferPointer { tables in
+                let table = tables.baseAddress! + plane * n
+                for k in 0..<count {
+                    let dx = Double(k * spacing) + 0.5 - cx
+                    let position = min((dx * dx + dy2) * scale, last)
+                    let i = Int(position), t = Float(position - Double(i))
+                    let f = Double(table[i] + (table[i + 1] - table[i]) * t)
+                    kx[k] = Int32(min(max(cx + dx * f - 0.5, -far), far) * 65536)
+                    ky[k] = Int32(min(max(cy + dy * f - 0.5, -far), far) * 65536)
+                }
+            }
+        }
+    }
+
+    /// Knots for a `width` × `height` image with `planes` planes (the warp's own sizes: 2 ..< 32,000 a side).
+    package func knots(width: Int, height: Int, planes: Int) -> Knots {
+        Knots(self, width: width, height: height, planes: planes)
+    }
 
     @_specialize(where Element == UInt8)
     @_specialize(where Element == Float)
     private func resample<Element: WarpSample>(_ image: Raster<Element>, nanAware: Bool) -> Raster<Element> {
         guard !isIdentity, image.width > 1, image.height > 1, image.width < 32_000, image.height < 32_000 else { return image }
         let w = image.width, h = image.height, c = image.channels
-        let n = Self.steps + 1
-        // Every plane's table as Float, one after another (identity planes are skipped below).
-        var flat = [Float](repeating: 1, count: c * n)
-        var active: [Int] = []
-        for channel in 0..<c {
-            let table = tables[min(channel, tables.count - 1)]
-            guard !table.isEmpty else { continue }
-            active.append(channel)
-            for i in 0..<n { flat[channel * n + i] = Float(table[i]) }
-        }
-        let scale = 1 / (normalisingRadius * normalisingRadius) / Self.span * Double(Self.steps)
-        let cx = center.x, cy = center.y, last = Double(Self.steps) - 0.001
-        // Sources stay 1/65536 inside the last sample so its right/bottom neighbour always exists (clamped per
-        // sample: clamping a knot would bend the positions between it and the next).
-        let limits = SIMD2(Int32(w - 1) << 16 - 1, Int32(h - 1) << 16 - 1)
-        let far = 32_000.0   // beyond any image this warp takes; keeps 16.16 within Int32
-        let spacing = Self.knotSpacing, knots = (w + spacing - 1) / spacing + 1
+        let knots = knots(width: w, height: h, planes: c)
+        let spacing = Self.knotSpacing
         var out = image
         image.storage.withUnsafeBufferPointer { source in
             out.storage.withUnsafeMutableBufferPointer { destination in
-                flat.withUnsafeBufferPointer { tableBuffer in
-                    active.withUnsafeBufferPointer { activeBuffer in
-                        nonisolated(unsafe) let src = source.baseAddress!, dst = destination.baseAddress!
-                        nonisolated(unsafe) let table = tableBuffer.baseAddress!, planes = activeBuffer
-                        Parallel.forEachBand(height: h, bandHeight: 16) { rows in
-                            let kx = UnsafeMutablePointer<Int32>.allocate(capacity: knots)
-                            let ky = UnsafeMutablePointer<Int32>.allocate(capacity: knots)
-                            defer { kx.deallocate(); ky.deallocate() }
-                            for y in rows {
-                                let dy = Double(y) + 0.5 - cy
-                                let dy2 = dy * dy
-                                for channel in planes {
-                                    // Knots: exact source (sample-centre) positions in 16.16 fixed point.
-                                    for k in 0..<knots {
-                                        let dx = Double(k * spacing) + 0.5 - cx
-                                        let position = min((dx * dx + dy2) * scale, last)
-                                        let i = Int(position), t = Float(position - Double(i))
-                                        let entry = table + channel * n + i
-                                        let f = Double(entry[0] + (entry[1] - entry[0]) * t)
-                                        kx[k] = Int32(min(max(cx + dx * f - 0.5, -far), far) * 65536)
-                                        ky[k] = Int32(min(max(cy + dy * f - 0.5, -far), far) * 65536)
-                                    }
-                                    Element.resampleRow(src + channel, width: w, channels: c, knotsX: kx, knotsY: ky,
-                                                        spacing: spacing, limits: limits, into: dst + y * w * c + channel,
-                                                        nanAware: nanAware)
-                                }
-                            }
+                nonisolated(unsafe) let src = source.baseAddress!, dst = destination.baseAddress!
+                Parallel.forEachBand(height: h, bandHeight: 16) { rows in
+                    let kx = UnsafeMutablePointer<Int32>.allocate(capacity: knots.count)
+                    let ky = UnsafeMutablePointer<Int32>.allocate(capacity: knots.count)
+                    defer { kx.deallocate(); ky.deallocate() }
+                    for y in rows {
+                        for channel in knots.activePlanes {
+                            knots.fill(row: y, plane: channel, x: kx, y: ky)
+                            Element.resampleRow(src + channel, width: w, channels: c, knotsX: kx, knotsY: ky,
+                                                spacing: spacing, limits: knots.limits, into: dst + y * w * c + channel,
+                                                nanAware: nanAware)
                         }
                     }
                 }

@@ -109,7 +109,7 @@ package final class CaptureEngine: Sendable {
                 guard var truth = source.groundTruth(first)?.croppingRows(to: height),
                       var depth = source.depthMap(size: first.size)?.croppingRows(to: height) else { return nil }
                 if processed, let lens {
-                    truth = lens.correctedLikeISP(truth, settings: isp)
+                    truth = lens.correctedLikeISP(truth, settings: isp, cameraToSRGB: raw.cameraToSRGB)
                     if isp.correctsDistortion { depth = lens.corrected(depth) }
                 }
                 return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage)

@@ -37,6 +37,17 @@ struct BlackLevelStage {
         }
     }
 
+    /// The largest value a sample can take: the clip level times the largest vignetting gain.
+    var maximum: Float {
+        guard let shading else { return clip }
+        let k = shading.k
+        let largest = (0...64).map { i -> Float in
+            let r2 = Float(i) / 64
+            return (((((r2 * k[4] + k[3]) * r2 + k[2]) * r2 + k[1]) * r2 + k[0]) * r2 + 1)
+        }.max() ?? 1
+        return clip * max(1, largest)
+    }
+
     /// Converts the Bayer rows the band needs (with `ISPBand.bayerPad` rows and columns of reflected context).
     func run(_ codes: UnsafePointer<UInt16>, into band: ISPBand) {
         let w = band.width

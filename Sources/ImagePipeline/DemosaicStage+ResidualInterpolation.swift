@@ -1,3 +1,5 @@
+import CaptureCore
+
 /// The default demosaic (`DemosaicMethod.residualInterpolation`), band by band.
 ///
 /// **Green** (gradient-based threshold-free colour differences, after Pekkucuksen & Altunbasak's
@@ -27,7 +29,7 @@ extension DemosaicStage {
 
     /// Floats of band scratch memory the method needs for bands of up to `rows` RGB rows.
     static func residualInterpolationScratch(planeStride: Int, rows: Int) -> Int {
-        let full = (7 * rows + 86) * (planeStride + 48)
+        let full = (8 * rows + 96) * (planeStride + 48)   // the last rows + 10: the chromatic guide
         let lattice = ((rows + 2) / 2 + 6) * ((planeStride + 2) / 2 + 6)
         let latticeColumns = (planeStride + 2) / 2 + 6
         return full + 8 * lattice + 2 * (planeStride + 8) + 2 * latticeColumns + 4
@@ -153,8 +155,34 @@ extension DemosaicStage {
         for y in band.rows { band.row(1, y).update(from: green(y), count: w) }
 
         // 5. Red and blue by residual interpolation on their own lattices.
+        let guide = chromaticGuides.contains { $0 != nil } ? plane(rowsG, firstRow: y0 - 5) : green
         for color in [0, 2] {
-            residualInterpolation(band, color: color, green: green, memory: next)
+            if let knots = chromaticGuides[color] {
+                fillGuide(guide, from: green, rows: (y0 - 5)..<(y1 + 5), width: w, knots: knots)
+                residualInterpolation(band, color: color, green: guide, memory: next)
+            } else {
+                residualInterpolation(band, color: color, green: green, memory: next)
+            }
+        }
+    }
+
+    /// Green read at another plane's geometry for `rows` (within the rows `green` holds, which clamp the reads);
+    /// the columns beyond the image are green's own.
+    private func fillGuide(_ guide: (Int) -> UnsafeMutablePointer<Float>, from green: (Int) -> UnsafeMutablePointer<Float>,
+                           rows: Range<Int>, width w: Int, knots: RadialWarp.Knots) {
+        let first = UnsafePointer(green(rows.lowerBound)), stride = green(rows.lowerBound + 1) - green(rows.lowerBound)
+        let rowLimits = 0...(Int32(rows.count - 1) << 16 - 1), shift = Int32(rows.lowerBound) << 16
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
+            let kx = memory.baseAddress!, ky = kx + knots.count
+            for y in rows {
+                knots.fill(row: y, plane: 0, x: kx, y: ky)
+                for k in 0..<knots.count { ky[k] &-= shift }
+                let out = guide(y), own = green(y)
+                PlanarWarpRow.resample(knotsX: kx, knotsY: ky, width: w, source: first, stride: stride,
+                                       limitX: knots.limits.x, rowLimits: rowLimits, into: out)
+                for x in -16..<0 { out[x] = own[x] }
+                for x in w..<(stride - 16) { out[x] = own[x] }
+            }
         }
     }
 

@@ -8,6 +8,9 @@ import CaptureCore
 struct DemosaicStage {
     let method: DemosaicMethod
     let cfa: CFAPattern
+    /// Per plane (0 red, 2 blue), where to read green for that plane's geometry (`LensCorrection.greenAlignment`):
+    /// residual interpolation then guides red and blue by green as they recorded the scene, not as green did.
+    var chromaticGuides: [RadialWarp.Knots?] = [nil, nil, nil]
 
     /// Fills planes 0…2 (R, G, B) of `band.rows` from `band.bayer`.
     func run(_ band: ISPBand) {

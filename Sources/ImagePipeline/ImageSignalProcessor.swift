@@ -5,8 +5,11 @@ import Foundation
 ///
 /// The frame flows through the stages in bands of rows, all stages fused per band so the
 /// intermediate Float data stays in cache:
-/// `BlackLevelStage` (with lens shading) → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`,
-/// then the lens's distortion and lateral chromatic aberration are resampled away over the whole image.
+/// `BlackLevelStage` (with lens shading) → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`.
+/// With a lens to correct (`correctsDistortion`), it runs in two passes: black level and demosaic band by band into
+/// a frame of linear camera RGB (16-bit codes); then, band by band again, each plane of that frame resampled to
+/// undo the lens's distortion and lateral chromatic aberration — in the sensor's own colour planes and in linear
+/// light, where the aberration happens — followed by the colour matrix, noise reduction and tone.
 public struct ImageSignalProcessor: Sendable {
     /// What this processor does; see ``ISPSettings``.
     public var settings: ISPSettings
@@ -37,7 +40,6 @@ public struct ImageSignalProcessor: Sendable {
                 tone.run(r: r, g: g, b: b, into: dst + y * w * 3, width: w)
             }
         }
-        if settings.correctsDistortion, let lens = raw.lensCorrection { out = lens.corrected(out) }
         if let size = settings.outputSize, size != out.size, size.width > 0, size.height > 0 {
             return Resampler.downscale(out, to: size)
         }
@@ -45,8 +47,9 @@ public struct ImageSignalProcessor: Sendable {
     }
 
     /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`), two rows at a time inside
-    /// each band: no 8-bit RGB image in between (what the video pipeline streams). The same pixels as
-    /// `PixelBuffer.yCbCr420(from: process(raw), fullRange:)`. Nil only if the buffer cannot be made.
+    /// each band: no 8-bit RGB image in between (what the video pipeline streams). It does not correct the lens's
+    /// distortion or lateral chromatic aberration (video frames keep them); for a frame without them, the same
+    /// pixels as `PixelBuffer.yCbCr420(from: process(raw), fullRange:)`. Nil only if the buffer cannot be made.
     public func processYCbCr420(_ raw: RawImage, fullRange: Bool) -> PixelBuffer? {
         let w = raw.width, h = raw.height
         guard w > 0, h > 0, settings.outputSize == nil || settings.outputSize == Size(width: w, height: h),
@@ -59,7 +62,7 @@ public struct ImageSignalProcessor: Sendable {
         let destination = YCbCr420.Destination(y: yPlane.assumingMemoryBound(to: UInt8.self), yRowStride: buffer.planes[0].bytesPerRow,
                                                cb: c, cr: c + 1, chromaRowStride: buffer.planes[1].bytesPerRow, chromaStep: 2)
         let range: YCbCr420.Range = fullRange ? .full : .video
-        run(raw) { band, y, _, _, _ in
+        run(raw, correctingLens: false) { band, y, _, _, _ in
             // Bands start on even rows, so each odd row (or a last even one) completes its pair.
             guard y % 2 == 1 || y == h - 1 else { return }
             let top = y - y % 2
@@ -93,7 +96,6 @@ public struct ImageSignalProcessor: Sendable {
                 }
             }
         }
-        if settings.correctsDistortion, let lens = raw.lensCorrection { out = lens.corrected(out) }
         return out
     }
 
@@ -131,20 +133,62 @@ public struct ImageSignalProcessor: Sendable {
         return out
     }
 
-    /// Runs stages 1–4 band by band on all cores, handing each finished row (planar linear RGB) to `emit`.
-    private func run(_ raw: RawImage,
+    /// Runs stages 1–4 band by band on all cores, handing each finished row (planar linear RGB) to `emit`; with
+    /// `correctingLens` and a lens to correct, in the two passes the type's documentation describes.
+    private func run(_ raw: RawImage, correctingLens: Bool = true,
                      emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let gains = whiteBalanceGains(for: raw)
         // The frame's baseline exposure (auto exposure's highlight headroom) is digital gain like the requested one.
         let exposureGain = settings.exposureGain * pow(2, raw.baselineExposure)
         let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: exposureGain,
                                     correctsShading: settings.correctsLensShading)
-        let demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)
+        var demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)
         let color = ColorMatrixStage(cameraToSRGB: raw.cameraToSRGB, colorSpace: settings.colorSpace)
-        let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: exposureGain,
-                                        matrix: color.matrix, strength: settings.noiseReduction,
-                                        sharpening: settings.sharpening)
         let w = raw.width, h = raw.height
+        let lens = correctingLens && settings.correctsDistortion && w > 1 && h > 1 && w < 32_000 && h < 32_000
+            ? raw.lensCorrection : nil
+        let warp = lens?.correction(for: Size(width: w, height: h), channels: 3)
+        // Noise reduction after the lens correction sees noise its bilinear resampling has averaged: at fractions
+        // spread evenly, (2/3)² of the variance is left on average, and the noise model is scaled to match.
+        let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: exposureGain,
+                                        matrix: color.matrix, strength: settings.noiseReduction * (warp != nil ? 4.0 / 9 : 1),
+                                        sharpening: settings.sharpening)
+        if let lens, let warp {
+            if settings.demosaic == .residualInterpolation {
+                demosaic.chromaticGuides = [0, 1, 2].map { $0 == 1 ? nil : lens.greenAlignment(plane: $0)?.knots(width: w, height: h, planes: 1) }
+            }
+            let planes = demosaicToCameraRGB(raw, black: black, demosaic: demosaic)
+            let knots = warp.knots(width: w, height: h, planes: 3)
+            let rowLimits = 0...(Int32(h - 1) << 16 - 1)
+            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
+                                context: noise.context) { band in
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
+                    let kx = memory.baseAddress!, ky = kx + knots.count
+                    for y in band.rows {
+                        for c in 0..<3 {
+                            if knots.activePlanes.contains(c) {
+                                knots.fill(row: y, plane: c, x: kx, y: ky)
+                            } else {
+                                for k in 0..<knots.count {   // the identity: sample centres
+                                    kx[k] = Int32(k * RadialWarp.knotSpacing) << 16
+                                    ky[k] = Int32(y) << 16
+                                }
+                            }
+                            PlanarWarpRow.resample(knotsX: kx, knotsY: ky, width: w, source: UnsafePointer(planes.plane(c)),
+                                                   stride: w, limitX: knots.limits.x, rowLimits: rowLimits,
+                                                   scale: planes.step, offset: planes.minimum, into: band.row(c, y))
+                        }
+                    }
+                }
+                color.run(band)
+                noise.prepare(band)
+                for y in band.output {
+                    noise.finish(band, row: y)
+                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
+                }
+            }
+            return
+        }
         raw.bayer.storage.withUnsafeBufferPointer { codes in
             let codes = codes.baseAddress!
             ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
@@ -159,5 +203,24 @@ public struct ImageSignalProcessor: Sendable {
                 }
             }
         }
+    }
+
+    /// The first pass of a lens-correcting run: black level and demosaic, band by band, into linear camera RGB.
+    private func demosaicToCameraRGB(_ raw: RawImage, black: BlackLevelStage, demosaic: DemosaicStage) -> LinearPlanes {
+        let w = raw.width, h = raw.height
+        // Room for the demosaic's overshoot past the clip level and below black.
+        let top = black.maximum * 1.5
+        let planes = LinearPlanes(width: w, height: h, minimum: -top / 8, maximum: top)
+        raw.bayer.storage.withUnsafeBufferPointer { codes in
+            let codes = codes.baseAddress!
+            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight, context: 0) { band in
+                black.run(codes, into: band)
+                demosaic.run(band)
+                for y in band.output {
+                    for c in 0..<3 { planes.store(band.row(c, y), plane: c, row: y) }
+                }
+            }
+        }
+        return planes
     }
 }

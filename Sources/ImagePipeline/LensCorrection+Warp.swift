@@ -26,13 +26,47 @@ extension LensCorrection {
         }
     }
 
-    /// A linear image of what the sensor saw (ground truth, in the recorded geometry) corrected the way an ISP with
-    /// `settings` corrects its photo: vignetting brightened (`correctsLensShading`), then distortion and lateral
-    /// chromatic aberration resampled away (`correctsDistortion`). What a processed photo is measured against.
-    public func correctedLikeISP(_ truth: Raster<Float>, settings: ISPSettings) -> Raster<Float> {
+    /// For colour plane `plane`, the resampling that reads green where that plane recorded each point: output point p
+    /// (in `plane`'s recorded geometry) takes green from the recorded point that shows the same scene point — the
+    /// guide a demosaic needs to interpolate that plane's colour differences without the lens's lateral chromatic
+    /// aberration in them. Nil when the plane moves as green does.
+    func greenAlignment(plane: Int) -> RadialWarp? {
+        let own = coefficients(plane: plane), green = coefficients(plane: 1)
+        guard own != green else { return nil }
+        return RadialWarp(center: center, normalisingRadius: normalisingRadius, planes: 1) { _, r in
+            guard r > 0 else { return green[0] / max(1e-6, own[0]) }
+            let corrected = Self.correctedRadius(ofRecorded: r, own)
+            return corrected * Self.factor(green, corrected) / r
+        }
+    }
+
+    /// A linear sRGB image of what the sensor saw (ground truth, in the recorded geometry) corrected the way an ISP
+    /// with `settings` corrects its photo: vignetting brightened (`correctsLensShading`), then distortion and lateral
+    /// chromatic aberration resampled away (`correctsDistortion`) in the camera's own colour planes, as the ISP
+    /// does — converted there by the inverse of `cameraToSRGB` (the raw frame's) and back. What a processed photo is
+    /// measured against.
+    public func correctedLikeISP(_ truth: Raster<Float>, settings: ISPSettings, cameraToSRGB: Matrix3) -> Raster<Float> {
         var out = truth
         if settings.correctsLensShading { out = shadingCorrected(out) }
-        if settings.correctsDistortion { out = corrected(out) }
+        if settings.correctsDistortion, out.channels == 3, let toCamera = cameraToSRGB.inverse {
+            out = Self.transformed(corrected(Self.transformed(out, by: toCamera)), by: cameraToSRGB)
+        }
+        return out
+    }
+
+    /// Each RGB pixel of `image` multiplied by `m`.
+    private static func transformed(_ image: Raster<Float>, by m: Matrix3) -> Raster<Float> {
+        var out = image
+        let e = m.m.map(Float.init)
+        out.storage.withUnsafeMutableBufferPointer { buffer in
+            let p = buffer.baseAddress!
+            for i in 0..<(image.width * image.height) {
+                let r = p[3 * i], g = p[3 * i + 1], b = p[3 * i + 2]
+                p[3 * i] = e[0] * r + e[1] * g + e[2] * b
+                p[3 * i + 1] = e[3] * r + e[4] * g + e[5] * b
+                p[3 * i + 2] = e[6] * r + e[7] * g + e[8] * b
+            }
+        }
         return out
     }
 

@@ -58,7 +58,7 @@ enum DevelopBenchmark {
         // Each develop against the truth in its own geometry: ours applies the DNG's lens opcodes (shading,
         // distortion) as the ISP does; dcraw_emu applies none.
         let seen: Raster<Float> = camera.groundTruth(exposure)
-        let correctedTruth = raw.lensCorrection.map { $0.correctedLikeISP(seen, settings: ISPSettings()) } ?? seen
+        let correctedTruth = raw.lensCorrection.map { $0.correctedLikeISP(seen, settings: ISPSettings(), cameraToSRGB: raw.cameraToSRGB) } ?? seen
         let truth = ImageSignalProcessor().renderReference(correctedTruth)
         let recordedTruth = ImageSignalProcessor().renderReference(seen)
         let image = try TIFFCodec.decode(ours.data)

@@ -47,7 +47,7 @@ enum ISPBenchmark {
             settings.correctsDistortion = false
             let isp = ImageSignalProcessor(settings: settings)
             let seen: Raster<Float> = cam.groundTruth(e)
-            let truth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: settings) } ?? seen
+            let truth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: settings, cameraToSRGB: frame.cameraToSRGB) } ?? seen
             report(String(format: "isp.cpsnr_vs_ground_truth.base_iso.lateral_ca_%.2f_percent", chromatic * 100),
                    ImageQuality.cpsnr(isp.process(frame), isp.renderReference(truth), border: 10), "dB", format: "%.2f",
                    anchor: "default demosaic, no lens correction on either side")
@@ -55,7 +55,7 @@ enum ISPBenchmark {
             // itself costs (nothing measurable), above it what the correction after demosaicing gives back.
             settings.correctsDistortion = true
             let corrected = ImageSignalProcessor(settings: settings)
-            let correctedTruth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: settings) } ?? seen
+            let correctedTruth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: settings, cameraToSRGB: frame.cameraToSRGB) } ?? seen
             report(String(format: "isp.cpsnr_vs_ground_truth.base_iso.lateral_ca_%.2f_percent.corrected", chromatic * 100),
                    ImageQuality.cpsnr(corrected.process(frame), corrected.renderReference(correctedTruth), border: 10), "dB",
                    format: "%.2f", anchor: "default demosaic, distortion and CA corrected after it (truth corrected alike)")
@@ -72,7 +72,7 @@ enum ISPBenchmark {
             // The truth as the ISP corrects its photo (the lens's shading and distortion), so only the
             // reconstruction's losses count.
             let seen: Raster<Float> = camera.groundTruth(e)
-            let truth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: ISPSettings()) } ?? seen
+            let truth = frame.lensCorrection.map { $0.correctedLikeISP(seen, settings: ISPSettings(), cameraToSRGB: frame.cameraToSRGB) } ?? seen
             for method in [DemosaicMethod.malvarHeCutler, .residualInterpolation] {
                 var settings = ISPSettings()
                 settings.demosaic = method

@@ -1,0 +1,75 @@
+import CaptureCore
+
+/// Samples a planar resampling reads: 16-bit codes and Floats.
+protocol PlanarWarpSample: BitwiseCopyable {
+    var floatValue: Float { get }
+}
+
+extension UInt16: PlanarWarpSample {
+    @inline(__always) var floatValue: Float { Float(self) }
+}
+
+extension Float: PlanarWarpSample {
+    @inline(__always) var floatValue: Float { self }
+}
+
+/// One row of one plane resampled bilinearly from a planar source at a `RadialWarp`'s knots (16.16 fixed point,
+/// linear between knots `RadialWarp.knotSpacing` apart), into Floats: the ISP's lens correction of linear camera
+/// RGB and its demosaic's chromatic-aberration guides.
+enum PlanarWarpRow {
+    /// Writes `width` samples `bilinear × scale + offset` to `out`. Source row r starts at `source + r × stride`;
+    /// positions are clamped to columns [0, `limitX`] and rows `rowLimits` (16.16; the upper bounds 1/65536 inside
+    /// the last sample, so its right and lower neighbours exist).
+    @_specialize(where T == UInt16)
+    @_specialize(where T == Float)
+    static func resample<T: PlanarWarpSample>(knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, width w: Int,
+                                              source: UnsafePointer<T>, stride: Int, limitX: Int32,
+                                              rowLimits: ClosedRange<Int32>, scale: Float = 1, offset: Float = 0,
+                                              into out: UnsafeMutablePointer<Float>) {
+        let spacing = RadialWarp.knotSpacing, shift = Int64(spacing.trailingZeroBitCount)
+        let unit: Float = 1.0 / 65536
+        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let yLow = rowLimits.lowerBound, yHigh = rowLimits.upperBound
+        var x = 0, k = 0
+        while x < w {
+            let count = min(spacing, w - x)
+            let x0 = knotsX[k], y0 = knotsY[k]
+            let stepX = Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(x0)) >> shift)
+            let stepY = Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(y0)) >> shift)
+            // Positions are linear along the segment, so its ends bound it.
+            let x1 = Int64(x0) + Int64(stepX) * Int64(count - 1), y1 = Int64(y0) + Int64(stepY) * Int64(count - 1)
+            let o = out + x
+            if count == 8, min(Int64(x0), x1) >= 0, max(Int64(x0), x1) <= Int64(limitX),
+               min(Int64(y0), y1) >= Int64(yLow), max(Int64(y0), y1) <= Int64(yHigh), Int64(y0) >> 16 == y1 >> 16 {
+                // Inside, on one pair of source rows: eight samples as vectors, no clamps.
+                let top = source + Int(y0 >> 16) * stride, bottom = top + stride
+                let px = SIMD8(repeating: x0) &+ lanes &* stepX, py = SIMD8(repeating: y0) &+ lanes &* stepY
+                let ix = px &>> 16
+                let fx = SIMD8<Float>(px & 0xFFFF) * unit, fy = SIMD8<Float>(py & 0xFFFF) * unit
+                var a = SIMD8<Float>(), b = a, c = a, d = a
+                for i in 0..<8 {
+                    let j = Int(ix[i])
+                    a[i] = top[j].floatValue; b[i] = top[j + 1].floatValue
+                    c[i] = bottom[j].floatValue; d[i] = bottom[j + 1].floatValue
+                }
+                let upper = a + (b - a) * fx, lower = c + (d - c) * fx
+                let value = (upper + (lower - upper) * fy) * scale + offset
+                UnsafeMutableRawPointer(o).storeBytes(of: value, as: SIMD8<Float>.self)
+            } else {
+                var px = x0, py = y0
+                for i in 0..<count {
+                    let sx = min(max(px, 0), limitX), sy = min(max(py, yLow), yHigh)
+                    let top = source + Int(sy >> 16) * stride + Int(sx >> 16), bottom = top + stride
+                    let fx = Float(sx & 0xFFFF) * unit, fy = Float(sy & 0xFFFF) * unit
+                    let a = top[0].floatValue, b = top[1].floatValue, c = bottom[0].floatValue, d = bottom[1].floatValue
+                    let upper = a + (b - a) * fx, lower = c + (d - c) * fx
+                    o[i] = (upper + (lower - upper) * fy) * scale + offset
+                    px &+= stepX
+                    py &+= stepY
+                }
+            }
+            x += spacing
+            k += 1
+        }
+    }
+}
