@@ -213,7 +213,8 @@ public struct ImageSignalProcessor: Sendable {
         let planes = LinearPlanes(width: w, height: h, minimum: -top / 8, maximum: top)
         raw.bayer.storage.withUnsafeBufferPointer { codes in
             let codes = codes.baseAddress!
-            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight, context: 0) { band in
+            // Taller bands than the one-pass pipeline's: the demosaic's 10 rows of context cost less per band.
+            ISPBand.forEachBand(width: w, height: h, bandHeight: 2 * ImageSignalProcessor.bandHeight, context: 0) { band in
                 black.run(codes, into: band)
                 demosaic.run(band)
                 for y in band.output {
