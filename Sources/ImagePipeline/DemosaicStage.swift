@@ -11,6 +11,9 @@ struct DemosaicStage {
     /// Per plane (0 red, 2 blue), where to read green for that plane's geometry (`LensCorrection.greenAlignment`):
     /// residual interpolation then guides red and blue by green as they recorded the scene, not as green did.
     var chromaticGuides: [RadialWarp.Knots?] = [nil, nil, nil]
+    /// How far (pixels) a guide may read green from where the plane recorded: the residual interpolation's green
+    /// holds 5 rows beyond the ones it reads, so a lens whose planes part by more is demosaiced without guides.
+    static let guideReach = 4.0
 
     /// Fills planes 0…2 (R, G, B) of `band.rows` from `band.bayer`.
     func run(_ band: ISPBand) {

@@ -32,14 +32,15 @@ struct ISPBand {
     /// Runs `body` with band memory for bands of up to `bandHeight` output rows, passing a function
     /// that lays out a band for given output rows in that memory. One allocation serves many bands
     /// (a fresh multi-megabyte allocation per band costs page faults).
-    static func withWorkspace<R>(width: Int, height: Int, bandHeight: Int, context: Int,
+    /// Without `demosaics`, the band has no Bayer samples or demosaic scratch (a pass that starts from RGB).
+    static func withWorkspace<R>(width: Int, height: Int, bandHeight: Int, context: Int, demosaics: Bool = true,
                                  _ body: ((Range<Int>) -> ISPBand) -> R) -> R {
         let planeStride = (width + 7) & ~7
         let bayerStride = planeStride + 2 * bayerPad + 16
         let maxRows = bandHeight + 2 * context
-        let bayerCount = (maxRows + 2 * bayerPad) * bayerStride
+        let bayerCount = demosaics ? (maxRows + 2 * bayerPad) * bayerStride : 0
         let planeCount = 6 * maxRows * planeStride
-        let scratchCount = DemosaicStage.residualInterpolationScratch(planeStride: planeStride, rows: maxRows)
+        let scratchCount = demosaics ? DemosaicStage.residualInterpolationScratch(planeStride: planeStride, rows: maxRows) : 0
         let memory = UnsafeMutablePointer<Float>.allocate(capacity: bayerCount + planeCount + scratchCount)
         defer { memory.deallocate() }
         (memory + bayerCount + planeCount).initialize(repeating: 0, count: scratchCount)
@@ -54,11 +55,13 @@ struct ISPBand {
 
     /// Runs `body` for consecutive bands of `bandHeight` output rows covering the image, on all
     /// cores; each worker reuses one workspace for a run of bands.
-    static func forEachBand(width: Int, height: Int, bandHeight: Int, context: Int, _ body: (ISPBand) -> Void) {
+    static func forEachBand(width: Int, height: Int, bandHeight: Int, context: Int, demosaics: Bool = true,
+                            _ body: (ISPBand) -> Void) {
         let bands = RowBands(height: height, bandHeight: bandHeight)
         let runs = RowBands(height: bands.count, maxCount: Parallel.coreCount * 4)
         Parallel.forEachBand(height: runs.height, bandHeight: runs.bandHeight) { run in
-            withWorkspace(width: width, height: height, bandHeight: bands.bandHeight, context: context) { layout in
+            withWorkspace(width: width, height: height, bandHeight: bands.bandHeight, context: context,
+                          demosaics: demosaics) { layout in
                 for b in run { body(layout(bands[b])) }
             }
         }

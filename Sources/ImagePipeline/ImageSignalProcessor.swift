@@ -148,20 +148,25 @@ public struct ImageSignalProcessor: Sendable {
         let lens = correctingLens && settings.correctsDistortion && w > 1 && h > 1 && w < 32_000 && h < 32_000
             ? raw.lensCorrection : nil
         let warp = lens?.correction(for: Size(width: w, height: h), channels: 3)
+        let knots = warp?.knots(width: w, height: h, planes: 3)
         // Noise reduction after the lens correction sees noise its bilinear resampling has averaged: at fractions
-        // spread evenly, (2/3)² of the variance is left on average, and the noise model is scaled to match.
+        // spread evenly, (2/3)² of the variance is left on average, and the noise model is scaled to match when
+        // green (most of luma) is resampled. (Less near the optical centre, where the fractions stay small.)
+        let averaged = knots?.activePlanes.contains(1) == true
         let noise = NoiseReductionStage(raw: raw, gains: gains, exposureGain: exposureGain,
-                                        matrix: color.matrix, strength: settings.noiseReduction * (warp != nil ? 4.0 / 9 : 1),
+                                        matrix: color.matrix, strength: settings.noiseReduction * (averaged ? 4.0 / 9 : 1),
                                         sharpening: settings.sharpening)
-        if let lens, let warp {
+        if let lens, let knots {
             if settings.demosaic == .residualInterpolation {
-                demosaic.chromaticGuides = [0, 1, 2].map { $0 == 1 ? nil : lens.greenAlignment(plane: $0)?.knots(width: w, height: h, planes: 1) }
+                demosaic.chromaticGuides = [0, 1, 2].map { plane in
+                    plane == 1 ? nil : lens.greenAlignment(plane: plane, within: DemosaicStage.guideReach)?
+                        .knots(width: w, height: h, planes: 1)
+                }
             }
             let planes = demosaicToCameraRGB(raw, black: black, demosaic: demosaic)
-            let knots = warp.knots(width: w, height: h, planes: 3)
             let rowLimits = 0...(Int32(h - 1) << 16 - 1)
             ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
-                                context: noise.context) { band in
+                                context: noise.context, demosaics: false) { band in
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
                     let kx = memory.baseAddress!, ky = kx + knots.count
                     for y in band.rows {

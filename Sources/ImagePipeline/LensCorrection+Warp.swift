@@ -29,15 +29,20 @@ extension LensCorrection {
     /// For colour plane `plane`, the resampling that reads green where that plane recorded each point: output point p
     /// (in `plane`'s recorded geometry) takes green from the recorded point that shows the same scene point — the
     /// guide a demosaic needs to interpolate that plane's colour differences without the lens's lateral chromatic
-    /// aberration in them. Nil when the plane moves as green does.
-    func greenAlignment(plane: Int) -> RadialWarp? {
+    /// aberration in them. Nil when the plane moves as green does, or when it reads green more than `reach` pixels
+    /// away somewhere in the image (a demosaic holds only a few rows of context).
+    func greenAlignment(plane: Int, within reach: Double = .infinity) -> RadialWarp? {
         let own = coefficients(plane: plane), green = coefficients(plane: 1)
         guard own != green else { return nil }
-        return RadialWarp(center: center, normalisingRadius: normalisingRadius, planes: 1) { _, r in
+        func ratio(_ r: Double) -> Double {
             guard r > 0 else { return green[0] / max(1e-6, own[0]) }
             let corrected = Self.correctedRadius(ofRecorded: r, own)
             return corrected * Self.factor(green, corrected) / r
         }
+        // The shift at normalised radius r is r · |ratio − 1| radii; the image reaches r = 1 (a corner).
+        let largest = (0...256).map { i in Double(i) / 256 * abs(ratio(Double(i) / 256) - 1) }.max() ?? 0
+        guard largest * normalisingRadius <= reach else { return nil }
+        return RadialWarp(center: center, normalisingRadius: normalisingRadius, planes: 1) { _, r in ratio(r) }
     }
 
     /// A linear sRGB image of what the sensor saw (ground truth, in the recorded geometry) corrected the way an ISP
@@ -48,8 +53,12 @@ extension LensCorrection {
     public func correctedLikeISP(_ truth: Raster<Float>, settings: ISPSettings, cameraToSRGB: Matrix3) -> Raster<Float> {
         var out = truth
         if settings.correctsLensShading { out = shadingCorrected(out) }
-        if settings.correctsDistortion, out.channels == 3, let toCamera = cameraToSRGB.inverse {
-            out = Self.transformed(corrected(Self.transformed(out, by: toCamera)), by: cameraToSRGB)
+        if settings.correctsDistortion {
+            if out.channels == 3, let toCamera = cameraToSRGB.inverse {
+                out = Self.transformed(corrected(Self.transformed(out, by: toCamera)), by: cameraToSRGB)
+            } else {
+                out = corrected(out)   // no way into the camera's planes: corrected as given
+            }
         }
         return out
     }

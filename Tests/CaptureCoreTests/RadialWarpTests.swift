@@ -68,7 +68,7 @@ import Testing
         let w = Self.width, h = Self.height, spacing = 8, knots = (w + spacing - 1) / spacing + 1
         let limits = SIMD2(Int32(w - 1) << 16 - 1, Int32(h - 1) << 16 - 1)
         var generator = SystemRandomNumberGenerator()
-        var rowsChecked = 0
+        var rowsChecked = 0, fastSegments = 0
         image.storage.withUnsafeBufferPointer { source in
             for trial in 0..<400 {
                 // Knots near a slanted line through the image, jittered; every 50th trial a wild one.
@@ -79,6 +79,13 @@ import Testing
                 }
                 let ky = (0..<knots).map { k in
                     Int32((baseY + Double(k) * slope * 8 + Double.random(in: -spread...spread, using: &generator)) * 65536)
+                }
+                // Segments the fast path takes: whole, inside the image at both ends, on one source row.
+                for k in 0..<(w / spacing) {
+                    let y0 = Int64(ky[k]), y1 = y0 + ((Int64(ky[k + 1]) - y0) >> 3) * 7
+                    let x0 = Int64(kx[k]), x1 = x0 + ((Int64(kx[k + 1]) - x0) >> 3) * 7
+                    if min(x0, x1) >= 0, max(x0, x1) <= Int64(limits.x), min(y0, y1) >= 0, max(y0, y1) <= Int64(limits.y),
+                       y0 >> 16 == y1 >> 16 { fastSegments += 1 }
                 }
                 for c in 0..<3 {
                     var fast = [UInt8](repeating: 0, count: w * 3), reference = fast
@@ -103,6 +110,7 @@ import Testing
             }
         }
         #expect(rowsChecked == 1200)
+        #expect(fastSegments > 2000, "only \(fastSegments) segments took the fast path")
     }
 
     @Test func nanAwareKeepsMissingSamplesMissing() {

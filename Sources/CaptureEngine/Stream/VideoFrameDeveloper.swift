@@ -3,7 +3,8 @@ import CaptureCore
 import ImagePipeline
 
 /// The video ISP: the photo pipeline with a phone's real-time trade-offs (Malvar-He-Cutler demosaic, no
-/// spatial noise reduction or sharpening: together they cost 5 ms of a 33 ms frame at 1080p on 2 cores),
+/// spatial noise reduction or sharpening: together they cost 5 ms of a 33 ms frame at 1080p on 2 cores, no
+/// distortion or lateral-CA correction),
 /// cropped to the frame and converted to video-range 4:2:0 (`420v`, what iPhones stream and record).
 package enum VideoFrameDeveloper {
     /// ISP settings for stream frames in `colorSpace`.
@@ -12,6 +13,7 @@ package enum VideoFrameDeveloper {
         settings.demosaic = .malvarHeCutler
         settings.noiseReduction = 0
         settings.sharpening = 0
+        settings.correctsDistortion = false   // video keeps the lens's distortion, whatever formats are asked for
         settings.colorSpace = colorSpace
         return settings
     }
