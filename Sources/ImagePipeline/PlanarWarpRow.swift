@@ -3,14 +3,22 @@ import CaptureCore
 /// Samples a planar resampling reads: 16-bit codes and Floats.
 protocol PlanarWarpSample: BitwiseCopyable {
     var floatValue: Float { get }
+    /// Eight consecutive samples from `p` as Floats.
+    static func eight(_ p: UnsafePointer<Self>) -> SIMD8<Float>
 }
 
 extension UInt16: PlanarWarpSample {
     @inline(__always) var floatValue: Float { Float(self) }
+    @inline(__always) static func eight(_ p: UnsafePointer<UInt16>) -> SIMD8<Float> {
+        SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt16>.self)))
+    }
 }
 
 extension Float: PlanarWarpSample {
     @inline(__always) var floatValue: Float { self }
+    @inline(__always) static func eight(_ p: UnsafePointer<Float>) -> SIMD8<Float> {
+        UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Float>.self)
+    }
 }
 
 /// One row of one plane resampled bilinearly from a planar source at a `RadialWarp`'s knots (16.16 fixed point,
@@ -47,10 +55,17 @@ enum PlanarWarpRow {
                 let ix = px &>> 16
                 let fx = SIMD8<Float>(px & 0xFFFF) * unit, fy = SIMD8<Float>(py & 0xFFFF) * unit
                 var a = SIMD8<Float>(), b = a, c = a, d = a
-                for i in 0..<8 {
-                    let j = Int(ix[i])
-                    a[i] = top[j].floatValue; b[i] = top[j + 1].floatValue
-                    c[i] = bottom[j].floatValue; d[i] = bottom[j + 1].floatValue
+                if ix[7] &- ix[0] == 7, stepX >= 0, stepX < 0x20000 {
+                    // Each step moves the integer column by exactly one (a step below one pixel moves it by 0 or 1,
+                    // one above by 1 or 2, and 7 steps moved it 7): the reads are consecutive.
+                    let j = Int(ix[0])
+                    a = T.eight(top + j); b = T.eight(top + j + 1); c = T.eight(bottom + j); d = T.eight(bottom + j + 1)
+                } else {
+                    for i in 0..<8 {
+                        let j = Int(ix[i])
+                        a[i] = top[j].floatValue; b[i] = top[j + 1].floatValue
+                        c[i] = bottom[j].floatValue; d[i] = bottom[j + 1].floatValue
+                    }
                 }
                 let upper = a + (b - a) * fx, lower = c + (d - c) * fx
                 let value = (upper + (lower - upper) * fy) * scale + offset
