@@ -152,60 +152,32 @@ public struct RadialWarp: Sendable {
 protocol WarpSample: BitwiseCopyable, Sendable {
     /// Bilinear read between `p[0]`, `p[right]`, `p[down]` and `p[down + right]` at 16-bit fractions `fx`, `fy`.
     static func bilinear(_ p: UnsafePointer<Self>, right: Int, down: Int, fx: Int32, fy: Int32, nanAware: Bool) -> Self
-    /// Writes one row of one plane (`src` and `row` point at that plane's first sample; samples `channels` apart):
-    /// sample x is read bilinearly at the position interpolated linearly between knots x / `spacing` and the next
-    /// (16.16 fixed point), clamped to [0, `limits`].
-    static func resampleRow(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
-                            knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool)
 }
 
 extension WarpSample {
+    /// Writes one row of one plane (`src` and `row` point at that plane's first sample; samples `channels` apart):
+    /// sample x is read bilinearly at the position interpolated linearly between knots x / `spacing` and the next
+    /// (16.16 fixed point), clamped to [0, `limits`].
     @inline(__always)
     static func resampleRow(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
                             knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
                             limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool) {
-        resampleRowClamped(src, width: w, channels: c, knotsX: knotsX, knotsY: knotsY, spacing: spacing,
-                           limits: limits, into: row, nanAware: nanAware)
-    }
-
-    /// `resampleRow` with every sample clamped: the reference a faster `resampleRow` must match.
-    @inline(__always)
-    static func resampleRowClamped(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
-                                   knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                                   limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool) {
-        let shift = Int32(spacing.trailingZeroBitCount)
+        let stride = w * c, shift = Int32(spacing.trailingZeroBitCount)
         var x = 0, k = 0
         while x < w {
-            let (stepX, stepY) = segmentSteps(knotsX, knotsY, k, shift: shift)
-            resampleClamped(src, width: w, channels: c, from: knotsX[k], knotsY[k], step: stepX, stepY,
-                            count: Swift.min(spacing, w - x), limits: limits, into: row + x * c, nanAware: nanAware)
-            x += spacing
+            var px = knotsX[k], py = knotsY[k]
+            // In 64 bits: knots may lie up to 64,000 pixels apart in a wild warp (the clamp keeps reads inside).
+            let stepX = Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(px)) >> Int64(shift))
+            let stepY = Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(py)) >> Int64(shift))
+            for _ in 0..<Swift.min(spacing, w - x) {
+                let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
+                row[x * c] = bilinear(src + (Int(sy >> 16) * w + Int(sx >> 16)) * c, right: c, down: stride,
+                                      fx: sx & 0xFFFF, fy: sy & 0xFFFF, nanAware: nanAware)
+                px &+= stepX
+                py &+= stepY
+                x += 1
+            }
             k += 1
-        }
-    }
-
-    /// The per-sample steps between knot `k` and the next (in 64 bits: knots may lie up to 64,000 pixels apart in a
-    /// wild warp; the clamp keeps reads inside).
-    @inline(__always)
-    static func segmentSteps(_ knotsX: UnsafePointer<Int32>, _ knotsY: UnsafePointer<Int32>, _ k: Int,
-                             shift: Int32) -> (Int32, Int32) {
-        (Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(knotsX[k])) >> Int64(shift)),
-         Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(knotsY[k])) >> Int64(shift)))
-    }
-
-    /// `count` samples of one segment, each position clamped to [0, `limits`].
-    @inline(__always)
-    static func resampleClamped(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
-                                from startX: Int32, _ startY: Int32, step stepX: Int32, _ stepY: Int32, count: Int,
-                                limits: SIMD2<Int32>, into out: UnsafeMutablePointer<Self>, nanAware: Bool) {
-        var px = startX, py = startY
-        for i in 0..<count {
-            let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
-            out[i * c] = bilinear(src + (Int(sy >> 16) * w + Int(sx >> 16)) * c, right: c, down: w * c,
-                                  fx: sx & 0xFFFF, fy: sy & 0xFFFF, nanAware: nanAware)
-            px &+= stepX
-            py &+= stepY
         }
     }
 }
@@ -218,46 +190,6 @@ extension UInt8: WarpSample {
         let a = Int32(p[0]), b = Int32(p[right]), d = Int32(p[down]), e = Int32(p[down + right])
         let top = (a &<< 8) &+ (b &- a) &* fx, bottom = (d &<< 8) &+ (e &- d) &* fx
         return UInt8(truncatingIfNeeded: ((top &<< 8) &+ (bottom &- top) &* fy &+ 32768) >> 16)
-    }
-
-    /// Full segments lying wholly inside the image on one source row (nearly all of a lens's warp) skip the clamps
-    /// and compute their eight samples as vectors from the two source rows; the others take the clamped path.
-    static func resampleRow(_ src: UnsafePointer<UInt8>, width w: Int, channels c: Int,
-                            knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
-                            limits: SIMD2<Int32>, into row: UnsafeMutablePointer<UInt8>, nanAware: Bool) {
-        let shift = Int32(spacing.trailingZeroBitCount), stride = w * c, c32 = Int32(c)
-        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-        var x = 0, k = 0
-        while x < w {
-            let count = Swift.min(spacing, w - x)
-            let (stepX, stepY) = segmentSteps(knotsX, knotsY, k, shift: shift)
-            let x0 = knotsX[k], y0 = knotsY[k]
-            // Positions are linear along the segment, so its ends bound it (in 64 bits: a wild warp's last position
-            // may lie outside Int32, where the clamped path wraps harmlessly).
-            let x1 = Int64(x0) + Int64(stepX) * Int64(count - 1), y1 = Int64(y0) + Int64(stepY) * Int64(count - 1)
-            let out = row + x * c
-            if count == 8, Swift.min(Int64(x0), x1) >= 0, Swift.max(Int64(x0), x1) <= Int64(limits.x),
-               Swift.min(Int64(y0), y1) >= 0, Swift.max(Int64(y0), y1) <= Int64(limits.y), Int64(y0) >> 16 == y1 >> 16 {
-                let top = src + Int(y0 >> 16) * stride, bottom = top + stride
-                let px = SIMD8(repeating: x0) &+ lanes &* stepX, py = SIMD8(repeating: y0) &+ lanes &* stepY
-                let offset = (px &>> 16) &* c32
-                // The same integer arithmetic as `bilinear`, eight lanes at once.
-                let fx = ((px & 0xFFFF) &+ 128) &>> 8, fy = ((py & 0xFFFF) &+ 128) &>> 8
-                var a = SIMD8<Int32>(), b = a, d = a, e = a
-                for i in 0..<8 {
-                    let o = Int(offset[i])
-                    a[i] = Int32(top[o]); b[i] = Int32(top[o + c]); d[i] = Int32(bottom[o]); e[i] = Int32(bottom[o + c])
-                }
-                let upper = (a &<< 8) &+ (b &- a) &* fx, lower = (d &<< 8) &+ (e &- d) &* fx
-                let value = ((upper &<< 8) &+ (lower &- upper) &* fy &+ 32768) &>> 16
-                for i in 0..<8 { out[i * c] = UInt8(truncatingIfNeeded: value[i]) }
-            } else {
-                resampleClamped(src, width: w, channels: c, from: x0, y0, step: stepX, stepY, count: count,
-                                limits: limits, into: out, nanAware: nanAware)
-            }
-            x += spacing
-            k += 1
-        }
     }
 }
 

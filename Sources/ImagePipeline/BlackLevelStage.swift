@@ -37,15 +37,25 @@ struct BlackLevelStage {
         }
     }
 
-    /// The largest value a sample can take: the clip level times the largest vignetting gain.
+    /// The largest value a sample can take: the clip level times the largest vignetting gain (r² from 0 to 1, the
+    /// corner).
     var maximum: Float {
         guard let shading else { return clip }
-        let k = shading.k
-        let largest = (0...64).map { i -> Float in
-            let r2 = Float(i) / 64
-            return (((((r2 * k[4] + k[3]) * r2 + k[2]) * r2 + k[1]) * r2 + k[0]) * r2 + 1)
+        let largest = stride(from: 0, to: 72, by: 8).map { start -> Float in
+            let r2 = (SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) + Float(start)) / 64
+            return Self.vignettingGain(r2: r2.replacing(with: 1, where: r2 .> 1), k: shading.k).max()
         }.max() ?? 1
         return clip * max(1, largest)
+    }
+
+    /// The vignetting gain 1 + r²(k0 + r²(k1 + …)) at normalised squared radii `r2`.
+    @inline(__always)
+    private static func vignettingGain(r2: SIMD8<Float>, k: SIMD8<Float>) -> SIMD8<Float> {
+        var g = r2 * k[4] + k[3]
+        g = g * r2 + k[2]
+        g = g * r2 + k[1]
+        g = g * r2 + k[0]
+        return g * r2 + 1
     }
 
     /// Converts the Bayer rows the band needs (with `ISPBand.bayerPad` rows and columns of reflected context).
@@ -70,13 +80,7 @@ struct BlackLevelStage {
         let dy2 = dy * dy
         let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
         func gain(_ dx: SIMD8<Float>, _ s: (center: SIMD2<Float>, inverseRadius2: Float, k: SIMD8<Float>)) -> SIMD8<Float> {
-            let r2 = (dx * dx + dy2) * s.inverseRadius2
-            let k = s.k
-            var g = r2 * k[4] + k[3]
-            g = g * r2 + k[2]
-            g = g * r2 + k[1]
-            g = g * r2 + k[0]
-            return g * r2 + 1
+            Self.vignettingGain(r2: (dx * dx + dy2) * s.inverseRadius2, k: s.k)
         }
         var x = 0
         while x + 8 <= w {

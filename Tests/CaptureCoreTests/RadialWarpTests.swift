@@ -61,58 +61,6 @@ import Testing
         #expect(worst <= 2.5, "largest difference \(worst)")
     }
 
-    /// The byte fast path (whole 8-sample segments inside the image, on one source row) writes exactly what the
-    /// clamped per-sample path writes, for segments inside, straddling a row boundary, beyond every edge and wild.
-    @Test func byteFastPathMatchesTheClampedPathExactly() {
-        let image = Self.texture { UInt8($0 % 256) }
-        let w = Self.width, h = Self.height, spacing = 8, knots = (w + spacing - 1) / spacing + 1
-        let limits = SIMD2(Int32(w - 1) << 16 - 1, Int32(h - 1) << 16 - 1)
-        var generator = SystemRandomNumberGenerator()
-        var rowsChecked = 0, fastSegments = 0
-        image.storage.withUnsafeBufferPointer { source in
-            for trial in 0..<400 {
-                // Knots near a slanted line through the image, jittered; every 50th trial a wild one.
-                let baseY = Double(trial % h) - 2, slope = Double(trial % 7 - 3) * 0.01
-                let spread = trial % 50 == 0 ? 3e4 : 0.3
-                let kx = (0..<knots).map { k in
-                    Int32((Double(k * spacing) * (1 + slope) - 1 + Double.random(in: -spread...spread, using: &generator)) * 65536)
-                }
-                let ky = (0..<knots).map { k in
-                    Int32((baseY + Double(k) * slope * 8 + Double.random(in: -spread...spread, using: &generator)) * 65536)
-                }
-                // Segments the fast path takes: whole, inside the image at both ends, on one source row.
-                for k in 0..<(w / spacing) {
-                    let y0 = Int64(ky[k]), y1 = y0 + ((Int64(ky[k + 1]) - y0) >> 3) * 7
-                    let x0 = Int64(kx[k]), x1 = x0 + ((Int64(kx[k + 1]) - x0) >> 3) * 7
-                    if min(x0, x1) >= 0, max(x0, x1) <= Int64(limits.x), min(y0, y1) >= 0, max(y0, y1) <= Int64(limits.y),
-                       y0 >> 16 == y1 >> 16 { fastSegments += 1 }
-                }
-                for c in 0..<3 {
-                    var fast = [UInt8](repeating: 0, count: w * 3), reference = fast
-                    kx.withUnsafeBufferPointer { kx in
-                        ky.withUnsafeBufferPointer { ky in
-                            fast.withUnsafeMutableBufferPointer { out in
-                                UInt8.resampleRow(source.baseAddress! + c, width: w, channels: 3, knotsX: kx.baseAddress!,
-                                                  knotsY: ky.baseAddress!, spacing: spacing, limits: limits,
-                                                  into: out.baseAddress! + c, nanAware: false)
-                            }
-                            reference.withUnsafeMutableBufferPointer { out in
-                                UInt8.resampleRowClamped(source.baseAddress! + c, width: w, channels: 3,
-                                                         knotsX: kx.baseAddress!, knotsY: ky.baseAddress!,
-                                                         spacing: spacing, limits: limits,
-                                                         into: out.baseAddress! + c, nanAware: false)
-                            }
-                        }
-                    }
-                    #expect(fast == reference, "trial \(trial), plane \(c)")
-                    rowsChecked += 1
-                }
-            }
-        }
-        #expect(rowsChecked == 1200)
-        #expect(fastSegments > 2000, "only \(fastSegments) segments took the fast path")
-    }
-
     @Test func nanAwareKeepsMissingSamplesMissing() {
         var map = Raster<Float>(width: 40, height: 30, channels: 1, storage: [Float](repeating: 2, count: 1200))
         for y in 10..<20 { for x in 10..<20 { map.storage[y * 40 + x] = .nan } }
