@@ -63,17 +63,26 @@ public struct RadialWarp: Sendable {
     /// stays below a thousandth of a pixel for phone lenses on images of a megapixel or more.
     package static let knotSpacing = 8
 
-    /// The knots of a `width` × `height` image's rows: every plane's table as Floats, ready to fill a row's knots.
+    /// The knots of a `width` × `height` image's rows. Rows that are multiples of `knotSpacing` (and a few beyond
+    /// the image each side) are computed exactly when the knots are made, on all cores; the rows between are
+    /// interpolated from the three grid rows at and below them (quadratically: the mapping's curvature across rows is
+    /// kept), so a row costs a few integer operations per knot instead of a table lookup in Double.
     package struct Knots: Sendable {
         private let flat: [Float]
         private let n: Int
         private let scale: Double, cx: Double, cy: Double, last: Double
+        /// Exact knots of every `knotSpacing`-th row, per plane: `gridRows` rows of `count` x then `count` y.
+        private var grid: [Int32]   // set once, at the end of init (computing it needs the rest of self)
+        /// The grid's first row is image row `gridFirst × knotSpacing`.
+        private let gridFirst: Int, gridRows: Int
         /// Knots per row (one every `knotSpacing` pixels, plus the end).
         package let count: Int
         /// Largest source position in 16.16, 1/65536 inside the last sample so its right/bottom neighbour exists.
         package let limits: SIMD2<Int32>
         /// The planes that move (the identity ones are left out).
         package let activePlanes: [Int]
+        /// Grid rows kept beyond the image each side (band context reads rows outside the image).
+        private static let margin = 4
 
         init(_ warp: RadialWarp, width w: Int, height h: Int, planes c: Int) {
             n = RadialWarp.steps + 1
@@ -90,12 +99,66 @@ public struct RadialWarp: Sendable {
             scale = 1 / (warp.normalisingRadius * warp.normalisingRadius) / RadialWarp.span * Double(RadialWarp.steps)
             cx = warp.center.x; cy = warp.center.y; last = Double(RadialWarp.steps) - 0.001
             limits = SIMD2(Int32(w - 1) << 16 - 1, Int32(h - 1) << 16 - 1)
-            count = (w + RadialWarp.knotSpacing - 1) / RadialWarp.knotSpacing + 1
+            let count = (w + RadialWarp.knotSpacing - 1) / RadialWarp.knotSpacing + 1
+            self.count = count
+            let spacing = RadialWarp.knotSpacing
+            let first = -Self.margin, rows = (h + spacing - 1) / spacing + 1 + 2 * Self.margin
+            gridFirst = first
+            gridRows = rows
+            grid = []
+            var grid = [Int32](repeating: 0, count: c * rows * 2 * count)
+            let exact = self
+            grid.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let base = buffer.baseAddress!
+                Parallel.forEachBand(height: rows, bandHeight: 8) { band in
+                    for g in band {
+                        for plane in 0..<c {
+                            let row = base + (plane * rows + g) * 2 * count
+                            exact.exactFill(row: (first + g) * spacing, plane: plane, x: row, y: row + count)
+                        }
+                    }
+                }
+            }
+            self.grid = grid
         }
 
-        /// Row `y`'s knots for `plane`: exact source (sample-centre) positions in 16.16 fixed point, `count` of them.
+        /// Row `y`'s knots for `plane`: source (sample-centre) positions in 16.16 fixed point, `count` of them —
+        /// exact on every `knotSpacing`-th row, interpolated between (rows far outside the image are computed exactly).
         @inline(__always)
         package func fill(row y: Int, plane: Int, x kx: UnsafeMutablePointer<Int32>, y ky: UnsafeMutablePointer<Int32>) {
+            let spacing = RadialWarp.knotSpacing, shift = Int64(spacing.trailingZeroBitCount)
+            let g = (y >> shift) - gridFirst, t = Int64(y & (spacing - 1))
+            guard g >= 0, g + 2 < gridRows else {
+                exactFill(row: y, plane: plane, x: kx, y: ky)
+                return
+            }
+            let count = count, scale = shift * 2 + 1
+            grid.withUnsafeBufferPointer { grid in
+                let g0 = grid.baseAddress! + (plane * gridRows + g) * 2 * count
+                // Quadratic through grid rows g, g + 1, g + 2 at u = t / spacing: a + u (b − a) + u (u − 1) / 2 · (c − 2b + a),
+                // in units of 1 / (2 spacing²), rounded.
+                let slope = t * 2 * Int64(spacing), bend = t * (t - Int64(spacing)), half = Int64(1) << (scale - 1)
+                @inline(__always) func between(_ a: UnsafePointer<Int32>, into out: UnsafeMutablePointer<Int32>) {
+                    let b = a + 2 * count, c = b + 2 * count
+                    for k in 0..<count {
+                        let a = Int64(a[k]), b = Int64(b[k]), c = Int64(c[k])
+                        out[k] = Int32(truncatingIfNeeded: a + (((b - a) * slope + (c - 2 * b + a) * bend + half) >> scale))
+                    }
+                }
+                between(g0, into: kx)
+                between(g0 + count, into: ky)
+            }
+        }
+
+        /// A plane that does not move gets sample centres, exactly.
+        package func exactFill(row y: Int, plane: Int, x kx: UnsafeMutablePointer<Int32>, y ky: UnsafeMutablePointer<Int32>) {
+            guard activePlanes.contains(plane) else {
+                for k in 0..<count {
+                    kx[k] = Int32(truncatingIfNeeded: k * RadialWarp.knotSpacing) << 16
+                    ky[k] = Int32(truncatingIfNeeded: y) << 16
+                }
+                return
+            }
             let far = 32_000.0   // beyond any image a warp takes; keeps 16.16 within Int32
             let dy = Double(y) + 0.5 - cy, dy2 = dy * dy
             let spacing = RadialWarp.knotSpacing, scale = scale, cx = cx, cy = cy, last = last, n = n

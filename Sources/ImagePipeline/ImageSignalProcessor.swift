@@ -171,14 +171,7 @@ public struct ImageSignalProcessor: Sendable {
                     let kx = memory.baseAddress!, ky = kx + knots.count
                     for y in band.rows {
                         for c in 0..<3 {
-                            if knots.activePlanes.contains(c) {
-                                knots.fill(row: y, plane: c, x: kx, y: ky)
-                            } else {
-                                for k in 0..<knots.count {   // the identity: sample centres
-                                    kx[k] = Int32(k * RadialWarp.knotSpacing) << 16
-                                    ky[k] = Int32(y) << 16
-                                }
-                            }
+                            knots.fill(row: y, plane: c, x: kx, y: ky)
                             PlanarWarpRow.resample(knotsX: kx, knotsY: ky, width: w, source: UnsafePointer(planes.plane(c)),
                                                    stride: w, limitX: knots.limits.x, rowLimits: rowLimits,
                                                    scale: planes.step, offset: planes.minimum, into: band.row(c, y))

@@ -69,4 +69,38 @@ import Testing
         #expect(out.storage.filter(\.isNaN).count > 50)
         #expect(out.storage.allSatisfy { $0.isNaN || $0 == 2 })
     }
+
+    /// Rows between the exact grid rows are interpolated: within 16 / 65536 px of the exact knots for a
+    /// strong phone-lens warp (4 % at the corner), equal on the grid rows, and an unmoved plane gets
+    /// sample centres exactly on every row.
+    @Test func interpolatedKnotRowsAgreeWithTheExactOnes() {
+        let w = 1008, h = 756
+        let lens = RadialWarp(center: SIMD2(500.25, 380.75), normalisingRadius: 630, planes: 3) { plane, r in
+            plane == 1 ? 1 : 1 - 0.04 * r * r + (plane == 0 ? 0.0004 : -0.0004)
+        }
+        let knots = lens.knots(width: w, height: h, planes: 3)
+        #expect(knots.activePlanes == [0, 2])
+        var fast = [Int32](repeating: 0, count: 2 * knots.count), exact = fast
+        var worst: Int32 = 0, worstOnGrid: Int32 = 0, identityExact = true
+        for plane in 0..<3 {
+            for y in -40..<(h + 40) {
+                fast.withUnsafeMutableBufferPointer { f in
+                    exact.withUnsafeMutableBufferPointer { e in
+                        knots.fill(row: y, plane: plane, x: f.baseAddress!, y: f.baseAddress! + knots.count)
+                        knots.exactFill(row: y, plane: plane, x: e.baseAddress!, y: e.baseAddress! + knots.count)
+                    }
+                }
+                let error = zip(fast, exact).map { abs($0 - $1) }.max() ?? 0
+                if plane == 1 {
+                    identityExact = identityExact && (0..<knots.count).allSatisfy {
+                        fast[$0] == Int32($0 * RadialWarp.knotSpacing) << 16 && fast[knots.count + $0] == Int32(y) << 16
+                    }
+                }
+                if y % RadialWarp.knotSpacing == 0 { worstOnGrid = max(worstOnGrid, error) } else { worst = max(worst, error) }
+            }
+        }
+        #expect(identityExact)
+        #expect(worst > 0 && worst <= 16, "largest difference \(worst) / 65536 px")
+        #expect(worstOnGrid == 0)
+    }
 }
