@@ -48,24 +48,35 @@ enum PlanarWarpRow {
             let x1 = Int64(x0) + Int64(stepX) * Int64(count - 1), y1 = Int64(y0) + Int64(stepY) * Int64(count - 1)
             let o = out + x
             if count == 8, min(Int64(x0), x1) >= 0, max(Int64(x0), x1) <= Int64(limitX),
-               min(Int64(y0), y1) >= Int64(yLow), max(Int64(y0), y1) <= Int64(yHigh), Int64(y0) >> 16 == y1 >> 16 {
-                // Inside, on one pair of source rows: eight samples as vectors, no clamps.
-                let top = source + Int(y0 >> 16) * stride, bottom = top + stride
+               min(Int64(y0), y1) >= Int64(yLow), max(Int64(y0), y1) <= Int64(yHigh) {
+                // Inside: eight samples as vectors, no clamps.
                 let px = SIMD8(repeating: x0) &+ lanes &* stepX, py = SIMD8(repeating: y0) &+ lanes &* stepY
-                let ix = px &>> 16
+                let ix = px &>> 16, iy = py &>> 16
                 let fx = SIMD8<Float>(px & 0xFFFF) * unit, fy = SIMD8<Float>(py & 0xFFFF) * unit
                 var a = SIMD8<Float>(), b = a, c = a, d = a
-                if ix[7] &- ix[0] == 7, stepX >= 0, stepX < 0x20000 {
+                let firstRow = min(iy[0], iy[7]), rows = max(iy[0], iy[7]) &- firstRow
+                if ix[7] &- ix[0] == 7, stepX >= 0, stepX < 0x20000, rows <= 1 {
                     // Each step moves the integer column by exactly one (a step below one pixel moves it by 0 or 1,
-                    // one above by 1 or 2, and 7 steps moved it 7): the reads are consecutive.
+                    // one above by 1 or 2, and 7 steps moved it 7): the reads are consecutive, on one pair of source
+                    // rows or, where the row curves across a source row, on three (each lane picks its pair).
                     let j = Int(ix[0])
-                    a = T.eight(top + j); b = T.eight(top + j + 1); c = T.eight(bottom + j); d = T.eight(bottom + j + 1)
-                } else {
-                    for i in 0..<8 {
-                        let j = Int(ix[i])
-                        a[i] = top[j].floatValue; b[i] = top[j + 1].floatValue
-                        c[i] = bottom[j].floatValue; d[i] = bottom[j + 1].floatValue
+                    let top = source + Int(firstRow) * stride + j, bottom = top + stride
+                    a = T.eight(top); b = T.eight(top + 1); c = T.eight(bottom); d = T.eight(bottom + 1)
+                    if rows == 1 {
+                        let lower = iy .!= firstRow, below = bottom + stride
+                        a.replace(with: c, where: lower); b.replace(with: d, where: lower)
+                        c.replace(with: T.eight(below), where: lower); d.replace(with: T.eight(below + 1), where: lower)
                     }
+                } else {
+                    // Gathered: each lane's own pair of rows and columns, built in registers (a lane at a time
+                    // through memory would stall on every store).
+                    let offsets = SIMD8<Int>(truncatingIfNeeded: iy) &* stride &+ SIMD8<Int>(truncatingIfNeeded: ix)
+                    @inline(__always) func gather(_ base: UnsafePointer<T>) -> SIMD8<Float> {
+                        SIMD8(base[offsets[0]].floatValue, base[offsets[1]].floatValue, base[offsets[2]].floatValue,
+                              base[offsets[3]].floatValue, base[offsets[4]].floatValue, base[offsets[5]].floatValue,
+                              base[offsets[6]].floatValue, base[offsets[7]].floatValue)
+                    }
+                    a = gather(source); b = gather(source + 1); c = gather(source + stride); d = gather(source + stride + 1)
                 }
                 let upper = a + (b - a) * fx, lower = c + (d - c) * fx
                 let value = (upper + (lower - upper) * fy) * scale + offset
