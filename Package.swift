@@ -32,9 +32,9 @@ let package = Package(
                        providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CX265", pkgConfig: "x265",
                        providers: [.apt(["libx265-dev"])]),
-        // Movies (QuickTime with H.264/HEVC and AAC) through libavformat/libavcodec with libx264/libx265.
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        // Movies (QuickTime with H.264/HEVC and AAC) through libavformat/libavcodec with libx264/libx265, loaded on
+        // first use (dlopen) so the ≈ 100 libraries FFmpeg pulls in do not slow every process start.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // SHA-256 for the photo library's content-addressed store (OpenSSL's libcrypto).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),

@@ -14,7 +14,7 @@ let package = Package(
         .systemLibrary(name: "CLibRaw"),
         .systemLibrary(name: "CHEIF", pkgConfig: "libheif"),
         .systemLibrary(name: "CX265", pkgConfig: "x265"),
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat"),
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         .target(name: "CaptureCore"),
         .target(name: "MediaFormats", dependencies: ["CaptureCore", "CJPEG", "CPNG", "CTIFF", "CLibRaw", "CHEIF", "CX265", "CFFmpeg"]),
         // The libFuzzer entry point (LLVMFuzzerTestOneInput); libFuzzer supplies main, so it is

@@ -13,7 +13,7 @@ public final class MovieWriter {
     /// The final location.
     public let url: URL
     private let temporaryURL: URL
-    private var writer: UnsafeMutablePointer<ocav_writer>?
+    private var writer: OpaquePointer?
     private var lastTime: Int64 = -1
     /// Frames appended so far.
     public private(set) var frameCount = 0
@@ -31,7 +31,7 @@ public final class MovieWriter {
         var error = [CChar](repeating: 0, count: 256)
         let keys = settings.metadata.map { strdup($0.key) }, values = settings.metadata.map { strdup($0.value) }
         defer { (keys + values).forEach { free($0) } }
-        let opened: UnsafeMutablePointer<ocav_writer>? = temporaryURL.path.withCString { path in
+        let opened: OpaquePointer? = temporaryURL.path.withCString { path in
             settings.codec.encoderName.withCString { codec in
                 settings.preset.withCString { preset in
                     keys.map { UnsafePointer($0) }.withUnsafeBufferPointer { keyPointers in

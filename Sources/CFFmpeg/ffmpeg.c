@@ -1,0 +1,352 @@
+// OpenCapture's movie writer and remuxer on FFmpeg, which is loaded on first use; see CFFmpeg.h.
+#include "CFFmpeg.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <libavformat/avformat.h>
+#include <libavformat/version.h>
+#include <libavcodec/avcodec.h>
+#include <libavcodec/version.h>
+#include <libavutil/opt.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/version.h>
+
+struct ocav_writer {
+    AVFormatContext *format;
+    AVCodecContext *video, *audio;
+    AVStream *video_stream, *audio_stream;
+    AVFrame *video_frame, *audio_frame;
+    AVPacket *packet;
+    int audio_fill;            // samples already in audio_frame
+    int64_t audio_next_pts;    // in samples
+    int header_written;
+};
+
+// Every FFmpeg function used, and the library that exports it.
+#define OCAV_FUNCTIONS(X) \
+    X(format, avio_closep) \
+    X(format, avformat_new_stream) \
+    X(util, av_opt_set) \
+    X(format, avio_open) \
+    X(format, avformat_write_header) \
+    X(format, avformat_free_context) \
+    X(format, avformat_alloc_output_context2) \
+    X(codec, avcodec_parameters_from_context) \
+    X(codec, avcodec_open2) \
+    X(codec, avcodec_free_context) \
+    X(codec, avcodec_alloc_context3) \
+    X(format, av_write_trailer) \
+    X(codec, av_packet_rescale_ts) \
+    X(codec, av_packet_free) \
+    X(codec, av_packet_alloc) \
+    X(format, av_interleaved_write_frame) \
+    X(util, av_free) \
+    X(util, av_frame_make_writable) \
+    X(util, av_frame_get_buffer) \
+    X(util, av_frame_free) \
+    X(util, av_frame_alloc) \
+    X(util, av_dict_set) \
+    X(format, avformat_open_input) \
+    X(format, avformat_find_stream_info) \
+    X(format, avformat_close_input) \
+    X(codec, avcodec_send_frame) \
+    X(codec, avcodec_receive_packet) \
+    X(codec, avcodec_parameters_copy) \
+    X(codec, avcodec_find_encoder_by_name) \
+    X(codec, avcodec_find_encoder) \
+    X(util, av_strerror) \
+    X(format, av_stream_new_side_data) \
+    X(format, av_read_frame) \
+    X(codec, av_packet_unref) \
+    X(util, av_mallocz) \
+    X(util, av_log_set_level) \
+    X(util, av_display_rotation_set) \
+    X(util, av_dict_free) \
+    X(util, av_channel_layout_default) \
+    X(util, av_channel_layout_copy) \
+    X(util, av_calloc)
+
+// The functions, resolved from the libraries this file was compiled against (their major versions name them).
+static struct {
+#define OCAV_POINTER(library, name) __typeof__(name) *name;
+    OCAV_FUNCTIONS(OCAV_POINTER)
+#undef OCAV_POINTER
+} ff;
+
+static pthread_once_t ocav_once = PTHREAD_ONCE_INIT;
+static int ocav_loaded;
+static char ocav_load_error[512];
+
+static void ocav_load_once(void) {
+    static const char *const names[3] = {
+        "libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR),
+        "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
+        "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
+    };
+    void *handles[3];
+    for (int i = 0; i < 3; i++) {
+        handles[i] = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!handles[i]) {
+            const char *why = dlerror();
+            snprintf(ocav_load_error, sizeof ocav_load_error, "FFmpeg is not available (%s: %s)", names[i], why ? why : "not found");
+            return;
+        }
+    }
+    void *util = handles[0], *codec = handles[1], *format = handles[2];
+#define OCAV_RESOLVE(library, name) \
+    if (!(ff.name = (__typeof__(ff.name))dlsym(library, #name))) { \
+        snprintf(ocav_load_error, sizeof ocav_load_error, "FFmpeg is not usable: libav" #library " has no " #name); \
+        return; \
+    }
+    OCAV_FUNCTIONS(OCAV_RESOLVE)
+#undef OCAV_RESOLVE
+    ocav_loaded = 1;
+}
+
+/// Loads FFmpeg once per process; 0 with the reason in `error` when it cannot.
+static int ocav_load(char *error, int size) {
+    pthread_once(&ocav_once, ocav_load_once);
+    if (!ocav_loaded) snprintf(error, (size_t)size, "%s", ocav_load_error);
+    return ocav_loaded;
+}
+
+
+static void ocav_message(int code, const char *what, char *error, int size) {
+    char text[AV_ERROR_MAX_STRING_SIZE] = {0};
+    ff.av_strerror(code, text, sizeof text);
+    snprintf(error, (size_t)size, "%s: %s", what, text);
+}
+
+static void ocav_free(ocav_writer *w) {
+    if (!w) return;
+    if (w->video) ff.avcodec_free_context(&w->video);
+    if (w->audio) ff.avcodec_free_context(&w->audio);
+    if (w->video_frame) ff.av_frame_free(&w->video_frame);
+    if (w->audio_frame) ff.av_frame_free(&w->audio_frame);
+    if (w->packet) ff.av_packet_free(&w->packet);
+    if (w->format) {
+        if (w->format->pb) ff.avio_closep(&w->format->pb);
+        ff.avformat_free_context(w->format);
+    }
+    ff.av_free(w);
+}
+
+/// Sends a frame (or NULL to flush) and writes every packet the encoder returns.
+static int ocav_drain(ocav_writer *w, AVCodecContext *codec, AVStream *stream, AVFrame *frame, char *error, int size) {
+    int ret = ff.avcodec_send_frame(codec, frame);
+    if (ret < 0) { ocav_message(ret, "encoder refused a frame", error, size); return ret; }
+    for (;;) {
+        ret = ff.avcodec_receive_packet(codec, w->packet);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
+        if (ret < 0) { ocav_message(ret, "encoding failed", error, size); return ret; }
+        ff.av_packet_rescale_ts(w->packet, codec->time_base, stream->time_base);
+        w->packet->stream_index = stream->index;
+        ret = ff.av_interleaved_write_frame(w->format, w->packet);
+        if (ret < 0) { ocav_message(ret, "writing the movie failed", error, size); return ret; }
+    }
+}
+
+ocav_writer *ocav_open(const ocav_params *p, char *error, int size) {
+    int ret;
+    if (!ocav_load(error, size)) return NULL;
+    ocav_writer *w = (ocav_writer *)ff.av_mallocz(sizeof(ocav_writer));
+    if (!w) { snprintf(error, (size_t)size, "out of memory"); return NULL; }
+    ff.av_log_set_level(AV_LOG_ERROR);
+    if ((ret = ff.avformat_alloc_output_context2(&w->format, NULL, "mov", p->path)) < 0) {
+        ocav_message(ret, "no QuickTime muxer", error, size); goto fail;
+    }
+    const AVCodec *vc = ff.avcodec_find_encoder_by_name(p->codec);
+    if (!vc) { snprintf(error, (size_t)size, "FFmpeg has no %s encoder", p->codec); goto fail; }
+    w->video_stream = ff.avformat_new_stream(w->format, NULL);
+    w->video = ff.avcodec_alloc_context3(vc);
+    w->packet = ff.av_packet_alloc();
+    w->video_frame = ff.av_frame_alloc();
+    if (!w->video_stream || !w->video || !w->packet || !w->video_frame) { snprintf(error, (size_t)size, "out of memory"); goto fail; }
+    w->video->width = p->width;
+    w->video->height = p->height;
+    w->video->pix_fmt = AV_PIX_FMT_YUV420P;
+    w->video->color_range = p->full_range ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    w->video->color_primaries = (enum AVColorPrimaries)p->colour_primaries;
+    w->video->color_trc = (enum AVColorTransferCharacteristic)p->transfer;
+    w->video->colorspace = (enum AVColorSpace)p->matrix;
+    w->video->time_base = (AVRational){1, p->timescale};
+    w->video->framerate = (AVRational){p->frame_rate, 1};
+    w->video->gop_size = p->frame_rate;
+    w->video->max_b_frames = 0;
+    w->video->thread_count = p->threads;
+    if (w->format->oformat->flags & AVFMT_GLOBALHEADER) w->video->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    ff.av_opt_set(w->video->priv_data, "preset", p->preset, 0);
+    char crf[16]; snprintf(crf, sizeof crf, "%d", p->crf);
+    ff.av_opt_set(w->video->priv_data, "crf", crf, 0);
+    if (strcmp(p->codec, "libx265") == 0) ff.av_opt_set(w->video->priv_data, "x265-params", "log-level=none", 0);
+    if ((ret = ff.avcodec_open2(w->video, vc, NULL)) < 0) { ocav_message(ret, "cannot open the video encoder", error, size); goto fail; }
+    ff.avcodec_parameters_from_context(w->video_stream->codecpar, w->video);
+    w->video_stream->time_base = (AVRational){1, p->timescale};
+    if (strcmp(p->codec, "libx265") == 0) w->video_stream->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+    if (p->rotation % 360 != 0) {
+        // The track's display matrix (tkhd), as an iPhone marks a portrait movie (ffprobe: rotation of -90 degrees).
+        uint8_t *matrix = ff.av_stream_new_side_data(w->video_stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * sizeof(int32_t));
+        if (matrix) ff.av_display_rotation_set((int32_t *)matrix, (double)p->rotation);
+    }
+    w->video_frame->format = AV_PIX_FMT_YUV420P;
+    w->video_frame->width = p->width;
+    w->video_frame->height = p->height;
+    if ((ret = ff.av_frame_get_buffer(w->video_frame, 0)) < 0) { ocav_message(ret, "no frame buffer", error, size); goto fail; }
+
+    if (p->audio_rate > 0) {
+        const AVCodec *ac = ff.avcodec_find_encoder(AV_CODEC_ID_AAC);
+        if (!ac) { snprintf(error, (size_t)size, "FFmpeg has no AAC encoder"); goto fail; }
+        w->audio_stream = ff.avformat_new_stream(w->format, NULL);
+        w->audio = ff.avcodec_alloc_context3(ac);
+        w->audio_frame = ff.av_frame_alloc();
+        if (!w->audio_stream || !w->audio || !w->audio_frame) { snprintf(error, (size_t)size, "out of memory"); goto fail; }
+        w->audio->sample_fmt = AV_SAMPLE_FMT_FLTP;
+        w->audio->sample_rate = p->audio_rate;
+        ff.av_channel_layout_default(&w->audio->ch_layout, p->audio_channels);
+        w->audio->bit_rate = p->audio_bitrate;
+        w->audio->time_base = (AVRational){1, p->audio_rate};
+        if (w->format->oformat->flags & AVFMT_GLOBALHEADER) w->audio->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+        if ((ret = ff.avcodec_open2(w->audio, ac, NULL)) < 0) { ocav_message(ret, "cannot open the AAC encoder", error, size); goto fail; }
+        ff.avcodec_parameters_from_context(w->audio_stream->codecpar, w->audio);
+        w->audio_stream->time_base = (AVRational){1, p->audio_rate};
+        w->audio_frame->format = AV_SAMPLE_FMT_FLTP;
+        w->audio_frame->nb_samples = w->audio->frame_size;
+        w->audio_frame->sample_rate = p->audio_rate;
+        ff.av_channel_layout_copy(&w->audio_frame->ch_layout, &w->audio->ch_layout);
+        if ((ret = ff.av_frame_get_buffer(w->audio_frame, 0)) < 0) { ocav_message(ret, "no audio buffer", error, size); goto fail; }
+    }
+    for (int i = 0; i < p->metadata_count; i++) ff.av_dict_set(&w->format->metadata, p->metadata_keys[i], p->metadata_values[i], 0);
+    if ((ret = ff.avio_open(&w->format->pb, p->path, AVIO_FLAG_WRITE)) < 0) { ocav_message(ret, "cannot create the movie file", error, size); goto fail; }
+    AVDictionary *options = NULL;
+    if (p->metadata_count > 0) ff.av_dict_set(&options, "movflags", "use_metadata_tags", 0);
+    ret = ff.avformat_write_header(w->format, &options);
+    ff.av_dict_free(&options);
+    if (ret < 0) { ocav_message(ret, "cannot write the movie header", error, size); goto fail; }
+    w->header_written = 1;
+    return w;
+fail:
+    ocav_free(w);
+    return NULL;
+}
+
+/// Appends one frame (8-bit 4:2:0 with interleaved chroma, i.e. NV12) presented at `pts` (video timescale).
+int ocav_write_nv12(ocav_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+                                  int64_t pts, char *error, int size) {
+    int ret = ff.av_frame_make_writable(w->video_frame);
+    if (ret < 0) { ocav_message(ret, "frame not writable", error, size); return ret; }
+    AVFrame *f = w->video_frame;
+    for (int row = 0; row < f->height; row++) memcpy(f->data[0] + row * f->linesize[0], y + row * y_stride, (size_t)f->width);
+    for (int row = 0; row < f->height / 2; row++) {
+        const uint8_t *s = uv + row * uv_stride;
+        uint8_t *cb = f->data[1] + row * f->linesize[1], *cr = f->data[2] + row * f->linesize[2];
+        for (int x = 0; x < f->width / 2; x++) { cb[x] = s[2 * x]; cr[x] = s[2 * x + 1]; }
+    }
+    f->pts = pts;
+    return ocav_drain(w, w->video, w->video_stream, f, error, size);
+}
+
+/// Appends interleaved signed 16-bit samples (`frames` per channel).
+int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *error, int size) {
+    if (!w->audio) return 0;
+    int channels = w->audio->ch_layout.nb_channels;
+    for (int i = 0; i < frames; i++) {
+        if (w->audio_fill == 0) {
+            int ret = ff.av_frame_make_writable(w->audio_frame);
+            if (ret < 0) { ocav_message(ret, "audio frame not writable", error, size); return ret; }
+        }
+        for (int c = 0; c < channels; c++)
+            ((float *)w->audio_frame->data[c])[w->audio_fill] = samples[i * channels + c] / 32768.0f;
+        if (++w->audio_fill == w->audio_frame->nb_samples) {
+            w->audio_frame->pts = w->audio_next_pts;
+            w->audio_next_pts += w->audio_fill;
+            w->audio_fill = 0;
+            int ret = ocav_drain(w, w->audio, w->audio_stream, w->audio_frame, error, size);
+            if (ret < 0) return ret;
+        }
+    }
+    return 0;
+}
+
+/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way.
+int ocav_finish(ocav_writer *w, char *error, int size) {
+    int ret = 0;
+    if (w->audio && w->audio_fill > 0) {
+        w->audio_frame->nb_samples = w->audio_fill;
+        w->audio_frame->pts = w->audio_next_pts;
+        w->audio_next_pts += w->audio_fill;
+        w->audio_fill = 0;
+        ret = ocav_drain(w, w->audio, w->audio_stream, w->audio_frame, error, size);
+    }
+    if (ret >= 0) ret = ocav_drain(w, w->video, w->video_stream, NULL, error, size);
+    if (ret >= 0 && w->audio) ret = ocav_drain(w, w->audio, w->audio_stream, NULL, error, size);
+    if (ret >= 0) {
+        ret = ff.av_write_trailer(w->format);
+        if (ret < 0) ocav_message(ret, "cannot finish the movie", error, size);
+    }
+    if (ret >= 0 && w->format->pb) {
+        ret = ff.avio_closep(&w->format->pb);
+        if (ret < 0) ocav_message(ret, "cannot close the movie file", error, size);
+    }
+    ocav_free(w);
+    return ret < 0 ? ret : 0;
+}
+
+/// Frees the writer without finishing the file (the caller deletes it).
+void ocav_abort(ocav_writer *w) { ocav_free(w); }
+
+/// Copies the audio and video streams of the movie at `in_path` into a new `format` file ("mp4", "mov") at
+/// `out_path` without re-encoding (other streams, such as timed metadata, are left out). Returns 0 on success.
+int ocav_remux(const char *in_path, const char *out_path, const char *format, char *error, int size) {
+    AVFormatContext *in = NULL, *out = NULL;
+    AVPacket *packet = NULL;
+    int *map = NULL;
+    if (!ocav_load(error, size)) return AVERROR(ENOSYS);
+    int ret = ff.avformat_open_input(&in, in_path, NULL, NULL);
+    if (ret < 0) { ocav_message(ret, "cannot read the movie", error, size); goto done; }
+    if ((ret = ff.avformat_find_stream_info(in, NULL)) < 0) { ocav_message(ret, "cannot read the movie's streams", error, size); goto done; }
+    if ((ret = ff.avformat_alloc_output_context2(&out, NULL, format, out_path)) < 0) { ocav_message(ret, "no muxer", error, size); goto done; }
+    map = (int *)ff.av_calloc(in->nb_streams, sizeof(int));
+    packet = ff.av_packet_alloc();
+    if (!map || !packet) { ret = AVERROR(ENOMEM); snprintf(error, (size_t)size, "out of memory"); goto done; }
+    int kept = 0, video = 0;
+    for (unsigned i = 0; i < in->nb_streams; i++) {
+        AVCodecParameters *par = in->streams[i]->codecpar;
+        map[i] = -1;
+        if (par->codec_type != AVMEDIA_TYPE_VIDEO && par->codec_type != AVMEDIA_TYPE_AUDIO) continue;
+        if (par->codec_type == AVMEDIA_TYPE_VIDEO) video++;
+        AVStream *o = ff.avformat_new_stream(out, NULL);
+        if (!o) { ret = AVERROR(ENOMEM); snprintf(error, (size_t)size, "out of memory"); goto done; }
+        if ((ret = ff.avcodec_parameters_copy(o->codecpar, par)) < 0) { ocav_message(ret, "cannot copy a stream", error, size); goto done; }
+        o->codecpar->codec_tag = 0;
+        if (par->codec_id == AV_CODEC_ID_HEVC) o->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
+        o->time_base = in->streams[i]->time_base;
+        map[i] = kept++;
+    }
+    if (video == 0) { ret = AVERROR_INVALIDDATA; snprintf(error, (size_t)size, "the movie has no video stream"); goto done; }
+    if ((ret = ff.avio_open(&out->pb, out_path, AVIO_FLAG_WRITE)) < 0) { ocav_message(ret, "cannot create the file", error, size); goto done; }
+    if ((ret = ff.avformat_write_header(out, NULL)) < 0) { ocav_message(ret, "cannot write the header", error, size); goto done; }
+    while ((ret = ff.av_read_frame(in, packet)) >= 0) {
+        int index = packet->stream_index;
+        if (index < 0 || (unsigned)index >= in->nb_streams || map[index] < 0) { ff.av_packet_unref(packet); continue; }
+        packet->stream_index = map[index];
+        ff.av_packet_rescale_ts(packet, in->streams[index]->time_base, out->streams[map[index]]->time_base);
+        packet->pos = -1;
+        if ((ret = ff.av_interleaved_write_frame(out, packet)) < 0) { ocav_message(ret, "cannot write a packet", error, size); goto done; }
+    }
+    if (ret != AVERROR_EOF) { ocav_message(ret, "cannot read a packet", error, size); goto done; }
+    if ((ret = ff.av_write_trailer(out)) < 0) { ocav_message(ret, "cannot finish the file", error, size); goto done; }
+    ret = 0;
+done:
+    if (packet) ff.av_packet_free(&packet);
+    ff.av_free(map);
+    if (in) ff.avformat_close_input(&in);
+    if (out) {
+        if (out->pb) ff.avio_closep(&out->pb);
+        ff.avformat_free_context(out);
+    }
+    return ret < 0 ? ret : 0;
+}
+

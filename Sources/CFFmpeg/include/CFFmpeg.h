@@ -1,0 +1,57 @@
+// FFmpeg (Debian's libavformat/libavcodec, with libx264 and libx265) for OpenCapture's MediaFormats
+// module: writes a QuickTime movie from 8-bit 4:2:0 frames and 16-bit PCM audio, and remuxes movies.
+//
+// The libav API works through macros Swift cannot import (AVERROR, av_err2str) and many struct fields, so one
+// small writer lives in ffmpeg.c behind this plain C interface. FFmpeg's libraries are loaded on first use
+// (dlopen), not when a program starts: linked directly, their dependency chain (≈ 100 shared libraries) cost every
+// OpenCapture process ≈ 80 ms of start-up, while only movies need them.
+#ifndef OPENCAPTURE_CFFMPEG_H
+#define OPENCAPTURE_CFFMPEG_H
+
+#include <stdint.h>
+
+/// A movie being written (opaque).
+typedef struct ocav_writer ocav_writer;
+
+/// Movie parameters. `codec` is an FFmpeg encoder name ("libx264", "libx265"); `timescale` is the
+/// video track's (frame times are given in it); `audio_rate` 0 = no audio track.
+typedef struct ocav_params {
+    const char *path;
+    const char *codec;
+    const char *preset;
+    int width, height;
+    int timescale;
+    int frame_rate;            // nominal, for the encoder's rate control and GOP
+    int crf;
+    int threads;
+    int audio_rate, audio_channels, audio_bitrate;
+    int colour_primaries, transfer, matrix;  // ISO/IEC 23091-2 codes
+    int full_range;                          // 1: full-range samples (JPEG levels), 0: video range
+    int rotation;                            // clockwise degrees a player turns the frames (0, 90, 180, 270)
+    const char *const *metadata_keys;        // movie-level metadata (mdta keys with use_metadata_tags)
+    const char *const *metadata_values;
+    int metadata_count;
+} ocav_params;
+
+/// Loads FFmpeg, opens the movie file and writes its header. NULL on failure, with the reason in `error`
+/// (including FFmpeg's libraries not being installed).
+ocav_writer *ocav_open(const ocav_params *p, char *error, int size);
+
+/// Appends one frame (8-bit 4:2:0 with interleaved chroma, i.e. NV12) presented at `pts` (video timescale).
+int ocav_write_nv12(ocav_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
+                    int64_t pts, char *error, int size);
+
+/// Appends interleaved signed 16-bit samples (`frames` per channel).
+int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *error, int size);
+
+/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way.
+int ocav_finish(ocav_writer *w, char *error, int size);
+
+/// Frees the writer without finishing the file (the caller deletes it).
+void ocav_abort(ocav_writer *w);
+
+/// Copies the audio and video streams of the movie at `in_path` into a new `format` file ("mp4", "mov") at
+/// `out_path` without re-encoding (other streams, such as timed metadata, are left out). Returns 0 on success.
+int ocav_remux(const char *in_path, const char *out_path, const char *format, char *error, int size);
+
+#endif
