@@ -24,7 +24,7 @@ public enum AtomicFile {
 
     /// Runs `body` with the file descriptor of a fresh temporary file beside `url`, then flushes it
     /// and renames it to `url`. If `body`, the flush or the rename throws, the temporary file is
-    /// removed and nothing appears under `url`.
+    /// removed and nothing appears under `url`. `body` must not close the descriptor.
     public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
         try checkDestination(url)
         let folder = url.deletingLastPathComponent()

@@ -49,9 +49,10 @@ import Testing
         try AtomicFile.write(Data("old".utf8), to: url)
         #expect(throws: (any Error).self) {
             try AtomicFile.write(to: url) { descriptor in
-                // Writing to a read-only descriptor fails like a full disk would.
-                close(descriptor)
-                guard write(descriptor, "x", 1) == 1 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+                // Part of the new file is written, then the disk is full. (The descriptor is AtomicFile's: closing it
+                // here would let AtomicFile close a number another thread may have reused.)
+                _ = write(descriptor, "new", 3)
+                throw FileAccessError(.write, path: url.path, errno: ENOSPC)
             }
         }
         #expect(try Data(contentsOf: url) == Data("old".utf8))
