@@ -67,11 +67,21 @@ struct RenderCache: Sendable {
             return nil
         }
         var stored = [UInt8](repeating: 0, count: header.count)
-        guard stored.withUnsafeMutableBytes({ readFully(fd, into: $0, at: 0) }), stored == header else { return nil }
+        guard stored.withUnsafeMutableBytes({ Self.readFully(fd, into: $0, at: 0) }), stored == header else { return nil }
+        // Read in 4 MB pieces on all cores: copying a 12 MP readout's 240 MB out of the page cache is otherwise the
+        // largest serial step of a first photo.
         func plane(_ elements: Int, at offset: Int) -> [Float]? {
+            let piece = 1 << 20   // Floats
             var ok = false
             let values = [Float](unsafeUninitializedCapacity: elements) { buffer, initialized in
-                ok = readFully(fd, into: UnsafeMutableRawBufferPointer(buffer), at: offset)
+                nonisolated(unsafe) let base = UnsafeMutableRawPointer(buffer.baseAddress)
+                let floatSize = MemoryLayout<Float>.size
+                ok = Parallel.map(count: (elements + piece - 1) / piece) { i in
+                    let start = i * piece, count = min(piece, elements - start)
+                    return Self.readFully(fd, into: UnsafeMutableRawBufferPointer(start: base.map { $0 + start * floatSize },
+                                                                                 count: count * floatSize),
+                                          at: offset + start * floatSize)
+                }.allSatisfy { $0 }
                 initialized = elements
             }
             return ok ? values : nil
@@ -183,7 +193,7 @@ struct RenderCache: Sendable {
 
     private func discard(_ url: URL) { unlink(url.path) }
 
-    private func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
+    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
         guard let base = buffer.baseAddress else { return true }
         var done = 0
         while done < buffer.count {
