@@ -8,6 +8,10 @@ public struct ExposureAlignment: Sendable {
     public var maxShift: Int
     /// Grey levels within this distance of a level's median are excluded from the comparison (Ward: 4).
     public var exclusionRange: Int
+    /// The finest pyramid level searched (0, the default: full resolution). Shifts then come in multiples of
+    /// 2^`finestLevel`, and the finer levels' work (¾ of it per level skipped) is saved: for callers that refine the
+    /// shifts themselves, as `fuse`'s tile alignment does within its search radius.
+    public var finestLevel = 0
 
     /// - Parameter maxShift: largest shift searched, in pixels at full resolution.
     public init(maxShift: Int = 64, exclusionRange: Int = 4) {
@@ -21,6 +25,7 @@ public struct ExposureAlignment: Sendable {
         try FusionError.validate(images)
         guard images.indices.contains(reference) else { throw FusionError.referenceOutOfRange(reference) }
         guard maxShift >= 0 else { throw FusionError.invalidParameter("maxShift = \(maxShift) (must be ≥ 0)") }
+        guard finestLevel >= 0 else { throw FusionError.invalidParameter("finestLevel = \(finestLevel) (must be ≥ 0)") }
         guard [1, 3, 4].contains(images[0].channels) else {
             throw FusionError.unsupportedChannelCount(images[0].channels)
         }
@@ -28,24 +33,26 @@ public struct ExposureAlignment: Sendable {
         // coarsest level keeps at least 16 pixels on its shorter side.
         var levels = 1
         while (1 << levels) - 1 < maxShift, min(images[0].width, images[0].height) >> levels >= 16 { levels += 1 }
+        let finest = min(finestLevel, levels - 1)
         let referencePyramid = greyPyramid(images[reference], levels: levels)
-        let referenceBitmaps = referencePyramid.map { Bitmaps($0, exclusionRange: exclusionRange) }
+        let referenceBitmaps = referencePyramid.indices.map { $0 < finest ? nil : Bitmaps(referencePyramid[$0], exclusionRange: exclusionRange) }
         return images.indices.map { index in
             if index == reference { return (0, 0) }
             let pyramid = greyPyramid(images[index], levels: levels)
             var dx = 0, dy = 0
-            for level in stride(from: levels - 1, through: 0, by: -1) {
+            for level in stride(from: levels - 1, through: finest, by: -1) {
                 dx *= 2; dy *= 2
                 let moving = Bitmaps(pyramid[level], exclusionRange: exclusionRange)
                 // Ties in the masked count (common on smooth content, where the exclusion band is wide)
                 // are broken by the unmasked count; then the centre wins.
                 var best = (error: (Int.max, Int.max), dx: dx, dy: dy)
                 for (sx, sy) in [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)] {
-                    let error = referenceBitmaps[level].mismatch(moving, dx: dx + sx, dy: dy + sy)
+                    let error = referenceBitmaps[level]!.mismatch(moving, dx: dx + sx, dy: dy + sy)
                     if error < best.error { best = (error, dx + sx, dy + sy) }
                 }
                 dx = best.dx; dy = best.dy
             }
+            dx <<= finest; dy <<= finest
             return (min(max(dx, -maxShift), maxShift), min(max(dy, -maxShift), maxShift))
         }
     }

@@ -21,20 +21,26 @@ public struct TileAlignment: Sendable {
 
     /// Replaces every frame but `reference` by its resampling onto the reference, starting from
     /// `initialShifts` (e.g. ``ExposureAlignment/estimateShifts(_:reference:)``; zero when nil). One frame's
-    /// old and new pixels are held at a time.
-    public func align(_ images: inout [Raster<UInt8>], reference: Int, initialShifts: [(dx: Int, dy: Int)]? = nil) throws {
+    /// old and new pixels are held at a time. Returns each frame's median displacement, rounded: its overall shift
+    /// ((0, 0) for the reference).
+    @discardableResult
+    public func align(_ images: inout [Raster<UInt8>], reference: Int,
+                      initialShifts: [(dx: Int, dy: Int)]? = nil) throws -> [(dx: Int, dy: Int)] {
         let fields = try estimate(images, reference: reference, initialShifts: initialShifts)
+        var shifts = images.map { _ in (dx: 0, dy: 0) }
         for k in images.indices {
             guard let field = fields[k] else { continue }
             // Within a quarter pixel of one whole-pixel shift everywhere: shift, since resampling would only blur.
             let sx = field.dx.values.sorted()[field.dx.values.count / 2].rounded()
             let sy = field.dy.values.sorted()[field.dy.values.count / 2].rounded()
+            shifts[k] = (Int(sx), Int(sy))
             if field.dx.values.allSatisfy({ abs($0 - sx) < 0.25 }) && field.dy.values.allSatisfy({ abs($0 - sy) < 0.25 }) {
                 images[k] = ExposureAlignment.translate(images[k], dx: Int(sx), dy: Int(sy))
             } else {
                 images[k] = Self.warp(images[k], field: field)
             }
         }
+        return shifts
     }
 
     /// The displacement field of every frame (nil for the reference).

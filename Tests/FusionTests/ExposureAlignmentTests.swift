@@ -36,6 +36,20 @@ import Testing
         for y in 8..<180 { for x in 8..<180 { #expect(aligned[1][x, y, 0] == images[0][x, y, 0]) } }
     }
 
+    /// Searching down to quarter resolution only: shifts in multiples of 4, each within 2 px of the true one.
+    @Test func aCoarseSearchStopsAtItsLevel() throws {
+        let shifts = [(0, 0), (7, -3), (-12, 5)]
+        let images = Self.bracket(shifts: shifts, gains: [1, 0.3, 3])
+        var alignment = ExposureAlignment()
+        alignment.finestLevel = 2
+        let found = try alignment.estimateShifts(images, reference: 0)
+        for (f, s) in zip(found, shifts) {
+            #expect(f.dx % 4 == 0 && f.dy % 4 == 0 && abs(f.dx - s.0) <= 2 && abs(f.dy - s.1) <= 2, "\(f) for \(s)")
+        }
+        alignment.finestLevel = -1
+        #expect(throws: FusionError.self) { try alignment.estimateShifts(images, reference: 0) }
+    }
+
     @Test func badInputThrows() {
         let a = Raster<UInt8>(width: 32, height: 32, channels: 3), b = Raster<UInt8>(width: 31, height: 32, channels: 3)
         #expect(throws: FusionError.sizeMismatch) { try ExposureAlignment().estimateShifts([a, b], reference: 0) }

@@ -97,7 +97,9 @@ import Testing
         let (reference, _, _) = Self.pair(degrees: 0, shift: (0, 0), gain: 1)
         let moved = ExposureAlignment.translate(reference, dx: -2, dy: 1)
         var images = [reference, moved]
-        try TileAlignment().align(&images, reference: 0, initialShifts: [(0, 0), (-2, 1)])
+        // Started from a coarse global shift (as `fuse` starts it), the tiles find the whole-pixel one and report it.
+        let shifts = try TileAlignment().align(&images, reference: 0, initialShifts: [(0, 0), (0, 0)])
+        #expect(shifts.map { [$0.dx, $0.dy] } == [[0, 0], [2, -1]])   // moved(x + 2, y − 1) = reference(x, y)
         // A whole-pixel shift is undone exactly (no resampling blur) away from the replicated edge.
         for y in 4..<(reference.height - 4) {
             for x in 4..<(reference.width - 4) where images[1][x, y, 1] != reference[x, y, 1] {
