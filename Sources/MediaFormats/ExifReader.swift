@@ -6,7 +6,11 @@ public enum ExifReader {
     /// Minimal parser for tests and for round-tripping: reads the EXIF of a JPEG (or a raw
     /// TIFF blob) back into ExifMetadata.
     public static func read(jpeg: Data) throws -> ExifMetadata {
-        let tiff = try TIFFParser(try tiffBytes(in: jpeg))
+        try read(tiff: try TIFFParser(try tiffBytes(in: jpeg)))
+    }
+
+    /// The EXIF of a parsed TIFF structure (a raw file's, read once for its tags too).
+    static func read(tiff: TIFFParser) throws -> ExifMetadata {
         let ifd0 = try tiff.directory(at: tiff.firstIFDOffset)
         var exif = ExifMetadata()
         exif.imageDescription = ifd0[0x010E]?.string

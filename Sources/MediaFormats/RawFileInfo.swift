@@ -23,10 +23,14 @@ public struct RawFileInfo: Sendable, Equatable {
     public var asShotMultipliers: SIMD3<Double>
     /// EXIF orientation 1…8 from LibRaw's flip.
     public var orientation: Int
+    /// The EXIF the file's TIFF structure holds (IFD0 and its EXIF IFD), nil for raws not built on TIFF or when it
+    /// cannot be read.
+    public var exif: ExifMetadata?
 
     public init(make: String, model: String, width: Int, height: Int, rawWidth: Int, rawHeight: Int,
                 iso: Double, exposureTime: Double, fNumber: Double, focalLength: Double, timestamp: Date?,
-                dngVersion: UInt32?, asShotMultipliers: SIMD3<Double>, orientation: Int) {
+                dngVersion: UInt32?, asShotMultipliers: SIMD3<Double>, orientation: Int, exif: ExifMetadata? = nil) {
+        self.exif = exif
         self.make = make
         self.model = model
         self.width = width

@@ -68,11 +68,11 @@ public enum RawFileReader {
             throw MediaFormatError.unsupported("CFA layout \(tile) is not a 2×2 Bayer pattern")
         }
 
-        var mosaic = [UInt16](repeating: 0, count: width * height)
-        mosaic.withUnsafeMutableBufferPointer { out in
+        let mosaic = [UInt16](unsafeUninitializedCapacity: width * height) { out, initialized in
             for y in 0..<height {
-                (out.baseAddress! + y * width).update(from: source + (top + y) * pitch + left, count: width)
+                (out.baseAddress! + y * width).initialize(from: source + (top + y) * pitch + left, count: width)
             }
+            initialized = width * height
         }
 
         let cblack = withUnsafeBytes(of: s.cblack) { Array($0.bindMemory(to: UInt32.self)) }
@@ -105,7 +105,8 @@ public enum RawFileReader {
                                focalLength: Double(s.focal_len),
                                timestamp: s.timestamp > 0 ? Date(timeIntervalSince1970: TimeInterval(s.timestamp)) : nil,
                                dngVersion: s.dng_version != 0 ? UInt32(s.dng_version) : nil,
-                               asShotMultipliers: multipliers, orientation: orientation(flip: Int(s.flip)))
+                               asShotMultipliers: multipliers, orientation: orientation(flip: Int(s.flip)),
+                               exif: tiff.flatMap { try? ExifReader.read(tiff: $0.parser) })
         return (raw, info)
     }
 

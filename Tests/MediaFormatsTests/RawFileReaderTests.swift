@@ -45,7 +45,12 @@ import Testing
         let raw = DNGFixtures.raw(width: 96, height: 64)
         let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "Strips", exif: DNGFixtures.exif())
         let data = try DNGWriter.write(raw, metadata: metadata, preview: nil, stripBytes: 96 * 2 * 6)
-        #expect(try RawFileReader.read(data).raw.bayer == raw.bayer)
+        let read = try RawFileReader.read(data)
+        #expect(read.raw.bayer == raw.bayer)
+        // The file's EXIF comes with it (the developer writes it on, without parsing the file a second time).
+        let exif = try #require(read.info.exif)
+        #expect(exif.lensModel == "Simulated back camera 3.99mm f/1.8" && exif.iso == 200 && exif.fNumber == 1.8)
+        #expect(exif.dateTimeOriginal == DNGFixtures.exif().dateTimeOriginal)
     }
 
     @Test func badInputThrows() throws {

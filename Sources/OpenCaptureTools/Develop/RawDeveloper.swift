@@ -45,7 +45,7 @@ public struct RawDeveloper: Sendable {
         let encoded: Data
         // Every output carries the raw file's EXIF (orientation included) and the profile of the
         // colour space the pipeline rendered into.
-        let exif = Self.exif(info, data: data, colorSpace: isp.settings.colorSpace)
+        let exif = Self.exif(info, stored: fileInfo.exif, data: data, colorSpace: isp.settings.colorSpace)
         let icc = ICCProfile.data(for: isp.settings.colorSpace)
         do {
             switch format {
@@ -112,10 +112,11 @@ public struct RawDeveloper: Sendable {
                             asShotNeutral: [n.x, n.y, n.z])
     }
 
-    /// EXIF for the developed JPEG: the file's own EXIF when it has one (lens, date, bias…), with
-    /// LibRaw's exposure figures filling gaps, Software = OpenCapture.
-    static func exif(_ info: RawPhotoInfo, data: Data, colorSpace: ColorSpace) -> ExifMetadata {
-        var exif = (try? ExifReader.read(jpeg: data)) ?? ExifMetadata()
+    /// EXIF for the developed JPEG: the file's own EXIF when it has one (lens, date, bias…: `stored`, as the raw
+    /// reader found it, or from `data` for raws not built on TIFF), with LibRaw's exposure figures filling gaps,
+    /// Software = OpenCapture.
+    static func exif(_ info: RawPhotoInfo, stored: ExifMetadata?, data: Data, colorSpace: ColorSpace) -> ExifMetadata {
+        var exif = stored ?? (TIFFTagReader.isTIFFStructuredRaw(data) ? nil : try? ExifReader.read(jpeg: data)) ?? ExifMetadata()
         exif.make = info.make.isEmpty ? exif.make : info.make
         exif.model = info.model.isEmpty ? exif.model : info.model
         if exif.exposureTime == nil, info.exposureTime > 0 { exif.exposureTime = info.exposureTime }
