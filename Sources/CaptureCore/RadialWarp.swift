@@ -176,6 +176,17 @@ public struct RadialWarp: Sendable {
         }
     }
 
+    /// Segment `k` of a row's knots: its first source position and its step per pixel (16.16), the positions of
+    /// the segment's pixels being start + i · step. Steps are computed in 64 bits: two knots of a wild warp may lie
+    /// up to 64,000 pixels apart (the readers' clamps keep reads inside).
+    @inline(__always)
+    package static func segment(_ knotsX: UnsafePointer<Int32>, _ knotsY: UnsafePointer<Int32>,
+                                _ k: Int) -> (x: Int32, y: Int32, stepX: Int32, stepY: Int32) {
+        let shift = Int64(knotSpacing.trailingZeroBitCount), x = knotsX[k], y = knotsY[k]
+        return (x, y, Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(x)) >> shift),
+                Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(y)) >> shift))
+    }
+
     /// Knots for a `width` × `height` image with `planes` planes (the warp's own sizes: 2 ..< 32,000 a side).
     package func knots(width: Int, height: Int, planes: Int) -> Knots {
         Knots(self, width: width, height: height, planes: planes)
@@ -187,7 +198,6 @@ public struct RadialWarp: Sendable {
         guard !isIdentity, image.width > 1, image.height > 1, image.width < 32_000, image.height < 32_000 else { return image }
         let w = image.width, h = image.height, c = image.channels
         let knots = knots(width: w, height: h, planes: c)
-        let spacing = Self.knotSpacing
         var out = image
         image.storage.withUnsafeBufferPointer { source in
             out.storage.withUnsafeMutableBufferPointer { destination in
@@ -200,7 +210,7 @@ public struct RadialWarp: Sendable {
                         for channel in knots.activePlanes {
                             knots.fill(row: y, plane: channel, x: kx, y: ky)
                             Element.resampleRow(src + channel, width: w, channels: c, knotsX: kx, knotsY: ky,
-                                                spacing: spacing, limits: knots.limits, into: dst + y * w * c + channel,
+                                                limits: knots.limits, into: dst + y * w * c + channel,
                                                 nanAware: nanAware)
                         }
                     }
@@ -219,19 +229,16 @@ protocol WarpSample: BitwiseCopyable, Sendable {
 
 extension WarpSample {
     /// Writes one row of one plane (`src` and `row` point at that plane's first sample; samples `channels` apart):
-    /// sample x is read bilinearly at the position interpolated linearly between knots x / `spacing` and the next
-    /// (16.16 fixed point), clamped to [0, `limits`].
+    /// sample x is read bilinearly at the position interpolated linearly between knots x / `RadialWarp.knotSpacing`
+    /// and the next (16.16 fixed point), clamped to [0, `limits`].
     @inline(__always)
     static func resampleRow(_ src: UnsafePointer<Self>, width w: Int, channels c: Int,
-                            knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>, spacing: Int,
+                            knotsX: UnsafePointer<Int32>, knotsY: UnsafePointer<Int32>,
                             limits: SIMD2<Int32>, into row: UnsafeMutablePointer<Self>, nanAware: Bool) {
-        let stride = w * c, shift = Int32(spacing.trailingZeroBitCount)
+        let stride = w * c, spacing = RadialWarp.knotSpacing
         var x = 0, k = 0
         while x < w {
-            var px = knotsX[k], py = knotsY[k]
-            // In 64 bits: knots may lie up to 64,000 pixels apart in a wild warp (the clamp keeps reads inside).
-            let stepX = Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(px)) >> Int64(shift))
-            let stepY = Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(py)) >> Int64(shift))
+            var (px, py, stepX, stepY) = RadialWarp.segment(knotsX, knotsY, k)
             for _ in 0..<Swift.min(spacing, w - x) {
                 let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
                 row[x * c] = bilinear(src + (Int(sy >> 16) * w + Int(sx >> 16)) * c, right: c, down: stride,

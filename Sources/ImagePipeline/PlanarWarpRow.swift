@@ -34,16 +34,14 @@ enum PlanarWarpRow {
                                               source: UnsafePointer<T>, stride: Int, limitX: Int32,
                                               rowLimits: ClosedRange<Int32>, scale: Float = 1, offset: Float = 0,
                                               into out: UnsafeMutablePointer<Float>) {
-        let spacing = RadialWarp.knotSpacing, shift = Int64(spacing.trailingZeroBitCount)
+        let spacing = RadialWarp.knotSpacing
         let unit: Float = 1.0 / 65536
         let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         let yLow = rowLimits.lowerBound, yHigh = rowLimits.upperBound
         var x = 0, k = 0
         while x < w {
             let count = min(spacing, w - x)
-            let x0 = knotsX[k], y0 = knotsY[k]
-            let stepX = Int32(truncatingIfNeeded: (Int64(knotsX[k + 1]) - Int64(x0)) >> shift)
-            let stepY = Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(y0)) >> shift)
+            let (x0, y0, stepX, stepY) = RadialWarp.segment(knotsX, knotsY, k)
             // Positions are linear along the segment, so its ends bound it.
             let x1 = Int64(x0) + Int64(stepX) * Int64(count - 1), y1 = Int64(y0) + Int64(stepY) * Int64(count - 1)
             let o = out + x
