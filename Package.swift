@@ -33,7 +33,8 @@ let package = Package(
         .systemLibrary(name: "CX265", pkgConfig: "x265",
                        providers: [.apt(["libx265-dev"])]),
         // Movies (QuickTime with H.264/HEVC and AAC) through libavformat/libavcodec with libx264/libx265, loaded on
-        // first use (dlopen) so the ≈ 100 libraries FFmpeg pulls in do not slow every process start.
+        // first use (dlopen) so the ≈ 100 libraries FFmpeg pulls in do not slow every process start. Its headers come
+        // from Debian's libavformat-dev / libavcodec-dev in the default include path (scripts/install-deps.sh).
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]),
         // SHA-256 for the photo library's content-addressed store (OpenSSL's libcrypto).
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto",

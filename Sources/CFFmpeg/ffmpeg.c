@@ -86,24 +86,27 @@ static void ocav_load_once(void) {
         "libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR),
         "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR),
     };
-    void *handles[3];
+    void *handles[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3; i++) {
         handles[i] = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
         if (!handles[i]) {
-            const char *why = dlerror();
-            snprintf(ocav_load_error, sizeof ocav_load_error, "FFmpeg is not available (%s: %s)", names[i], why ? why : "not found");
-            return;
+            const char *why = dlerror();   // names the library itself
+            snprintf(ocav_load_error, sizeof ocav_load_error, "FFmpeg is not available (%s)", why ? why : names[i]);
+            goto fail;
         }
     }
     void *util = handles[0], *codec = handles[1], *format = handles[2];
 #define OCAV_RESOLVE(library, name) \
     if (!(ff.name = (__typeof__(ff.name))dlsym(library, #name))) { \
         snprintf(ocav_load_error, sizeof ocav_load_error, "FFmpeg is not usable: libav" #library " has no " #name); \
-        return; \
+        goto fail; \
     }
     OCAV_FUNCTIONS(OCAV_RESOLVE)
 #undef OCAV_RESOLVE
     ocav_loaded = 1;
+    return;
+fail:
+    for (int i = 0; i < 3; i++) if (handles[i]) dlclose(handles[i]);
 }
 
 /// Loads FFmpeg once per process; 0 with the reason in `error` when it cannot.

@@ -82,7 +82,7 @@ struct RenderCache: Sendable {
                                                                                  count: count * floatSize),
                                           at: offset + start * floatSize)
                 }.allSatisfy { $0 }
-                initialized = elements
+                initialized = ok ? elements : 0
             }
             return ok ? values : nil
         }

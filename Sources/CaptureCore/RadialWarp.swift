@@ -58,9 +58,10 @@ public struct RadialWarp: Sendable {
         resample(image, nanAware: false)
     }
 
-    /// Source positions are computed exactly every `knotSpacing` pixels along a row and linearly in between, in
-    /// 16.16 fixed point: a lens's mapping is smooth, so the in-between error (spacing² / 8 × the mapping's curvature)
-    /// stays below a thousandth of a pixel for phone lenses on images of a megapixel or more.
+    /// Source positions are known at knots every `knotSpacing` pixels along a row and linearly in between, in 16.16
+    /// fixed point: a lens's mapping is smooth, so the in-between error (spacing² / 8 × the mapping's curvature) stays
+    /// below a thousandth of a pixel for phone lenses on images of a megapixel or more. The knots are exact on every
+    /// `knotSpacing`-th row and interpolated on the rows between (within 16/65536 px; see `Knots`).
     package static let knotSpacing = 8
 
     /// The knots of a `width` × `height` image's rows. Rows that are multiples of `knotSpacing` (and a few beyond
@@ -142,7 +143,8 @@ public struct RadialWarp: Sendable {
                     let b = a + 2 * count, c = b + 2 * count
                     for k in 0..<count {
                         let a = Int64(a[k]), b = Int64(b[k]), c = Int64(c[k])
-                        out[k] = Int32(truncatingIfNeeded: a + (((b - a) * slope + (c - 2 * b + a) * bend + half) >> scale))
+                        // Clamped: between knots at the ±32,000 px limit of a wild warp the curve may overshoot it.
+                        out[k] = Int32(clamping: a + (((b - a) * slope + (c - 2 * b + a) * bend + half) >> scale))
                     }
                 }
                 between(g0, into: kx)
@@ -238,7 +240,8 @@ extension WarpSample {
         let stride = w * c, spacing = RadialWarp.knotSpacing
         var x = 0, k = 0
         while x < w {
-            var (px, py, stepX, stepY) = RadialWarp.segment(knotsX, knotsY, k)
+            let segment = RadialWarp.segment(knotsX, knotsY, k), stepX = segment.stepX, stepY = segment.stepY
+            var px = segment.x, py = segment.y
             for _ in 0..<Swift.min(spacing, w - x) {
                 let sx = Swift.min(Swift.max(px, 0), limits.x), sy = Swift.min(Swift.max(py, 0), limits.y)
                 row[x * c] = bilinear(src + (Int(sy >> 16) * w + Int(sx >> 16)) * c, right: c, down: stride,

@@ -8,9 +8,10 @@ public struct ExposureAlignment: Sendable {
     public var maxShift: Int
     /// Grey levels within this distance of a level's median are excluded from the comparison (Ward: 4).
     public var exclusionRange: Int
-    /// The finest pyramid level searched (0, the default: full resolution). Shifts then come in multiples of
-    /// 2^`finestLevel`, and the finer levels' work (¾ of it per level skipped) is saved: for callers that refine the
-    /// shifts themselves, as `fuse`'s tile alignment does within its search radius.
+    /// The finest pyramid level searched (0, the default: full resolution; at most the coarsest level). Shifts then
+    /// come in multiples of 2^level (before the clamp to `maxShift`), and the finer levels' work (¾ of it per level
+    /// skipped) is saved: for callers that refine the shifts themselves, as `fuse`'s tile alignment does within its
+    /// search radius.
     public var finestLevel = 0
 
     /// - Parameter maxShift: largest shift searched, in pixels at full resolution.

@@ -37,6 +37,8 @@ typedef struct ocav_params {
 /// (including FFmpeg's libraries not being installed).
 ocav_writer *ocav_open(const ocav_params *p, char *error, int size);
 
+// The functions below take a writer `ocav_open` returned (never NULL).
+
 /// Appends one frame (8-bit 4:2:0 with interleaved chroma, i.e. NV12) presented at `pts` (video timescale).
 int ocav_write_nv12(ocav_writer *w, const uint8_t *y, int y_stride, const uint8_t *uv, int uv_stride,
                     int64_t pts, char *error, int size);
