@@ -49,25 +49,46 @@ public struct TileGrid: Sendable, Equatable {
 
     /// Writes the values of pixels 0..<width of row `y` to `out` (as `value(x:y:)` gives them).
     public func fillRow(_ y: Int, width: Int, into out: UnsafeMutablePointer<Float>) {
+        forEachRun(ofRow: y, width: width) { start, end, value, slope, origin in
+            for x in start..<end { out[x] = value + slope * (Float(x) - origin) }
+        }
+    }
+
+    /// The same values × `scale`, rounded to integers (clamped to Int32): stepped along each run in 16.16 fixed
+    /// point, so no Float arithmetic per pixel (for resampling at these values in fixed point). Within one unit of
+    /// the Float values × `scale` over a tile's run.
+    public func fillRow(_ y: Int, width: Int, scale: Float, into out: UnsafeMutablePointer<Int32>) {
+        forEachRun(ofRow: y, width: width) { start, end, value, slope, origin in
+            let first = Int64(((value + slope * (Float(start) - origin)) * scale * 65536).rounded()) + 32768
+            let step = Int64((slope * scale * 65536).rounded()), o = out + start
+            // No value carried from pixel to pixel, so the loop vectorises.
+            for i in 0..<(end - start) { o[i] = Int32(clamping: (first &+ step &* Int64(i)) >> 16) }
+        }
+    }
+
+    /// Row `y` in runs covering pixels 0..<width: pixel x of a run has the value `value + slope · (x − origin)`.
+    /// Constant before the first tile centre and after the last; linear between centres, one run per tile (no
+    /// per-pixel division or index arithmetic).
+    @inline(__always)
+    func forEachRun(ofRow y: Int, width: Int,
+                    _ body: (_ start: Int, _ end: Int, _ value: Float, _ slope: Float, _ origin: Float) -> Void) {
         let (r0, r1, ty) = Self.span(Double(y), count: rows, tile: tileSize)
         let columns = columns, last = columns - 1
         values.withUnsafeBufferPointer { v in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: columns + 1) { row in
                 let a = v.baseAddress! + r0 * columns, b = v.baseAddress! + r1 * columns
                 for c in 0..<columns { row[c] = a[c] + (b[c] - a[c]) * ty }
-                // Constant before the first tile centre and after the last; linear between centres,
-                // one run per tile (no per-pixel division or index arithmetic).
                 let t = Float(tileSize), inverse = 1 / t
                 func centre(_ i: Int) -> Int { min(width, max(0, Int(((Float(i) + 0.5) * t - 0.5).rounded(.up)))) }
                 var x = 0
                 let first = centre(0)
-                while x < first { out[x] = row[0]; x += 1 }
+                if first > 0 { body(0, first, row[0], 0, 0); x = first }
                 for i in 0..<last {
-                    let end = centre(i + 1), a = row[i], slope = (row[i + 1] - row[i]) * inverse
-                    let origin = (Float(i) + 0.5) * t - 0.5
-                    while x < end { out[x] = a + slope * (Float(x) - origin); x += 1 }
+                    let end = centre(i + 1)
+                    if end > x { body(x, end, row[i], (row[i + 1] - row[i]) * inverse, (Float(i) + 0.5) * t - 0.5) }
+                    x = max(x, end)
                 }
-                while x < width { out[x] = row[last]; x += 1 }
+                if x < width { body(x, width, row[last], 0, 0) }
             }
         }
     }

@@ -302,20 +302,18 @@ public struct TileAlignment: Sendable {
             out.storage.withUnsafeMutableBufferPointer { dst in
                 let s = src.baseAddress!, d = dst.baseAddress!
                 Parallel.forEachBand(height: h, bandHeight: 32) { rows in
-                    let u = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w), v = u + w
+                    let u = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * w), v = u + w
                     defer { u.deallocate() }
                     // Source positions in 8.8 fixed point, clamped to the image.
                     let maxX = (w - 1) << 8, maxY = (h - 1) << 8
                     for y in rows {
-                        field.dx.fillRow(y, width: w, into: u)
-                        field.dy.fillRow(y, width: w, into: v)
+                        // Displacements in 1/256 px, stepped per tile run (no Float work per pixel).
+                        field.dx.fillRow(y, width: w, scale: 256, into: u)
+                        field.dy.fillRow(y, width: w, scale: 256, into: v)
                         let o = d + y * 3 * w
-                        // Wrapping arithmetic and a float-to-int by the 1.5 · 2²³ bias (rounds to the nearest
-                        // 1/256 px; the fields are bounded): no overflow checks in the loop.
-                        let bias: Float = 12_582_912, biasBits: Int32 = 0x4B40_0000
+                        // Wrapping arithmetic (the fields are bounded): no overflow checks in the loop.
                         for x in 0..<w {
-                            let ui = Int(Int32(bitPattern: (u[x] * 256 + bias).bitPattern) &- biasBits)
-                            let vi = Int(Int32(bitPattern: (v[x] * 256 + bias).bitPattern) &- biasBits)
+                            let ui = Int(u[x]), vi = Int(v[x])
                             let sx = min(max((x &<< 8) &+ ui, 0), maxX), sy = min(max((y &<< 8) &+ vi, 0), maxY)
                             let x0 = sx &>> 8, y0 = sy &>> 8, fx = sx & 255, fy = sy & 255
                             let x1 = x0 &+ (x0 < w &- 1 ? 1 : 0), y1 = y0 &+ (y0 < h &- 1 ? 1 : 0)

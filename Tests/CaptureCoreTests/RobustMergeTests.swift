@@ -33,4 +33,20 @@ import Testing
         row.withUnsafeMutableBufferPointer { grid.fillRow(5, width: 20, into: $0.baseAddress!) }
         for x in 0..<20 { #expect(abs(row[x] - grid.value(x: Double(x), y: 5)) < 1e-6) }
     }
+
+    /// The fixed-point row (values × 256, stepped per run) stays within one unit of the Float row × 256.
+    @Test func tileGridFillsFixedPointRowsWithinAUnit() {
+        var random = RandomSource(seed: 3)
+        let grid = TileGrid(tileSize: 64, columns: 5, rows: 4,
+                            values: (0..<20).map { _ in random.nextUniform() * 40 - 20 })
+        let width = 300
+        var floats = [Float](repeating: 0, count: width), fixed = [Int32](repeating: 0, count: width)
+        var worst: Float = 0
+        for y in 0..<256 {
+            floats.withUnsafeMutableBufferPointer { grid.fillRow(y, width: width, into: $0.baseAddress!) }
+            fixed.withUnsafeMutableBufferPointer { grid.fillRow(y, width: width, scale: 256, into: $0.baseAddress!) }
+            for x in 0..<width { worst = max(worst, abs(Float(fixed[x]) - floats[x] * 256)) }
+        }
+        #expect(worst <= 1, "largest difference \(worst) / 256")
+    }
 }
