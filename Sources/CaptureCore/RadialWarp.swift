@@ -189,7 +189,13 @@ public struct RadialWarp: Sendable {
                 Int32(truncatingIfNeeded: (Int64(knotsY[k + 1]) - Int64(y)) >> shift))
     }
 
-    /// Knots for a `width` × `height` image with `planes` planes (the warp's own sizes: 2 ..< 32,000 a side).
+    /// Whether the warp resamples images of this size: 2 ..< 32,000 pixels a side (16.16 positions stay within
+    /// Int32); others come back unchanged.
+    package static func resamples(width: Int, height: Int) -> Bool {
+        width > 1 && height > 1 && width < 32_000 && height < 32_000
+    }
+
+    /// Knots for a `width` × `height` image with `planes` planes (sizes that `resamples(width:height:)`).
     package func knots(width: Int, height: Int, planes: Int) -> Knots {
         Knots(self, width: width, height: height, planes: planes)
     }
@@ -197,7 +203,7 @@ public struct RadialWarp: Sendable {
     @_specialize(where Element == UInt8)
     @_specialize(where Element == Float)
     private func resample<Element: WarpSample>(_ image: Raster<Element>, nanAware: Bool) -> Raster<Element> {
-        guard !isIdentity, image.width > 1, image.height > 1, image.width < 32_000, image.height < 32_000 else { return image }
+        guard !isIdentity, Self.resamples(width: image.width, height: image.height) else { return image }
         let w = image.width, h = image.height, c = image.channels
         let knots = knots(width: w, height: h, planes: c)
         var out = image

@@ -13,6 +13,12 @@ public struct TileAlignment: Sendable {
     /// Largest displacement searched beyond the initial shift, in full-resolution pixels.
     public var searchRadius: Int
 
+    /// Whether frames of `width` × `height` are aligned tile by tile (at least two tiles a side); smaller ones keep
+    /// their initial shifts.
+    public func alignsTiles(width: Int, height: Int) -> Bool {
+        width >= 2 * tileSize && height >= 2 * tileSize
+    }
+
     /// - Parameters: tileSize: tile side in pixels (≥ 16); searchRadius: pixels searched around the initial shift.
     public init(tileSize: Int = 64, searchRadius: Int = 16) {
         self.tileSize = tileSize
@@ -55,7 +61,7 @@ public struct TileAlignment: Sendable {
         }
         let width = images[0].width, height = images[0].height
         let initial = initialShifts ?? images.map { _ in (0, 0) }
-        guard width >= 2 * tileSize, height >= 2 * tileSize else {
+        guard alignsTiles(width: width, height: height) else {
             // Too small for tiles: the initial shifts, as uniform fields.
             return images.indices.map { k in
                 k == reference ? nil : DisplacementField(dx: TileGrid(tileSize: tileSize, width: width, height: height, value: Float(initial[k].dx)),

@@ -145,7 +145,7 @@ public struct ImageSignalProcessor: Sendable {
         var demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)
         let color = ColorMatrixStage(cameraToSRGB: raw.cameraToSRGB, colorSpace: settings.colorSpace)
         let w = raw.width, h = raw.height
-        let lens = correctingLens && settings.correctsDistortion && w > 1 && h > 1 && w < 32_000 && h < 32_000
+        let lens = correctingLens && settings.correctsDistortion && RadialWarp.resamples(width: w, height: h)
             ? raw.lensCorrection : nil
         let warp = lens?.correction(for: Size(width: w, height: h), channels: 3)
         let knots = warp?.knots(width: w, height: h, planes: 3)

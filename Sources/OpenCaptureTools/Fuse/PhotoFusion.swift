@@ -110,7 +110,7 @@ public struct PhotoFusion: Sendable {
                 progress?("aligning \(images.count) frames to frame \(reference + 1)")
                 var alignment = ExposureAlignment(maxShift: maxShift)
                 let tiles = TileAlignment()
-                let refined = alignsLocally && images[0].width >= 2 * tiles.tileSize && images[0].height >= 2 * tiles.tileSize
+                let refined = alignsLocally && tiles.alignsTiles(width: images[0].width, height: images[0].height)
                 // The tile alignment searches its radius around the global shift, so a quarter-resolution global
                 // search (its shift within a few pixels) is enough, at a sixteenth of the full search's work.
                 if refined, tiles.searchRadius >= 8 { alignment.finestLevel = 2 }
