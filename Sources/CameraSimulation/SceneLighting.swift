@@ -19,21 +19,22 @@ public enum SceneLighting: String, Sendable, CaseIterable {
         }
     }
 
-    /// Mean luminance of the sky seen through the window, cd/m².
+    /// Mean luminance of the sky seen through the window, cd/m²: a clear sky away from the sun (≈ 7 EV above the
+    /// daylit room's median), a bright overcast one (≈ 6.5 EV above the lamp-lit room's), dusk, night.
     public var skyLuminance: Double {
         switch self {
-        case .daylight: return 20_000
-        case .indoor: return 8_000
+        case .daylight: return 5_000
+        case .indoor: return 1_500
         case .dim: return 150
         case .dark: return 0.02
         }
     }
 
-    /// Illuminance on the buildings outside, lux.
+    /// Illuminance on the buildings outside, lux: sunlit facades by day, overcast light with the lamps on.
     public var outsideIlluminance: Double {
         switch self {
         case .daylight: return 30_000
-        case .indoor: return 12_000
+        case .indoor: return 5_000
         case .dim: return 400
         case .dark: return 0.1
         }

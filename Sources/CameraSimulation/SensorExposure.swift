@@ -16,6 +16,9 @@ public struct SensorExposure: Sendable, Hashable {
     public var startTime: Double
     /// Exposure bias in EV; only recorded into the `ExposureRecord`.
     public var bias: Double
+    /// EV the ISP brightens this frame by (auto exposure's highlight headroom): recorded as the raw image's
+    /// `baselineExposure` (a DNG's BaselineExposure).
+    public var baselineExposure: Double = 0
     /// Temporal-noise seed for this frame.
     public var seed: UInt64
     /// Distance the lens is focused at, metres (clamped to what the module can focus on); nil = every depth in

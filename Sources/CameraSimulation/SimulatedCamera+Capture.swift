@@ -48,6 +48,7 @@ extension SimulatedCamera {
             exposure: ExposureRecord(duration: exposure.duration, iso: exposure.iso, bias: exposure.bias,
                                      flashFired: flashOn, startTime: exposure.startTime))
         raw.lensCorrection = module.lensCorrection(size: exposure.size).cropped(x: 0, y: top, width: w, height: h)
+        raw.baselineExposure = exposure.baselineExposure
         return raw
     }
 

@@ -7,6 +7,13 @@ extension SimulatedCamera {
     /// 18 % grey at ≈ 13–20 % of full scale.
     public static let autoExposureTarget = 0.42
 
+    /// Most EV auto exposure holds back for highlights (`ExposureMetering.highlightHeadroom`).
+    public static let maximumHighlightHeadroom = 4.0
+
+    /// Where auto exposure keeps the scene's bright end (the frame's 98th percentile) at zero bias, in
+    /// multiples of full scale: a −2 EV bracket shot then holds it at 3/4 of full scale.
+    public static let highlightCeiling = 3.0
+
     /// Metered EV100 below which `flashRecommended` is set (a dark room ≈ 1 lux is ≈ −1 EV).
     public static let flashRecommendedBelowEV100 = 1.0
 
@@ -15,8 +22,13 @@ extension SimulatedCamera {
 
     /// Auto exposure: meters the scene (centre-weighted log average) and picks duration + ISO for `bias` (EV) the way
     /// a phone does: duration up to the handheld limit, then ISO, then longer duration, clamped to the module's ranges.
+    /// In a high-contrast scene that is not short of light it holds the exposure back (`highlightHeadroom`, up to
+    /// `maximumHighlightHeadroom`) so the bright end sits at most `highlightCeiling` × full scale: the −2 EV shot of an
+    /// auto-exposure bracket then keeps a sunlit window's view, and the ISP brightens the frame back by as much.
+    /// Without `keepsHighlightHeadroom` it exposes for the room whatever the highlights (a depth capture: the stereo
+    /// match and the portrait's subject need the room's light more than the window's view).
     /// With `flash: true`, meters the flash-lit scene (pre-flash), keeping the flash-lit near subjects out of clipping. `size` sets the effective pixel (binning).
-    public func meter(size: Size, bias: Double = 0, flash: Bool = false) -> ExposureMetering {
+    public func meter(size: Size, bias: Double = 0, flash: Bool = false, keepsHighlightHeadroom: Bool = true) -> ExposureMetering {
         let view = radianceView(size: SimulatedCamera.meteringSize)
         let useFlash = flash && module.hasFlash
         let luma = SceneRenderer.lumaWeights
@@ -44,27 +56,44 @@ extension SimulatedCamera {
         let g = ViewGeometry(module: module, size: size)
         let rate = luminance * electronsPerNit * g.pixelPitch * g.pixelPitch   // e⁻/s at base ISO
         let fullWell = module.fullWellElectrons * g.areaFactor
-        // Required duration × ISO product.
-        let product = SimulatedCamera.autoExposureTarget * pow(2, bias) * fullWell * module.baseISO / max(rate, 1e-12)
         let durations = module.exposureDurationRange, isos = module.isoRange
         let limit = min(max(module.handheldDurationLimit, durations.lowerBound), durations.upperBound)
-        var duration = product / module.baseISO
-        var iso = module.baseISO
-        if duration > limit {
-            duration = limit
-            iso = product / duration
-            if iso > isos.upperBound {
-                iso = isos.upperBound
-                duration = min(product / iso, durations.upperBound)
+        /// Duration and ISO for a duration × ISO product.
+        func split(_ product: Double) -> (duration: Double, iso: Double) {
+            var duration = product / module.baseISO
+            var iso = module.baseISO
+            if duration > limit {
+                duration = limit
+                iso = product / duration
+                if iso > isos.upperBound {
+                    iso = isos.upperBound
+                    duration = min(product / iso, durations.upperBound)
+                }
             }
+            return (min(max(duration, durations.lowerBound), durations.upperBound), min(max(iso, isos.lowerBound), isos.upperBound))
         }
-        duration = min(max(duration, durations.lowerBound), durations.upperBound)
-        iso = min(max(iso, isos.lowerBound), isos.upperBound)
+        // Required duration × ISO product at the bias.
+        let product = SimulatedCamera.autoExposureTarget * pow(2, bias) * fullWell * module.baseISO / max(rate, 1e-12)
+        // Low light (the handheld limit forces gain) is judged without the headroom, as before it existed.
+        let isLowLight = split(product).iso >= isos.upperBound / 3
+        let plainIsLowLight = split(product / pow(2, bias)).iso >= isos.upperBound / 3
+        // Highlight headroom, judged at zero bias (a bracket's shots share it): not with the flash (its metering already
+        // protects the lit subject) nor when light is short (the sensor's noise would cost more than the highlights).
+        var headroom = 0.0
+        if keepsHighlightHeadroom, !useFlash, !plainIsLowLight {
+            let fullScale = luminance / SimulatedCamera.autoExposureTarget
+            // The bright end over the whole frame, not centre-weighted: a window at the side counts as much.
+            let bright = SimulatedCamera.weightedPercentile(samples.map { ($0.lit, 1) }, 0.98)
+            headroom = min(max(log2(bright / fullScale / SimulatedCamera.highlightCeiling), 0),
+                           SimulatedCamera.maximumHighlightHeadroom)
+        }
+        let (duration, iso) = split(product / pow(2, headroom))
         let ev100 = log2(ambientLuminance * 100 / 12.5)
         return ExposureMetering(duration: duration, iso: iso, sceneLuminance: luminance,
                                 exposureValue100: log2(luminance * 100 / 12.5),
-                                isLowLight: iso >= isos.upperBound / 3,
-                                flashRecommended: module.hasFlash && ev100 < SimulatedCamera.flashRecommendedBelowEV100)
+                                isLowLight: isLowLight,
+                                flashRecommended: module.hasFlash && ev100 < SimulatedCamera.flashRecommendedBelowEV100,
+                                highlightHeadroom: headroom)
     }
 
     /// The weighted `fraction` quantile of `samples`.

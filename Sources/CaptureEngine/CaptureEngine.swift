@@ -112,7 +112,8 @@ package final class CaptureEngine: Sendable {
                     truth = lens.correctedLikeISP(truth, settings: isp, cameraToSRGB: raw.cameraToSRGB)
                     if isp.correctsDistortion { depth = lens.corrected(depth) }
                 }
-                return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage)
+                return GroundTruthFrame(width: truth.width, height: truth.height, linearSRGB: truth.storage, depth: depth.storage,
+                                        baselineExposure: raw.baselineExposure)
             }
         }
         func photo(_ count: Int, raw isRaw: Bool, failed: Bool = false) -> CapturedPhoto {

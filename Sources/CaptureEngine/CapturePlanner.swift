@@ -11,16 +11,18 @@ package enum CapturePlanner {
     package static func plan(_ request: CaptureRequest) -> CapturePlan {
         let device = request.device, source = device.source
         let readout = request.readoutSize
-        let ambient = source.meter(size: readout, bias: device.bias)
+        // A depth capture exposes for the room: the stereo match and the portrait's subject need its light.
+        let headroom = request.depth == nil
+        let ambient = source.meter(size: readout, bias: device.bias, flash: false, keepsHighlightHeadroom: headroom)
         let flash = SceneDecisions.firesFlash(request.flash, hasFlash: device.module.hasFlash, ambient: ambient)
         let manual = device.exposure.isManual
-        var (duration, iso) = (ambient.duration, ambient.iso)
+        var (duration, iso, baseline) = (ambient.duration, ambient.iso, ambient.highlightHeadroom)
         var metering = ambient
-        if case .manual(let d, let i) = device.exposure {
-            (duration, iso) = (d, i)
+        if case .manual(let d, let i, let b) = device.exposure {
+            (duration, iso, baseline) = (d, i, b)
         } else if flash {
-            metering = source.meter(size: readout, bias: device.bias, flash: true)
-            (duration, iso) = (metering.duration, metering.iso)
+            metering = source.meter(size: readout, bias: device.bias, flash: true, keepsHighlightHeadroom: headroom)
+            (duration, iso, baseline) = (metering.duration, metering.iso, metering.highlightHeadroom)
         }
 
         let ois = device.module.hasOpticalStabilization
@@ -39,11 +41,12 @@ package enum CapturePlanner {
             clock = Double(request.index) * 10
         }
         let focusDistance = device.focus?.distance
-        func exposure(duration: Double, iso: Double, bias: Double, stabilized: Bool, flash: Bool) -> SensorExposure {
+        func exposure(duration: Double, iso: Double, bias: Double, baseline: Double, stabilized: Bool, flash: Bool) -> SensorExposure {
             defer { clock += frameInterval(duration) }
             var frame = SensorExposure(size: readout, duration: duration, iso: iso, flash: flash, opticalStabilization: stabilized,
                                        startTime: clock, bias: bias, seed: RandomSource.mix(seed, UInt64(clock * 1000)))
             frame.focusDistance = focusDistance
+            frame.baselineExposure = baseline
             return frame
         }
 
@@ -55,11 +58,13 @@ package enum CapturePlanner {
                 let frame: SensorExposure
                 switch shot {
                 case .manualExposure(let d, let i):
-                    frame = exposure(duration: d ?? current.duration, iso: i ?? current.iso, bias: 0, stabilized: lens, flash: false)
+                    frame = exposure(duration: d ?? current.duration, iso: i ?? current.iso, bias: 0, baseline: 0,
+                                     stabilized: lens, flash: false)
                 case .autoExposure(let b):
                     let shotBias = b ?? device.bias
-                    let metered = source.meter(size: readout, bias: shotBias)
-                    frame = exposure(duration: metered.duration, iso: metered.iso, bias: shotBias, stabilized: lens, flash: false)
+                    let metered = source.meter(size: readout, bias: shotBias, flash: false, keepsHighlightHeadroom: headroom)
+                    frame = exposure(duration: metered.duration, iso: metered.iso, bias: shotBias,
+                                     baseline: metered.highlightHeadroom, stabilized: lens, flash: false)
                 }
                 return PlannedShot(exposures: [frame], bracketIndex: index, lensStabilization: status)
             }
@@ -71,7 +76,7 @@ package enum CapturePlanner {
                                                              manualExposure: manual, ambient: ambient, flash: flash)
         let count = stabilization ? SceneDecisions.stabilizationFrameCount(request.quality) : 1
         let frames = (0..<count).map { _ in
-            exposure(duration: duration, iso: iso, bias: manual ? 0 : device.bias, stabilized: ois, flash: flash)
+            exposure(duration: duration, iso: iso, bias: manual ? 0 : device.bias, baseline: baseline, stabilized: ois, flash: flash)
         }
         var plan = CapturePlan(source: source,
                                shots: [PlannedShot(exposures: frames, bracketIndex: nil, lensStabilization: .unsupported)],
@@ -91,10 +96,11 @@ package enum CapturePlanner {
     /// telephoto eye has none), so both eyes see the phone's one shake alike.
     static func secondaryExposure(_ source: any FrameSource, module: CameraModule, size: Size, first: SensorExposure,
                                   bias: Double, flash: Bool, manual: ExposureControl) -> SecondaryExposure {
-        var (duration, iso) = (first.duration, first.iso)
+        var (duration, iso, baseline) = (first.duration, first.iso, first.baselineExposure)
         if case .automatic = manual {
-            let metered = source.meter(size: size, bias: bias, flash: flash && module.hasFlash)
-            (duration, iso) = (metered.duration, metered.iso)
+            // The second eye of a depth capture, exposed for the room as the first.
+            let metered = source.meter(size: size, bias: bias, flash: flash && module.hasFlash, keepsHighlightHeadroom: false)
+            (duration, iso, baseline) = (metered.duration, metered.iso, metered.highlightHeadroom)
         }
         var frame = SensorExposure(size: size, duration: min(max(duration, module.exposureDurationRange.lowerBound),
                                                              module.exposureDurationRange.upperBound),
@@ -102,6 +108,7 @@ package enum CapturePlanner {
                                    flash: flash, opticalStabilization: false,
                                    startTime: first.startTime, bias: bias, seed: RandomSource.mix(first.seed, 0x5EC0))
         frame.focusDistance = first.focusDistance
+        frame.baselineExposure = baseline
         return SecondaryExposure(source: source, module: module, exposure: frame)
     }
 

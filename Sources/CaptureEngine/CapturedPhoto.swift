@@ -39,4 +39,6 @@ package struct GroundTruthFrame: Sendable {
     package var height: Int
     package var linearSRGB: [Float]
     package var depth: [Float]
+    /// EV the ISP brightened the photo by (auto exposure's highlight headroom; the raw's baseline exposure).
+    package var baselineExposure: Double = 0
 }

@@ -43,14 +43,15 @@ package struct DeviceSnapshot: Sendable {
         self.depthSource = depthSource
     }
 
-    /// The exposure the device uses for a readout size: metered with the bias, or the manual values.
-    package func currentExposure(size: Size) -> (duration: Double, iso: Double) {
+    /// The exposure the device uses for a readout size: metered with the bias, or the manual values; `headroom` is
+    /// the EV the ISP brightens its frames by (auto exposure's highlight headroom).
+    package func currentExposure(size: Size) -> (duration: Double, iso: Double, headroom: Double) {
         switch exposure {
         case .automatic:
             let metering = source.meter(size: size, bias: bias)
-            return (metering.duration, metering.iso)
-        case .manual(let duration, let iso):
-            return (duration, iso)
+            return (metering.duration, metering.iso, metering.highlightHeadroom)
+        case .manual(let duration, let iso, let baseline):
+            return (duration, iso, baseline)
         }
     }
 }

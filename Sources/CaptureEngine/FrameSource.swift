@@ -7,8 +7,9 @@ import CaptureCore
 /// Conformers must be safe to call from any queue: the engine meters on the caller's queue and
 /// exposes on its sensor queue.
 package protocol FrameSource: AnyObject, Sendable {
-    /// Auto exposure for a readout size and bias (EV), with or without the flash.
-    func meter(size: Size, bias: Double, flash: Bool) -> ExposureMetering
+    /// Auto exposure for a readout size and bias (EV), with or without the flash, and with or without holding back
+    /// highlight headroom (`ExposureMetering.highlightHeadroom`).
+    func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool) -> ExposureMetering
     /// One raw frame.
     func capture(_ exposure: SensorExposure) -> RawImage
     /// One raw frame read out over its middle `centerRows` rows only (a video crop).
@@ -27,7 +28,9 @@ package protocol FrameSource: AnyObject, Sendable {
 }
 
 extension FrameSource {
-    package func meter(size: Size, bias: Double) -> ExposureMetering { meter(size: size, bias: bias, flash: false) }
+    package func meter(size: Size, bias: Double, flash: Bool = false) -> ExposureMetering {
+        meter(size: size, bias: bias, flash: flash, keepsHighlightHeadroom: true)
+    }
 
     /// The whole frame, cropped.
     package func capture(_ exposure: SensorExposure, centerRows: Int?) -> RawImage {

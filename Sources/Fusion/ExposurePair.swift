@@ -25,11 +25,15 @@ struct ExposurePair {
         return (Float(dark), transfer[Int(bright)], Int(bright) < Self.clipped && Int(dark) > Self.crushed)
     }
 
-    /// How far a pixel pair disagrees, in the darker frame's levels (0 where a one-sided bound holds).
+    /// How far a pixel pair disagrees, in the darker frame's levels (0 where a one-sided bound holds, and where the
+    /// reference itself is clipped or crushed: it says nothing of what is there, and with locally tone-mapped
+    /// frames — a phone's — the other frame's level there is not bounded by one global level either).
     @inline(__always)
     func difference(reference r: UInt8, other o: UInt8) -> Float {
         let (dark, bright, twoSided) = levels(reference: r, other: o)
-        return twoSided ? abs(dark - bright) : max(0, bright - dark)
+        if twoSided { return abs(dark - bright) }
+        if referenceIsDarker ? Int(r) <= Self.crushed : Int(r) >= Self.clipped { return 0 }
+        return max(0, bright - dark)
     }
 
     /// Whether a level of the reference (`isReference`) or of the other frame carries two-sided information.

@@ -62,7 +62,7 @@ public struct ImageSignalProcessor: Sendable {
         let destination = YCbCr420.Destination(y: yPlane.assumingMemoryBound(to: UInt8.self), yRowStride: buffer.planes[0].bytesPerRow,
                                                cb: c, cr: c + 1, chromaRowStride: buffer.planes[1].bytesPerRow, chromaStep: 2)
         let range: YCbCr420.Range = fullRange ? .full : .video
-        run(raw, correctingLens: false) { band, y, _, _, _ in
+        run(raw, correctingLens: false, tonesLocally: false) { band, y, _, _, _ in
             // Bands start on even rows, so each odd row (or a last even one) completes its pair.
             guard y % 2 == 1 || y == h - 1 else { return }
             let top = y - y % 2
@@ -87,7 +87,7 @@ public struct ImageSignalProcessor: Sendable {
         guard w > 0, h > 0 else { return out }
         out.storage.withUnsafeMutableBufferPointer { dst in
             let dst = dst.baseAddress!
-            run(raw) { band, y, r, g, b in
+            run(raw, tonesLocally: false) { band, y, r, g, b in
                 let o = dst + y * w * 3
                 for x in 0..<w {
                     o[3 * x] = r[x]
@@ -102,7 +102,8 @@ public struct ImageSignalProcessor: Sendable {
     /// Reference rendering of a ground-truth linear sRGB image (1.0 = saturation) through the same
     /// exposure gain, colour-space conversion, tone curve and gamma as `process`, so that
     /// `ImageQuality.cpsnr(process(raw), renderReference(truth))` measures the ISP; `baselineExposure` is the
-    /// raw frame's (the brightening and highlight roll-off `process` applies to it).
+    /// raw frame's (the brightening, local tone mapping and highlight roll-off `process` applies to it; the local
+    /// tone map is made from the truth itself, so it matches the photo's up to noise).
     public func renderReference(_ linearSRGB: Raster<Float>, baselineExposure: Double = 0) -> Raster<UInt8> {
         precondition(linearSRGB.channels == 3, "renderReference needs 3-channel RGB")
         let w = linearSRGB.width, h = linearSRGB.height
@@ -112,6 +113,7 @@ public struct ImageSignalProcessor: Sendable {
         let gain = settings.exposureGain * pow(2, baselineExposure)
         let m = (conversion * Matrix3.diagonal(gain, gain, gain))
             .m.map(Float.init)
+        let local = LocalToneMap(linear: linearSRGB, exposureGain: gain, headroom: baselineExposure)
         linearSRGB.storage.withUnsafeBufferPointer { src in
             out.storage.withUnsafeMutableBufferPointer { dst in
                 let src = src.baseAddress!, dst = dst.baseAddress!
@@ -125,6 +127,7 @@ public struct ImageSignalProcessor: Sendable {
                             g[x] = m[3] * rv + m[4] * gv + m[5] * bv
                             b[x] = m[6] * rv + m[7] * gv + m[8] * bv
                         }
+                        local?.apply(r: &r, g: &g, b: &b, row: y, width: w)
                         tone.run(r: r, g: g, b: b, into: dst + y * w * 3, width: w)
                     }
                 }
@@ -134,8 +137,9 @@ public struct ImageSignalProcessor: Sendable {
     }
 
     /// Runs stages 1–4 band by band on all cores, handing each finished row (planar linear RGB) to `emit`; with
-    /// `correctingLens` and a lens to correct, in the two passes the type's documentation describes.
-    private func run(_ raw: RawImage, correctingLens: Bool = true,
+    /// `correctingLens` and a lens to correct, in the two passes the type's documentation describes. With
+    /// `tonesLocally`, a frame with highlight headroom gets its `LocalToneMap` before `emit`.
+    private func run(_ raw: RawImage, correctingLens: Bool = true, tonesLocally: Bool = true,
                      emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let gains = whiteBalanceGains(for: raw)
         // The frame's baseline exposure (auto exposure's highlight headroom) is digital gain like the requested one.
@@ -149,6 +153,8 @@ public struct ImageSignalProcessor: Sendable {
             ? raw.lensCorrection : nil
         let warp = lens?.correction(for: Size(width: w, height: h), channels: 3)
         let knots = warp?.knots(width: w, height: h, planes: 3)
+        let local = tonesLocally ? LocalToneMap(raw: raw, gains: gains, exposureGain: exposureGain, lens: knots != nil ? lens : nil,
+                                                shading: settings.correctsLensShading) : nil
         // Noise reduction after the lens correction sees noise its bilinear resampling has averaged: at fractions
         // spread evenly, (2/3)² of the variance is left on average, and the noise model is scaled to match when
         // green (most of luma) is resampled. (Less near the optical centre, where the fractions stay small.)
@@ -182,6 +188,7 @@ public struct ImageSignalProcessor: Sendable {
                 noise.prepare(band)
                 for y in band.output {
                     noise.finish(band, row: y)
+                    local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: w)
                     emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
                 }
             }
@@ -197,6 +204,7 @@ public struct ImageSignalProcessor: Sendable {
                 noise.prepare(band)
                 for y in band.output {
                     noise.finish(band, row: y)
+                    local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: w)
                     emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
                 }
             }

@@ -11,7 +11,7 @@ enum DevelopBenchmark {
     static func run(_ options: BenchmarkOptions) throws {
         let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .indoor), seed: 5)
         let size = CameraModule.backWide.nativeSize
-        let metering = camera.meter(size: size)
+        let metering = camera.meter(size: size, keepsHighlightHeadroom: false)
         let exposure = SensorExposure(size: size, duration: metering.duration, iso: metering.iso, seed: 11)
         let raw = camera.capture(exposure)
         var exif = ExifMetadata()

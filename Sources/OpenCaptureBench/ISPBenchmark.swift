@@ -7,7 +7,7 @@ enum ISPBenchmark {
     static func run(_ options: BenchmarkOptions) {
         let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .indoor), seed: 5)
         let size = CameraModule.backWide.nativeSize
-        let metering = camera.meter(size: size)
+        let metering = camera.meter(size: size, keepsHighlightHeadroom: false)
         let exposure = SensorExposure(size: size, duration: metering.duration, iso: metering.iso, seed: 11)
         let raw = camera.capture(exposure)
         let megapixels = Double(size.pixelCount) / 1e6
@@ -40,7 +40,7 @@ enum ISPBenchmark {
             module.lensDistortion = [green + SIMD4(chromatic, 0, 0, 0), green, green - SIMD4(chromatic, 0, 0, 0)]
             let cam = SimulatedCamera(module: module, scene: .livingRoom(lighting: .indoor), seed: 5)
             let small = Size(width: 1008, height: 756)
-            let m = cam.meter(size: small)
+            let m = cam.meter(size: small, keepsHighlightHeadroom: false)
             let e = SensorExposure(size: small, duration: m.duration, iso: m.iso, seed: 21)
             let frame = cam.capture(e)
             var settings = ISPSettings()
@@ -67,7 +67,7 @@ enum ISPBenchmark {
         // sharpening deliberately departs from the truth.
         for (label, iso) in [("base_iso", metering.iso), ("iso800", 800.0)] {
             let small = Size(width: 1008, height: 756)
-            let m = camera.meter(size: small)
+            let m = camera.meter(size: small, keepsHighlightHeadroom: false)
             let e = SensorExposure(size: small, duration: m.duration * m.iso / iso, iso: iso, seed: 21)
             let frame = camera.capture(e)
             // The truth as the ISP corrects its photo (the lens's shading and distortion), so only the

@@ -8,7 +8,7 @@ enum JPEGBenchmark {
     static func run(_ options: BenchmarkOptions) throws {
         let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .indoor), seed: 5)
         let size = CameraModule.backWide.nativeSize
-        let m = camera.meter(size: size)
+        let m = camera.meter(size: size, keepsHighlightHeadroom: false)
         let rgb = ImageSignalProcessor().process(camera.capture(SensorExposure(size: size, duration: m.duration, iso: m.iso, seed: 1)))
         for quality in [90, 95] {
             var data: [UInt8] = []

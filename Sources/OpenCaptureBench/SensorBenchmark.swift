@@ -6,7 +6,7 @@ enum SensorBenchmark {
     static func run(_ options: BenchmarkOptions) {
         let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .indoor), seed: 3)
         let size = CameraModule.backWide.nativeSize
-        let metering = camera.meter(size: size)
+        let metering = camera.meter(size: size, keepsHighlightHeadroom: false)
         let (_, render) = measure { camera.capture(SensorExposure(size: size, duration: metering.duration, iso: metering.iso, seed: 0)) }
         var times: [Double] = []
         for i in 0..<options.repetitions {

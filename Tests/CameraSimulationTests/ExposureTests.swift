@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import Testing
 @testable import CameraSimulation
 
@@ -8,7 +9,9 @@ import Testing
         let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: lighting), seed: 1)
         let m = camera.meter(size: testSize)
         let raw = camera.capture(SensorExposure(size: testSize, duration: m.duration, iso: m.iso, seed: 2))
-        let grey = mean(rawPatch(raw, camera: camera, at: SimulatedScene.midGreyPanelCenter, radius: 4))
+        // The window keeps auto exposure 3–4 EV below the room's level (its highlight headroom, given back by the ISP).
+        #expect(m.highlightHeadroom > 3 && m.highlightHeadroom <= SimulatedCamera.maximumHighlightHeadroom, "\(m.highlightHeadroom) EV")
+        let grey = mean(rawPatch(raw, camera: camera, at: SimulatedScene.midGreyPanelCenter, radius: 4)) * pow(2, m.highlightHeadroom)
         #expect(grey > 0.12 && grey < 0.20, "\(lighting): grey at \(grey)")
         #expect(!m.flashRecommended && !m.isLowLight)
         #expect(camera.module.isoRange.contains(m.iso) && camera.module.exposureDurationRange.contains(m.duration))
@@ -29,6 +32,8 @@ import Testing
         #expect(dark.exposureValue100 < 1)
         let dim = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .dim), seed: 1).meter(size: testSize)
         #expect(!dim.flashRecommended && dim.isLowLight)
+        // Short of light, auto exposure keeps no highlight headroom: the room's noise would cost more.
+        #expect(dark.highlightHeadroom == 0 && dim.highlightHeadroom == 0)
         let day = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .daylight), seed: 1).meter(size: testSize)
         #expect(day.exposureValue100 > dark.exposureValue100 + 8)
         // The front camera has no flash to recommend.
@@ -54,6 +59,7 @@ import Testing
         // Pre-flash metering asks for far less ISO than ambient metering, and exposes the lit board, not the dark room.
         let preflash = camera.meter(size: testSize, flash: true)
         #expect(preflash.iso < camera.meter(size: testSize).iso / 2)
+        #expect(preflash.highlightHeadroom == 0, "the flash-lit subject's metering keeps no headroom")
         let metered = camera.capture(SensorExposure(size: testSize, duration: preflash.duration, iso: preflash.iso, flash: true, seed: 4))
         let board = mean(rawPatch(metered, camera: camera, at: SimulatedScene.midGreyPanelCenter, radius: 4))
         #expect(board > 0.04 && board < 0.25, "pre-flash metered grey at \(board)")

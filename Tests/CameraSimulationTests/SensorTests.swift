@@ -63,11 +63,14 @@ extension SensorTests {
     }
 
     @Test func windowClipsAtWhiteLevel() {
+        // At the exposure the room asks for (auto exposure's highlight headroom given back), the sky clips.
         let m = camera.meter(size: testSize)
-        let raw = camera.capture(SensorExposure(size: testSize, duration: m.duration, iso: m.iso, seed: 4))
+        let raw = camera.capture(SensorExposure(size: testSize, duration: m.duration * pow(2, m.highlightHeadroom), iso: m.iso, seed: 4))
         for colour in 0..<3 {
             let window = rawPatch(raw, camera: camera, at: SimulatedScene.windowSkyPoint, radius: 3, colour: colour)
-            #expect(window.allSatisfy { $0 == 1 })
+            // At or just below the white level (where the noise of a sample at full well leaves it).
+            #expect(window.contains(1) && window.allSatisfy { $0 > 0.98 },
+                    "colour \(colour): \(window)")
         }
         #expect(raw.bayer.storage.max() == UInt16(raw.whiteLevel))
         #expect(raw.whiteLevel == 16383 && raw.blackLevel == [528, 528, 528, 528])

@@ -93,7 +93,8 @@ final class PhotoDeliveryAdapter: Sendable {
             portraitEffectsMatte: native.matte.flatMap(AVPortraitEffectsMatte.init(matte:)),
             cameraCalibrationData: native.calibration.map(AVCameraCalibrationData.init(calibration:)),
             groundTruth: {
-                truth().map { SimulationGroundTruth(width: $0.width, height: $0.height, linearSRGB: $0.linearSRGB, depth: $0.depth) }
+                truth().map { SimulationGroundTruth(width: $0.width, height: $0.height, linearSRGB: $0.linearSRGB, depth: $0.depth,
+                                                      baselineExposure: $0.baselineExposure) }
             })
     }
 

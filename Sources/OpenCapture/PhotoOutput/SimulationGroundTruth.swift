@@ -7,11 +7,15 @@ public struct SimulationGroundTruth: Sendable {
     public let height: Int
     public let linearSRGB: [Float]
     public let depth: [Float]
+    /// EV the processed photo was brightened by: auto exposure's highlight headroom, which the RAW photo records as
+    /// its DNG BaselineExposure (`ImageSignalProcessor.renderReference(_:baselineExposure:)` takes it).
+    public let baselineExposure: Double
 
-    public init(width: Int, height: Int, linearSRGB: [Float], depth: [Float]) {
+    public init(width: Int, height: Int, linearSRGB: [Float], depth: [Float], baselineExposure: Double = 0) {
         self.width = width
         self.height = height
         self.linearSRGB = linearSRGB
         self.depth = depth
+        self.baselineExposure = baselineExposure
     }
 }

@@ -146,7 +146,8 @@ func referenceISP(for photo: AVCapturePhoto) -> ImageSignalProcessor {
 func cpsnrAgainstGroundTruth(_ photo: AVCapturePhoto) -> Double? {
     guard let buffer = photo.pixelBuffer, let truth = photo.simulationGroundTruth() else { return nil }
     let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
-    return ImageQuality.cpsnr(rgbRaster(buffer), referenceISP(for: photo).renderReference(linear), border: 4)
+    return ImageQuality.cpsnr(rgbRaster(buffer), referenceISP(for: photo).renderReference(linear, baselineExposure: truth.baselineExposure),
+                              border: 4)
 }
 
 /// RMS error of a BGRA photo against the ground-truth rendering, over pixels where that rendering
@@ -154,7 +155,8 @@ func cpsnrAgainstGroundTruth(_ photo: AVCapturePhoto) -> Double? {
 func flatRegionNoise(_ photo: AVCapturePhoto) -> (rms: Double, pixels: Int)? {
     guard let buffer = photo.pixelBuffer, let truth = photo.simulationGroundTruth() else { return nil }
     let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
-    let reference = referenceISP(for: photo).renderReference(linear), image = rgbRaster(buffer)
+    let reference = referenceISP(for: photo).renderReference(linear, baselineExposure: truth.baselineExposure)
+    let image = rgbRaster(buffer)
     var sum = 0.0, count = 0
     for y in 3..<(image.height - 3) {
         for x in 3..<(image.width - 3) {

@@ -1,0 +1,289 @@
+import CaptureCore
+import Foundation
+
+/// Local tone mapping for a frame with highlight headroom (`RawImage.baselineExposure` > 0), as a phone renders a room
+/// with a window onto daylight: a region whose light lies far above the room's is brought down by a smooth gain, so
+/// the view through the window shows with its own contrast instead of sitting in the roll-off's top codes.
+///
+/// A bilateral grid (Chen, Paris and Durand 2007) of the raw frame's white-balanced green — about `cellsAcross`
+/// cells on the long side, in bins of `binWidth` EV, blurred over neighbouring cells and bins — gives each pixel the
+/// *base* of its surroundings at its own brightness: detail within about a bin keeps its contrast, while the step
+/// from a wall to the sky is the base's and is compressed. A base above `knee` is compressed towards `ceiling`
+/// (slope 1 at the knee, so the room is hardly touched). Where the raw clipped, the gain fades out (those bins hold
+/// mostly clipped samples), so a blown sky stays white instead of turning grey. With a lens correction the grid follows it (each output cell reads the raw
+/// grid where the lens put it).
+struct LocalToneMap {
+    /// Grid cells on the image's long side.
+    static let cellsAcross = 96
+    /// Bins: `binCount` of `binWidth` EV from `lowest` (log2, 1.0 = white).
+    static let binWidth: Float = 1, lowest: Float = -12, binCount = 20
+    /// Base (log2) above which regions are compressed, and the level the brightest approach.
+    static let knee: Float = -1, ceiling: Float = -0.6
+
+    /// Pixels per cell side.
+    let cell: Int
+    let columns: Int, rows: Int
+    /// Per cell and bin (`(row × columns + column) × binCount + bin`): log2 gain (≤ 0).
+    let gain: [Float]
+    /// Bins below this one have gain 0 everywhere (pixels that dark are left alone).
+    let firstActiveBin: Int
+
+    /// The map for `raw` developed with white-balance `gains` and `exposureGain` (the baseline exposure included);
+    /// nil when the frame has no headroom or nothing to compress. `lens`: the correction the output is resampled
+    /// with (nil: the output keeps the raw's geometry); `shading`: whether the ISP corrects the lens's vignetting.
+    init?(raw: RawImage, gains: SIMD3<Double>, exposureGain: Double, lens: LensCorrection?, shading: Bool) {
+        let w = raw.width, h = raw.height
+        guard raw.baselineExposure > 0, w >= 8, h >= 8 else { return nil }
+        let cell = Self.cellSize(width: w, height: h)
+        let grids = Self.accumulate(raw, cell: cell, scale: gains.y * exposureGain, shading: shading ? raw.lensCorrection : nil)
+        self.init(grids: grids, width: w, height: h, cell: cell, lens: lens)
+    }
+
+    /// The same map made from scene-linear RGB (`ImageSignalProcessor.renderReference`'s ground truth, in the output's
+    /// geometry, 1.0 = the sensor's saturation) brightened by `exposureGain` for a frame with `headroom` EV:
+    /// the luminance of each 2 × 2 block, clipped where a channel reaches saturation.
+    init?(linear: Raster<Float>, exposureGain: Double, headroom: Double) {
+        let w = linear.width, h = linear.height
+        guard headroom > 0, w >= 8, h >= 8, linear.channels == 3 else { return nil }
+        let cell = Self.cellSize(width: w, height: h), gain = Float(exposureGain)
+        let weights = LumaWeights.rec709
+        let grids = linear.storage.withUnsafeBufferPointer { pixels in
+            let p = pixels.baseAddress!
+            return Self.accumulate(width: w, height: h, cell: cell) { x, y, _ in
+                var sum: Float = 0, hottest: Float = 0
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let q = p + 3 * ((y + dy) * w + x + dx)
+                    sum += weights.x * q[0] + weights.y * q[1] + weights.z * q[2]
+                    hottest = max(hottest, q[0], q[1], q[2])
+                }
+                return (sum / 4 * gain, hottest >= 1)
+            }
+        }
+        self.init(grids: grids, width: w, height: h, cell: cell, lens: nil)
+    }
+
+    /// Cell side for an image: about `cellsAcross` cells on the long side, even so cells hold whole CFA quads.
+    private static func cellSize(width: Int, height: Int) -> Int { max(2, (max(width, height) / cellsAcross) & ~1) }
+
+    /// Finishes a map from the raw geometry's Σ log2, count and clipped-count grids: placed in the output's
+    /// geometry, blurred, and turned into gains.
+    private init?(grids raw: [[Float]], width w: Int, height h: Int, cell: Int, lens: LensCorrection?) {
+        let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = Self.binCount
+        let grids = raw.map { grid in
+            let placed = lens?.hasWarp == true ? Self.warped(grid, lens: lens!, cell: cell, columns: columns, rows: rows) : grid
+            return Self.blurred(placed, columns: columns, rows: rows)
+        }
+        let sums = grids[0], counts = grids[1], clipped = grids[2]
+        let span = Self.ceiling - Self.knee
+        var gain = [Float](repeating: 0, count: sums.count)
+        var firstActive = bins, compresses = false
+        // A bin with no data near it takes its own centre as base (a prior of a thousandth of a cell's quads).
+        let prior = 0.001 * Float(cell * cell) / 4
+        for k in gain.indices {
+            let centre = Self.lowest + (Float(k % bins) + 0.5) * Self.binWidth
+            let base = (sums[k] + prior * centre) / (counts[k] + prior)
+            guard base > Self.knee else { continue }
+            // Bins mostly clipped in the raw keep gain 1: fully from 20 % clipped, none from 60 %.
+            let t = min(max((clipped[k] / max(clipped[k] + counts[k], 1e-6) - 0.2) / 0.4, 0), 1)
+            gain[k] = (Self.knee + span * (1 - exp(-(base - Self.knee) / span)) - base) * (1 - t * t * (3 - 2 * t))
+            if gain[k] < -0.01 {
+                firstActive = min(firstActive, k % bins)
+                if counts[k] > 10 * prior { compresses = true }
+            }
+        }
+        guard compresses else { return nil }
+        self.cell = cell
+        self.columns = columns
+        self.rows = rows
+        self.gain = gain
+        firstActiveBin = firstActive
+    }
+
+    /// Per raw cell and bin, of the mean of each 2 × 2 quad's greens (normalised, times `scale`, with the vignetting
+    /// gain at the cell's centre): see `accumulate(width:height:cell:quad:)`; a quad with a sample at the clip level
+    /// counts as clipped.
+    private static func accumulate(_ raw: RawImage, cell: Int, scale: Double, shading: LensCorrection?) -> [[Float]] {
+        let w = raw.width, h = raw.height, colors = raw.cfa.colors
+        let blacks = (0..<4).map { raw.blackLevel.isEmpty ? 0 : Float(raw.blackLevel[$0 % raw.blackLevel.count]) }
+        let greenPositions = (0..<4).filter { colors[$0] == 1 }
+        let greenBlack = greenPositions.map { blacks[$0] }.reduce(0, +) / Float(max(greenPositions.count, 1))
+        let range = max(1, Float(raw.whiteLevel) - greenBlack)
+        let clipCode = UInt16(clamping: Int(Float(raw.whiteLevel) * 0.97 + 0.03 * greenBlack))
+        // Offsets of the quad's green samples from its top-left one.
+        let greens = greenPositions.map { ($0 / 2) * w + $0 % 2 }
+        let green0 = greens.first ?? 0, green1 = greens.last ?? 0
+        // Normalising factor per cell (the vignetting gain at its centre).
+        let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell
+        let vignetting = shading.flatMap { $0.hasVignetting && $0.size == Size(width: w, height: h) ? $0 : nil }
+        let factors: [Float] = (0..<(columns * rows)).map { k in
+            let centre = SIMD2(Double(k % columns) + 0.5, Double(k / columns) + 0.5) * Double(cell)
+            return Float(scale / Double(2 * range) * (vignetting?.gain(at: centre) ?? 1))
+        }
+        let offset = 2 * greenBlack
+        return raw.bayer.storage.withUnsafeBufferPointer { codes in
+            let s = codes.baseAddress!
+            return accumulate(width: w, height: h, cell: cell) { x, y, k in
+                let row = s + y * w, next = row + w
+                let hottest = max(max(row[x], row[x + 1]), max(next[x], next[x + 1]))
+                return ((Float(row[x + green0]) + Float(row[x + green1]) - offset) * factors[k], hottest >= clipCode)
+            }
+        }
+    }
+
+    /// Per cell (of `cell` pixels, `columns` across) and bin, over the image's 2 × 2 quads: Σ log2 of the quad's value
+    /// and the number of quads, and apart (their value is only a lower bound) the number of clipped quads. `quad`
+    /// gives a quad's value and whether it is clipped from its top-left pixel and its cell's index.
+    private static func accumulate(width w: Int, height h: Int, cell: Int,
+                                   quad: (Int, Int, Int) -> (value: Float, clipped: Bool)) -> [[Float]] {
+        let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = binCount
+        var sums = [Float](repeating: 0, count: columns * rows * bins), counts = sums, clipped = sums
+        sums.withUnsafeMutableBufferPointer { sumsOut in
+            counts.withUnsafeMutableBufferPointer { countsOut in
+                clipped.withUnsafeMutableBufferPointer { clippedOut in
+                    let so = sumsOut.baseAddress!, co = countsOut.baseAddress!, cl = clippedOut.baseAddress!
+                    Parallel.forEachBand(height: rows, bandHeight: 2) { cellRows in
+                        for j in cellRows {
+                            let y0 = j * cell, y1 = min(h, y0 + cell) & ~1
+                            for i in 0..<columns {
+                                let x0 = i * cell, x1 = min(w, x0 + cell) & ~1, k = j * columns + i
+                                let cellSums = so + k * bins, cellCounts = co + k * bins, cellClipped = cl + k * bins
+                                var y = y0
+                                while y < y1 {
+                                    var x = x0
+                                    while x < x1 {
+                                        let (v, isClipped) = quad(x, y, k)
+                                        let l = LocalToneMap.fastLog2(max(v, 1.0 / 65_536))
+                                        let bin = min(max(Int((l - LocalToneMap.lowest) / LocalToneMap.binWidth), 0), bins - 1)
+                                        if isClipped {
+                                            cellClipped[bin] += 1
+                                        } else {
+                                            cellSums[bin] += l
+                                            cellCounts[bin] += 1
+                                        }
+                                        x += 2
+                                    }
+                                    y += 2
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return [sums, counts, clipped]
+    }
+
+    /// A raw-geometry grid resampled to the corrected image's geometry: each cell centre read (bilinearly, per bin)
+    /// where the lens recorded it.
+    private static func warped(_ grid: [Float], lens: LensCorrection, cell: Int, columns: Int, rows: Int) -> [Float] {
+        let bins = binCount
+        var out = [Float](repeating: 0, count: grid.count)
+        for j in 0..<rows {
+            for i in 0..<columns {
+                let centre = SIMD2(Double(i) + 0.5, Double(j) + 0.5) * Double(cell)
+                let p = lens.recordedPoint(ofCorrected: centre, plane: 1) / Double(cell) - 0.5
+                let x = min(max(p.x, 0), Double(columns - 1)), y = min(max(p.y, 0), Double(rows - 1))
+                let i0 = min(Int(x), max(columns - 2, 0)), j0 = min(Int(y), max(rows - 2, 0))
+                let i1 = min(i0 + 1, columns - 1), j1 = min(j0 + 1, rows - 1)
+                let fx = Float(x - Double(i0)), fy = Float(y - Double(j0))
+                let weights = [(j0 * columns + i0, (1 - fx) * (1 - fy)), (j0 * columns + i1, fx * (1 - fy)),
+                               (j1 * columns + i0, (1 - fx) * fy), (j1 * columns + i1, fx * fy)]
+                for bin in 0..<bins {
+                    out[(j * columns + i) * bins + bin] = weights.reduce(0) { $0 + grid[$1.0 * bins + bin] * $1.1 }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The grid blurred over cells and bins (5-tap binomial each way: bins within about 1 EV share a base, so detail
+    /// that size keeps its contrast, while the 4 EV and more from a room to a window's view stay apart).
+    private static func blurred(_ grid: [Float], columns: Int, rows: Int) -> [Float] {
+        let bins = binCount, taps: [Float] = [1, 4, 6, 4, 1]
+        var a = grid, b = grid
+        // Across columns, then rows (edges renormalised), then bins.
+        for j in 0..<rows {
+            for i in 0..<columns {
+                for bin in 0..<bins {
+                    var sum: Float = 0, weight: Float = 0
+                    for t in -2...2 where i + t >= 0 && i + t < columns {
+                        sum += taps[t + 2] * a[(j * columns + i + t) * bins + bin]
+                        weight += taps[t + 2]
+                    }
+                    b[(j * columns + i) * bins + bin] = sum / weight
+                }
+            }
+        }
+        for j in 0..<rows {
+            for i in 0..<columns {
+                for bin in 0..<bins {
+                    var sum: Float = 0, weight: Float = 0
+                    for t in -2...2 where j + t >= 0 && j + t < rows {
+                        sum += taps[t + 2] * b[((j + t) * columns + i) * bins + bin]
+                        weight += taps[t + 2]
+                    }
+                    a[(j * columns + i) * bins + bin] = sum / weight
+                }
+            }
+        }
+        for k in stride(from: 0, to: a.count, by: bins) {
+            for bin in 0..<bins {
+                var sum: Float = 0
+                for t in -2...2 where bin + t >= 0 && bin + t < bins { sum += taps[t + 2] * a[k + bin + t] }
+                b[k + bin] = sum / 16
+            }
+        }
+        return b
+    }
+
+    /// log2 within about 0.005 for positive normal `x` (exponent plus a quadratic in the mantissa).
+    @inline(__always)
+    static func fastLog2(_ x: Float) -> Float {
+        let bits = x.bitPattern
+        let exponent = Float(Int32(bitPattern: bits >> 23) - 127)
+        let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
+        return exponent + (-0.344_848_43 * m + 2.024_665_78) * m - 1.674_877_59
+    }
+
+    /// Applies the gains to `width` pixels of output row `y` (linear RGB, 1.0 = white), in place.
+    func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
+               row y: Int, width: Int) {
+        let bins = Self.binCount
+        let v = min(max((Float(y) + 0.5) / Float(cell) - 0.5, 0), Float(rows - 1))
+        let j0 = min(Int(v), max(rows - 2, 0)), j1 = min(j0 + 1, rows - 1), fy = v - Float(j0)
+        let inverseCell = 1 / Float(cell), inverseBin = 1 / Self.binWidth
+        // A pixel this dark reads only bins with no gain.
+        let darkest = Self.lowest + Float(firstActiveBin - 1) * Self.binWidth, lowest = Self.lowest
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * bins) { column in
+            let left = column.baseAddress!, right = left + bins
+            gain.withUnsafeBufferPointer { grid in
+                let grid = grid.baseAddress!
+                // Pixels between cell centres i and i + 1 share their cells: the two columns' bins, rows blended.
+                for i in -1..<columns {
+                    let start = i < 0 ? 0 : min(width, Int((Float(i) + 0.5) * Float(cell)))
+                    let end = i == columns - 1 ? width : min(width, Int((Float(i) + 1.5) * Float(cell)))
+                    guard start < end else { continue }
+                    let i0 = max(i, 0), i1 = min(i + 1, columns - 1)
+                    for bin in 0..<bins {
+                        left[bin] = grid[(j0 * columns + i0) * bins + bin] * (1 - fy) + grid[(j1 * columns + i0) * bins + bin] * fy
+                        right[bin] = grid[(j0 * columns + i1) * bins + bin] * (1 - fy) + grid[(j1 * columns + i1) * bins + bin] * fy
+                    }
+                    for x in start..<end {
+                        let l = 0.2126 * r[x] + 0.7152 * g[x] + 0.0722 * b[x]
+                        let level = Self.fastLog2(max(l, 1.0 / 65_536))
+                        guard level > darkest else { continue }
+                        let z = min(max((level - lowest) * inverseBin - 0.5, 0), Float(bins - 1))
+                        let z0 = min(Int(z), bins - 2), fz = z - Float(z0)
+                        let fx = min(max((Float(x) + 0.5) * inverseCell - 0.5 - Float(i), 0), 1)
+                        let near = left[z0] + (left[z0 + 1] - left[z0]) * fz
+                        let far = right[z0] + (right[z0 + 1] - right[z0]) * fz
+                        let m = exp2(near + (far - near) * fx)
+                        r[x] *= m
+                        g[x] *= m
+                        b[x] *= m
+                    }
+                }
+            }
+        }
+    }
+}
