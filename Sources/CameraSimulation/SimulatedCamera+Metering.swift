@@ -10,9 +10,10 @@ extension SimulatedCamera {
     /// Most EV auto exposure holds back for highlights (`ExposureMetering.highlightHeadroom`).
     public static let maximumHighlightHeadroom = 4.0
 
-    /// Where auto exposure keeps the scene's bright end (the frame's 98th percentile) at zero bias, in
-    /// multiples of full scale: a −2 EV bracket shot then holds it at 3/4 of full scale.
-    public static let highlightCeiling = 3.0
+    /// Where auto exposure keeps the scene's bright end (the frame's 98th percentile, metered on a coarse view that
+    /// softens small bright detail) at zero bias, in multiples of full scale: a −2 EV bracket shot then holds it at half
+    /// of full scale, and a window's brightest detail below the clip level.
+    public static let highlightCeiling = 2.0
 
     /// Metered EV100 below which `flashRecommended` is set (a dark room ≈ 1 lux is ≈ −1 EV).
     public static let flashRecommendedBelowEV100 = 1.0

@@ -108,7 +108,7 @@ struct LocalToneMap {
         let greenPositions = (0..<4).filter { colors[$0] == 1 }
         let greenBlack = greenPositions.map { blacks[$0] }.reduce(0, +) / Float(max(greenPositions.count, 1))
         let range = max(1, Float(raw.whiteLevel) - greenBlack)
-        let clipCode = UInt16(clamping: Int(Float(raw.whiteLevel) * 0.97 + 0.03 * greenBlack))
+        let clipCode = raw.clipCode
         // Offsets of the quad's green samples from its top-left one.
         let greens = greenPositions.map { ($0 / 2) * w + $0 % 2 }
         let green0 = greens.first ?? 0, green1 = greens.last ?? 0

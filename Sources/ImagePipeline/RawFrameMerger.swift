@@ -110,7 +110,12 @@ public enum RawFrameMerger {
     /// Estimated coarse-to-fine by sum of absolute differences on a pyramid of 2×2-quad luma images
     /// (which averages the noise away), so both shifts are even and the CFA phase is kept.
     public static func estimateShift(_ a: RawImage, _ b: RawImage) -> (dx: Int, dy: Int) {
-        var pa = [quadLuma(a)], pb = [quadLuma(b)]
+        estimateShift(quadLuma(a), quadLuma(b))
+    }
+
+    /// The same from two quad-luma images (`quadLuma`, or brought to one exposure first).
+    static func estimateShift(_ a: Raster<Float>, _ b: Raster<Float>) -> (dx: Int, dy: Int) {
+        var pa = [a], pb = [b]
         while min(pa.last!.width, pa.last!.height) >= 64 {
             pa.append(halve(pa.last!))
             pb.append(halve(pb.last!))
@@ -180,7 +185,7 @@ public enum RawFrameMerger {
     }
 
     /// Runs `body` with a base pointer to every frame's Bayer codes.
-    private static func withFramePointers<R>(_ frames: [RawImage], _ body: ([UnsafePointer<UInt16>]) -> R) -> R {
+    static func withFramePointers<R>(_ frames: [RawImage], _ body: ([UnsafePointer<UInt16>]) -> R) -> R {
         func recurse(_ i: Int, _ acc: [UnsafePointer<UInt16>]) -> R {
             if i == frames.count { return body(acc) }
             return frames[i].bayer.storage.withUnsafeBufferPointer { recurse(i + 1, acc + [$0.baseAddress!]) }

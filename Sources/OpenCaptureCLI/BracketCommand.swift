@@ -12,7 +12,7 @@ struct BracketCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Auto-exposure biases in EV, e.g. -2,0,2.") var ev: String?
     @Option(help: "Manual shots as DURATION@ISO, e.g. 1/500@50,1/60@50,1/8@50.") var manual: String?
     @Flag(help: "Keep optical stabilisation on across the bracket (where supported).") var lensStabilization = false
-    @Flag(help: "Fuse the bracket: exposure fusion, HDR merge (.hdr) and its tone-mapped rendition.") var fuse = false
+    @Flag(help: "Fuse the bracket: exposure fusion, HDR merge (.hdr) and its tone-mapped rendition; with --raw, the RAW frames are merged before developing, as a phone's HDR does.") var fuse = false
     @Flag(help: "Also deliver each shot's Bayer RAW photo as a DNG.") var raw = false
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
@@ -61,7 +61,8 @@ struct BracketCommand: AsyncParsableCommand {
         await delegate.capture(settings, with: photoOutput)
         if let failure = delegate.failure { throw CLIError("bracket failed: \(failure)") }
         if fuse {
-            try Self.fuse(delegate.photos.filter { !$0.isRawPhoto }, into: directory, name: "bracket-\(settings.uniqueID)")
+            // With RAW photos, `PhotoFusion` merges those (raw merge, then develop); otherwise the processed ones.
+            try Self.fuse(delegate.photos, into: directory, name: "bracket-\(settings.uniqueID)")
         }
     }
 
@@ -87,7 +88,8 @@ struct BracketCommand: AsyncParsableCommand {
 
     /// Fuses delivered photos and writes the results beside them, printing each step's time.
     static func fuse(_ photos: [AVCapturePhoto], into directory: URL, name: String) throws {
-        print("Fusing \(photos.count) shots")
+        let raws = photos.filter(\.isRawPhoto).count
+        print(raws >= 2 ? "Fusing \(raws) shots from their RAW photos" : "Fusing \(photos.count) shots")
         let clock = ContinuousClock(), start = clock.now
         let result = try PhotoFusion().fuse(photos)
         let writeStart = clock.now

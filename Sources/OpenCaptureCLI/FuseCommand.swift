@@ -79,7 +79,7 @@ struct FuseCommand: ParsableCommand {
     private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL),
                               hdrRequested: Bool = true) throws {
         try AtomicFile.write(result.fusedJPEG, to: paths.fused)
-        print("  → \(paths.fused.path) (exposure fusion)")
+        print("  → \(paths.fused.path) (\(result.mergedRaw ? "raw frames merged, then developed" : "exposure fusion"))")
         if !result.shifts.allSatisfy({ $0.dx == 0 && $0.dy == 0 }) {
             print("  shifts: " + result.shifts.map { "(\($0.dx), \($0.dy))" }.joined(separator: " "))
         }

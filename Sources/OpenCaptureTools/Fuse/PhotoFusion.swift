@@ -9,7 +9,9 @@ import MediaFormats
 /// rotations and parallax), rejects what moved between frames (deghosting against the middle frame),
 /// blends them with Mertens exposure fusion, and, when the exposures are known and `mergesHDR` is set,
 /// merges them to scene-linear radiance (Radiance `.hdr`) with a tone-mapped rendition. Reads JPEG, PNG, TIFF, HEIF/HEIC, DNG or camera-raw files (or, through
-/// the `OpenCapture` module, `AVCapturePhoto`s).
+/// the `OpenCapture` module, `AVCapturePhoto`s). A bracket of raw files with known exposures is instead merged raw
+/// (`RawBracketMerger`: aligned, judged tile by tile against the middle frame, always) and the merged frame developed by
+/// the ISP with its local tone mapping — the fused JPEG — and developed linear for the `.hdr`.
 ///
 /// Every input's header is checked first (kind, size, equal sizes, memory), so a bad bracket fails
 /// before anything is decoded. Inputs are read in the colour space they declare, and the JPEGs
@@ -96,13 +98,41 @@ public struct PhotoFusion: Sendable {
         }
         let exposures = given ?? (inputs.allSatisfy { $0.exposure != nil } ? inputs.compactMap(\.exposure) : nil)
         let reference = inputs.count / 2
+        let exif = outputExif(inputs[reference], colorSpace: colorSpace)
+        let icc = ICCProfile.data(for: colorSpace)
+        let quality = max(1, min(100, Int((jpegQuality * 100).rounded())))
+
+        // A bracket of raw frames with known exposures is merged before it is developed, as a phone's HDR does: one
+        // frame of wider range, rendered by the ISP with its local tone mapping.
+        let raws = inputs.compactMap(\.raw)
+        if raws.count == inputs.count, let exposures,
+           let merged = try timed("merge raw frames", {
+               progress?("merging \(raws.count) raw frames to frame \(reference + 1)")
+               return RawBracketMerger.merge(raws, exposures: exposures, reference: reference)
+           }) {
+            let isp = ImageSignalProcessor()
+            progress?("developing the merged frame")
+            let fused = timed("develop") { isp.process(merged.raw) }
+            let fusedJPEG = try timed("encode fused JPEG") { try JPEGEncoder.encode(fused, quality: quality, exif: exif, iccProfile: icc) }
+            var hdrData: Data?, toneMapped: Data?
+            if mergesHDR {
+                // Scene-linear radiance in the units of 1 / exposure, as the merge of developed frames gives.
+                var hdr = timed("develop linear") { isp.processLinear(merged.raw) }
+                let scale = Float(1 / exposures[reference])
+                for i in hdr.storage.indices { hdr.storage[i] *= scale }
+                hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
+                let rendered = timed("tone map") { ToneMapper().render(hdr) }
+                toneMapped = try timed("encode tone-mapped JPEG") { try JPEGEncoder.encode(rendered, quality: quality, exif: exif, iccProfile: icc) }
+            }
+            return PhotoFusionResult(width: size.width, height: size.height,
+                                     shifts: merged.shifts.map { PhotoFusionResult.Shift(dx: $0.dx, dy: $0.dy) },
+                                     fusedJPEG: fusedJPEG, mergedRaw: true, exposures: exposures, radianceHDR: hdrData,
+                                     toneMappedJPEG: toneMapped, colorSpace: colorSpace, orientation: exif.orientation, timings: timings)
+        }
         var images = try timed("decode") {
             progress?("decoding " + inputs.map(\.name).joined(separator: ", "))
             return try Parallel.map(count: inputs.count) { try inputs[$0].decode() }
         }
-        let exif = outputExif(inputs[reference], colorSpace: colorSpace)
-        let icc = ICCProfile.data(for: colorSpace)
-        let quality = max(1, min(100, Int((jpegQuality * 100).rounded())))
 
         do {
             var shifts = Array(repeating: PhotoFusionResult.Shift(dx: 0, dy: 0), count: images.count)
@@ -169,7 +199,7 @@ public struct PhotoFusion: Sendable {
                 }
             }
             return PhotoFusionResult(width: size.width, height: size.height, shifts: shifts, fusedJPEG: fusedJPEG,
-                                     exposures: exposures, radianceHDR: hdrData, toneMappedJPEG: toneMapped,
+                                     mergedRaw: false, exposures: exposures, radianceHDR: hdrData, toneMappedJPEG: toneMapped,
                                      colorSpace: colorSpace, orientation: exif.orientation, timings: timings)
         } catch let error as FusionError {
             throw PhotoFusionError.fusionFailed(error.description)

@@ -7,8 +7,11 @@ public struct PhotoFusionResult: Sendable {
     public let height: Int
     /// Translation of each input relative to the reference (middle) image, as aligned.
     public let shifts: [Shift]
-    /// Mertens exposure fusion of the aligned inputs, as JPEG (EXIF, orientation and ICC of the reference frame).
+    /// Mertens exposure fusion of the aligned inputs — for a bracket of raw frames (`mergedRaw`), the frames merged raw
+    /// and developed — as JPEG (EXIF, orientation and ICC of the reference frame).
     public let fusedJPEG: Data
+    /// Whether the inputs were raw frames merged before developing (`RawBracketMerger`) rather than fused developed.
+    public let mergedRaw: Bool
     /// Relative exposure of each input (duration × ISO), when known.
     public let exposures: [Double]?
     /// Scene-linear HDR merge as a Radiance `.hdr` file, when the exposures are known.

@@ -64,18 +64,21 @@ import Testing
         return Double(clipped) / Double(max(window, 1))
     }
 
-    /// Apple's usual −2/0/+2 auto-exposure bracket of a daylit room: auto exposure keeps highlight headroom, so the
-    /// dark shot holds the view through the window (6–7 EV above the room) and the fused photo shows it.
-    @Test(arguments: [SimulatedLighting.daylight, .indoor])
-    func autoExposureBracketRecoversTheWindowView(_ lighting: SimulatedLighting) async throws {
+    /// Apple's usual −2/0/+2 auto-exposure bracket of a lit room with a window (RAW + JPEG when `raw`): the photos,
+    /// the JPEGs decoded, and the middle shot's ground truth. Checks the scene: the window's median 6–8 EV above the
+    /// room's.
+    func windowBracket(_ lighting: SimulatedLighting, raw: Bool) async throws
+        -> (photos: [AVCapturePhoto], shots: [Raster<UInt8>], truth: SimulationGroundTruth) {
         let rig = CaptureRig(preset: .medium, lighting: lighting, seed: 11, wideColor: false)
         let settings = AVCapturePhotoBracketSettings(
-            rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+            rawPixelFormatType: raw ? rig.output.availableRawPhotoPixelFormatTypes[0] : 0,
+            processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
             bracketedSettings: [-2, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
-        let result = try await rig.capture(settings)
-        let shots = try result.photos.map { try JPEGDecoder.decode(try #require($0.fileDataRepresentation())) }
-        let truth = try #require(result.photos[1].simulationGroundTruth())
-        // The scene: the window's median 6–8 EV above the room's.
+        let photos = try await rig.capture(settings).photos
+        let processed = photos.filter { !$0.isRawPhoto }
+        #expect(processed.count == 3 && photos.count == (raw ? 6 : 3))
+        let shots = try processed.map { try JPEGDecoder.decode(try #require($0.fileDataRepresentation())) }
+        let truth = try #require(processed[1].simulationGroundTruth())
         var window: [Float] = [], room: [Float] = []
         for i in 0..<(truth.width * truth.height) {
             let y = 0.2126 * truth.linearSRGB[3 * i] + 0.7152 * truth.linearSRGB[3 * i + 1] + 0.0722 * truth.linearSRGB[3 * i + 2]
@@ -83,16 +86,46 @@ import Testing
         }
         let contrast = log2(Double(window.sorted()[window.count / 2] / room.sorted()[room.count / 2]))
         #expect(window.count > truth.width * truth.height / 50 && contrast > 6 && contrast < 8, "window \(window.count) px, \(contrast) EV")
-        let fused = try JPEGDecoder.decode(try PhotoFusion().fuse(result.photos).fusedJPEG)
-        let clipped = shots.map { clippedWindowShare($0, truth: truth) }, fusedClipped = clippedWindowShare(fused, truth: truth)
-        // The middle shot loses most of the view; the dark one, its raw within range thanks to auto exposure's
-        // headroom and rendered with the ISP's local tone mapping, keeps it; the fused photo shows more of it than
-        // the middle shot. (Mertens fusion of JPEGs takes a small window's low frequencies from the frames that expose
-        // the room, so most of the view stays near white: the "fused ≤ ¼ of the middle shot's clipping"
-        // needs a merge of the bracket's raw frames, not done yet.)
+        return (photos, shots, truth)
+    }
+
+    /// The middle shot loses most of the view; the dark one, its raw within range thanks to auto exposure's headroom
+    /// and rendered with the ISP's local tone mapping, keeps it. Fused from its RAW photos (merged, then developed),
+    /// the bracket shows the view: at most a quarter of the middle shot's clipped window pixels.
+    @Test(arguments: [SimulatedLighting.daylight, .indoor])
+    func autoExposureBracketRecoversTheWindowView(_ lighting: SimulatedLighting) async throws {
+        let (photos, shots, truth) = try await windowBracket(lighting, raw: true)
+        let clipped = shots.map { clippedWindowShare($0, truth: truth) }
         #expect(clipped[1] > 0.5, "\(clipped)")
         #expect(clipped[0] < 0.05, "\(clipped)")
-        #expect(fusedClipped < 0.85 * clipped[1], "fused \(fusedClipped) vs middle \(clipped[1])")
+        let fusion = try PhotoFusion().fuse(photos)
+        let fused = try JPEGDecoder.decode(fusion.fusedJPEG)
+        let fusedClipped = clippedWindowShare(fused, truth: truth)
+        #expect(fusedClipped < clipped[1] / 4, "fused \(fusedClipped) vs middle \(clipped[1])")
+        #expect(fusion.timings.contains { $0.step == "merge raw frames" })
+        // The room is not given up for it: outside the window the fused photo is as close to the truth's rendering as
+        // the middle shot.
+        let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
+        let reference = ImageSignalProcessor().renderReference(linear, baselineExposure: truth.baselineExposure)
+        func roomError(_ image: Raster<UInt8>) -> Double {
+            var sum = 0.0, count = 0
+            for i in 0..<(truth.width * truth.height) where truth.depth[i] <= 30 {
+                for c in 0..<3 { let d = Double(image.storage[3 * i + c]) - Double(reference.storage[3 * i + c]); sum += d * d }
+                count += 3
+            }
+            return (sum / Double(max(count, 1))).squareRoot()
+        }
+        #expect(roomError(fused) < roomError(shots[1]) * 1.25, "RMS outside the window: fused \(roomError(fused)), middle \(roomError(shots[1]))")
+    }
+
+    /// The same bracket as JPEGs only: Mertens fusion shows more of the view than the middle shot, though it takes a
+    /// small window's low frequencies from the frames that expose the room, so much of it stays near white.
+    @Test func jpegBracketFusionShowsMoreOfTheViewThanTheMiddleShot() async throws {
+        let (photos, shots, truth) = try await windowBracket(.daylight, raw: false)
+        let clipped = shots.map { clippedWindowShare($0, truth: truth) }
+        let fused = try JPEGDecoder.decode(try PhotoFusion().fuse(photos).fusedJPEG)
+        let fusedClipped = clippedWindowShare(fused, truth: truth)
+        #expect(clipped[0] < 0.05 && fusedClipped < 0.85 * clipped[1], "fused \(fusedClipped) vs \(clipped)")
     }
 
     @Test func hdrMergeIsCloserToTheGroundTruthThanTheMiddleShot() async throws {
