@@ -29,7 +29,10 @@ struct BenchmarkMain {
         if options.named("e2e") { try EndToEndBenchmark.run(options) }
         if options.named("stereo") { try StereoBenchmark.run(options) }
         if options.runs("capture") { try await CaptureBenchmark.run(options) }
-        if options.runs("bracket") { try await PreparedBracketBenchmark.run(options) }
+        if options.runs("bracket") {
+            try await PreparedBracketBenchmark.run(options)
+            try await WindowRecoveryBenchmark.run(options)
+        }
         if options.runs("sensor") { SensorBenchmark.run(options) }
         if options.runs("isp") { ISPBenchmark.run(options) }
         if options.runs("jpeg") { try JPEGBenchmark.run(options) }

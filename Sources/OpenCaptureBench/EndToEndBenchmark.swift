@@ -123,6 +123,10 @@ enum EndToEndBenchmark {
         let bracketFolder = try timeCommand("bracket.ev-2_0_2.fuse", program: cli,
                                             { ["bracket", "--ev=-2,0,2", "--fuse", "-o", $0.path] }, expect: ".jpg",
                                             anchor: "three 12 MP exposures, fused JPEG + HDR + tone-mapped on disk")
+        // The same bracket with RAW: the raw frames merged, then developed (what shows the window's view).
+        _ = try timeCommand("bracket.ev-2_0_2.raw.fuse", program: cli,
+                            { ["bracket", "--ev=-2,0,2", "--raw", "--fuse", "-o", $0.path] }, expect: ".dng",
+                            anchor: "three 12 MP RAW + JPEG exposures, raw-merged and developed JPEG + HDR + tone-mapped on disk")
         let shots = files(in: bracketFolder, suffix: ".jpg").filter { !$0.lastPathComponent.contains("fused") && !$0.lastPathComponent.contains("tone") }
         // fuse on the bracket's own three JPEGs (decode, align, deghost, fuse, encode, write), and enfuse on the same files.
         var ours: URL?
