@@ -59,12 +59,14 @@ struct DemoCommand: AsyncParsableCommand {
                             bias: bias)
         }
 
-        print("\n▶ Auto-exposure bracket −4/0/+2 EV with lens stabilisation (the window is 8 EV above the room), then fused")
+        print("\n▶ Auto-exposure bracket −2/0/+2 EV, RAW + JPEG, with lens stabilisation (the window is 6 EV above the room),"
+              + " then the RAW frames merged and developed: the view through the window")
         let bracketOptions = try CameraOptions.parse(["--preset", preset.rawValue, "--seed", String(seed)])
         let (bracketSession, _, bracketOutput) = try bracketOptions.makeSession()
         let bracket = AVCapturePhotoBracketSettings(
-            rawPixelFormatType: 0, processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
-            bracketedSettings: [-4, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
+            rawPixelFormatType: bracketOutput.availableRawPhotoPixelFormatTypes.first ?? 0,
+            processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
+            bracketedSettings: [-2, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
         bracket.isLensStabilizationEnabled = bracketOutput.isLensStabilizationDuringBracketedCaptureSupported
         let bracketDelegate = PrintingPhotoDelegate(directory: directory, name: "08-bracket")
         await bracketDelegate.capture(bracket, with: bracketOutput)
@@ -114,6 +116,6 @@ struct DemoCommand: AsyncParsableCommand {
                            String(format: "%.0f ms", seconds * 1000)]
             print("  " + columns.joined(separator: " "))
         }
-        print("\nDone: \(rows.count + 7) photos and a fused HDR in \(directory.path)")
+        print("\nDone: \(rows.count + 10) photos (three of them RAW) and a fused HDR in \(directory.path)")
     }
 }
