@@ -20,7 +20,8 @@ public struct RawImage: Sendable {
     public var exposure: ExposureRecord
     /// How many EV the frame is to be brightened when developed (DNG's BaselineExposure, which cameras that expose
     /// for highlights write, iPhones among them); the ISP applies it as digital gain, and a positive value with a
-    /// highlight roll-off so the sensor's full scale still maps to white. The simulator's frames have 0.
+    /// highlight roll-off so the sensor's full scale still maps to white. The simulator's frames carry auto exposure's
+    /// highlight headroom (0 unless a bright window held the exposure back); a raw-merged bracket adds its range.
     public var baselineExposure: Double = 0
     /// The lens's distortion, lateral chromatic aberration and vignetting over this mosaic (DNG's `WarpRectilinear`
     /// and `FixVignetteRadial`), which the ISP corrects; nil when unknown. The simulator's frames carry their module's.

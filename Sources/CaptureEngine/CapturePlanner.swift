@@ -18,8 +18,8 @@ package enum CapturePlanner {
         let manual = device.exposure.isManual
         var (duration, iso, baseline) = (ambient.duration, ambient.iso, ambient.highlightHeadroom)
         var metering = ambient
-        if case .manual(let d, let i, let b) = device.exposure {
-            (duration, iso, baseline) = (d, i, b)
+        if case .manual(let d, let i) = device.exposure {
+            (duration, iso, baseline) = (d, i, 0)
         } else if flash {
             metering = source.meter(size: readout, bias: device.bias, flash: true, keepsHighlightHeadroom: headroom)
             (duration, iso, baseline) = (metering.duration, metering.iso, metering.highlightHeadroom)

@@ -43,15 +43,16 @@ package struct DeviceSnapshot: Sendable {
         self.depthSource = depthSource
     }
 
-    /// The exposure the device uses for a readout size: metered with the bias, or the manual values; `headroom` is
-    /// the EV the ISP brightens its frames by (auto exposure's highlight headroom).
-    package func currentExposure(size: Size) -> (duration: Double, iso: Double, headroom: Double) {
+    /// The exposure the device uses for a readout size: metered with the bias, or the manual values. This is the
+    /// video stream's auto exposure (and what `exposureDuration`, `iso` and locking read): it keeps no highlight
+    /// headroom — a stream frame gets no local tone mapping to give it back — only photos do (`CapturePlanner`).
+    package func currentExposure(size: Size) -> (duration: Double, iso: Double) {
         switch exposure {
         case .automatic:
-            let metering = source.meter(size: size, bias: bias)
-            return (metering.duration, metering.iso, metering.highlightHeadroom)
-        case .manual(let duration, let iso, let baseline):
-            return (duration, iso, baseline)
+            let metering = source.meter(size: size, bias: bias, flash: false, keepsHighlightHeadroom: false)
+            return (metering.duration, metering.iso)
+        case .manual(let duration, let iso):
+            return (duration, iso)
         }
     }
 }

@@ -25,16 +25,21 @@ struct ExposurePair {
         return (Float(dark), transfer[Int(bright)], Int(bright) < Self.clipped && Int(dark) > Self.crushed)
     }
 
-    /// How far a pixel pair disagrees, in the darker frame's levels (0 where a one-sided bound holds, and where the
-    /// reference itself is clipped or crushed: it says nothing of what is there, and with locally tone-mapped
-    /// frames — a phone's — the other frame's level there is not bounded by one global level either).
+    /// How far a pixel pair disagrees, in the darker frame's levels (0 where a one-sided bound holds). Where the
+    /// reference itself is clipped or crushed the bound allows `looseBound` levels more: frames rendered with local
+    /// tone mapping (a phone's, ours with highlight headroom) do not keep one global order of levels there, while
+    /// something that moved in front of a blown window still breaks the bound by far more.
     @inline(__always)
     func difference(reference r: UInt8, other o: UInt8) -> Float {
         let (dark, bright, twoSided) = levels(reference: r, other: o)
         if twoSided { return abs(dark - bright) }
-        if referenceIsDarker ? Int(r) <= Self.crushed : Int(r) >= Self.clipped { return 0 }
-        return max(0, bright - dark)
+        let violation = max(0, bright - dark)
+        return referenceIsDarker ? (Int(r) <= Self.crushed ? max(0, violation - Self.looseBound) : violation)
+            : (Int(r) >= Self.clipped ? max(0, violation - Self.looseBound) : violation)
     }
+
+    /// Levels a bound may be broken by where the reference is clipped or crushed (see `difference`).
+    static let looseBound: Float = 48
 
     /// Whether a level of the reference (`isReference`) or of the other frame carries two-sided information.
     @inline(__always)

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The frame flows through the stages in bands of rows, all stages fused per band so the
 /// intermediate Float data stays in cache:
-/// `BlackLevelStage` (with lens shading) → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → `ToneStage`.
+/// `BlackLevelStage` (with lens shading) → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → (`LocalToneMap`, for a
+/// frame with highlight headroom) → `ToneStage`.
 /// With a lens to correct (`correctsDistortion`), it runs in two passes: black level and demosaic band by band into
 /// a frame of linear camera RGB (16-bit codes); then, band by band again, each plane of that frame resampled to
 /// undo the lens's distortion and lateral chromatic aberration — in the sensor's own colour planes and in linear
@@ -48,8 +49,10 @@ public struct ImageSignalProcessor: Sendable {
 
     /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`), two rows at a time inside
     /// each band: no 8-bit RGB image in between (what the video pipeline streams). It does not correct the lens's
-    /// distortion or lateral chromatic aberration (video frames keep them); for a frame without them, the same
-    /// pixels as `PixelBuffer.yCbCr420(from: process(raw), fullRange:)`. Nil only if the buffer cannot be made.
+    /// distortion or lateral chromatic aberration (video frames keep them), nor tone-map locally (a frame with highlight
+    /// headroom gets the global roll-off only, keeping every stream frame's cost flat); for a frame without lens flaws
+    /// or headroom, the same pixels as `PixelBuffer.yCbCr420(from: process(raw), fullRange:)`. Nil only if the buffer
+    /// cannot be made.
     public func processYCbCr420(_ raw: RawImage, fullRange: Bool) -> PixelBuffer? {
         let w = raw.width, h = raw.height
         guard w > 0, h > 0, settings.outputSize == nil || settings.outputSize == Size(width: w, height: h),

@@ -15,6 +15,9 @@ import Foundation
 struct LocalToneMap {
     /// Grid cells on the image's long side.
     static let cellsAcross = 96
+    /// Least headroom (EV) that gets a map: below it the roll-off alone serves (a converter's DNG with a small
+    /// BaselineExposure keeps its bright walls where they are).
+    static let minimumHeadroom = 1.0
     /// Bins: `binCount` of `binWidth` EV from `lowest` (log2, 1.0 = white).
     static let binWidth: Float = 1, lowest: Float = -12, binCount = 20
     /// Base (log2) above which regions are compressed, and the level the brightest approach.
@@ -23,8 +26,9 @@ struct LocalToneMap {
     /// Pixels per cell side.
     let cell: Int
     let columns: Int, rows: Int
-    /// Per cell and bin (`(row × columns + column) × binCount + bin`): log2 gain (≤ 0).
-    let gain: [Float]
+    /// Per cell and bin (`(row × columns + column) × binCount + bin`): the gain as a factor (≤ 1; interpolated as
+    /// factors, so a pixel costs no exponential).
+    let factor: [Float]
     /// Bins below this one have gain 0 everywhere (pixels that dark are left alone).
     let firstActiveBin: Int
 
@@ -33,7 +37,7 @@ struct LocalToneMap {
     /// with (nil: the output keeps the raw's geometry); `shading`: whether the ISP corrects the lens's vignetting.
     init?(raw: RawImage, gains: SIMD3<Double>, exposureGain: Double, lens: LensCorrection?, shading: Bool) {
         let w = raw.width, h = raw.height
-        guard raw.baselineExposure > 0, w >= 8, h >= 8 else { return nil }
+        guard raw.baselineExposure >= Self.minimumHeadroom, w >= 8, h >= 8 else { return nil }
         let cell = Self.cellSize(width: w, height: h)
         let grids = Self.accumulate(raw, cell: cell, scale: gains.y * exposureGain, shading: shading ? raw.lensCorrection : nil)
         self.init(grids: grids, width: w, height: h, cell: cell, lens: lens)
@@ -44,7 +48,7 @@ struct LocalToneMap {
     /// the luminance of each 2 × 2 block, clipped where a channel reaches saturation.
     init?(linear: Raster<Float>, exposureGain: Double, headroom: Double) {
         let w = linear.width, h = linear.height
-        guard headroom > 0, w >= 8, h >= 8, linear.channels == 3 else { return nil }
+        guard headroom >= Self.minimumHeadroom, w >= 8, h >= 8, linear.channels == 3 else { return nil }
         let cell = Self.cellSize(width: w, height: h), gain = Float(exposureGain)
         let weights = LumaWeights.rec709
         let grids = linear.storage.withUnsafeBufferPointer { pixels in
@@ -95,7 +99,7 @@ struct LocalToneMap {
         self.cell = cell
         self.columns = columns
         self.rows = rows
-        self.gain = gain
+        factor = gain.map { exp2($0) }
         firstActiveBin = firstActive
     }
 
@@ -254,9 +258,10 @@ struct LocalToneMap {
         let inverseCell = 1 / Float(cell), inverseBin = 1 / Self.binWidth
         // A pixel this dark reads only bins with no gain.
         let darkest = Self.lowest + Float(firstActiveBin - 1) * Self.binWidth, lowest = Self.lowest
+        let luma = LumaWeights.rec709
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * bins) { column in
             let left = column.baseAddress!, right = left + bins
-            gain.withUnsafeBufferPointer { grid in
+            factor.withUnsafeBufferPointer { grid in
                 let grid = grid.baseAddress!
                 // Pixels between cell centres i and i + 1 share their cells: the two columns' bins, rows blended.
                 for i in -1..<columns {
@@ -269,7 +274,7 @@ struct LocalToneMap {
                         right[bin] = grid[(j0 * columns + i1) * bins + bin] * (1 - fy) + grid[(j1 * columns + i1) * bins + bin] * fy
                     }
                     for x in start..<end {
-                        let l = 0.2126 * r[x] + 0.7152 * g[x] + 0.0722 * b[x]
+                        let l = luma.x * r[x] + luma.y * g[x] + luma.z * b[x]
                         let level = Self.fastLog2(max(l, 1.0 / 65_536))
                         guard level > darkest else { continue }
                         let z = min(max((level - lowest) * inverseBin - 0.5, 0), Float(bins - 1))
@@ -277,7 +282,7 @@ struct LocalToneMap {
                         let fx = min(max((Float(x) + 0.5) * inverseCell - 0.5 - Float(i), 0), 1)
                         let near = left[z0] + (left[z0 + 1] - left[z0]) * fz
                         let far = right[z0] + (right[z0 + 1] - right[z0]) * fz
-                        let m = exp2(near + (far - near) * fx)
+                        let m = near + (far - near) * fx
                         r[x] *= m
                         g[x] *= m
                         b[x] *= m

@@ -9,7 +9,9 @@ import Foundation
 /// exposure-matched 2 × 2-quad luma, and judged tile by tile against the reference with the shared `RobustMerge` rule
 /// where both are within range, so a moving thing is taken from the reference alone. Per CFA quad, every frame not
 /// clipped there contributes its black-subtracted value brought to the reference's exposure, weighted by its exposure
-/// (the photon-noise optimum); where every frame clipped, the darkest frame's clipped value stands.
+/// (the photon-noise optimum). The reference (never shifted) always counts where it is not clipped, so a quad with no
+/// value in range is one the reference clipped and no other frame holds (clipped, judged to differ, or shifted out of
+/// the image): it stays white, at the top of the range.
 ///
 /// The result is a 16-bit raw whose full scale is the darkest frame's clip level at the reference's exposure: its
 /// `baselineExposure` is the reference's plus log2 of that range, so the ISP renders it at the reference's brightness
@@ -35,19 +37,18 @@ public enum RawBracketMerger {
         let ranges = frames.indices.map { k in (0..<4).map { max(1, Float(frames[k].whiteLevel) - blacks[k][$0]) } }
         let clipCodes = frames.map(\.clipCode)
         let widest = ratios.max()!
-        // Quad luma at the reference's exposure, marked where a quad holds a clipped sample (its sum is only a bound).
-        let lumas = frames.indices.map { k in
-            RawFrameMerger.quadLuma(frames[k]).scaled(by: ratios[k]).marking(clippedQuads(frames[k]), as: .infinity)
-        }
-        let quadClip = frames.indices.map { k in 4 * 0.98 * ranges[k].reduce(0, +) / 4 * ratios[k] }
+        // Quad luma at the reference's exposure, and where a quad holds a clipped sample (its sum is then a lower bound).
+        let lumas = frames.indices.map { k in RawFrameMerger.quadLuma(frames[k]).scaled(by: ratios[k]) }
+        let clipped = frames.map(clippedQuads)
+        let quadClip = frames.indices.map { k in Float(4 * (Int(clipCodes[k]) - Int(blacks[k].min() ?? 0))) * ratios[k] }
         var shifts = [(dx: Int, dy: Int)](repeating: (0, 0), count: n)
         var weights = [TileGrid?](repeating: nil, count: n)
         for k in frames.indices where k != reference {
+            // Aligned on luma both frames hold: clamped at the lower of their clip levels.
             let ceiling = min(quadClip[k], quadClip[reference])
-            let a = lumas[reference].clamped(to: ceiling), b = lumas[k].clamped(to: ceiling)
-            shifts[k] = RawFrameMerger.estimateShift(a, b)
-            weights[k] = consistency(a, b, shift: shifts[k], ceiling: ceiling, reference: base, ratio: ratios[k],
-                                     width: w, height: h)
+            shifts[k] = RawFrameMerger.estimateShift(lumas[reference].clamped(to: ceiling), lumas[k].clamped(to: ceiling))
+            weights[k] = consistency(lumas[reference], clipped[reference], lumas[k], clipped[k], shift: shifts[k],
+                                     reference: base, ratio: ratios[k], width: w, height: h)
         }
 
         var out = Raster<UInt16>(width: w, height: h)
@@ -80,7 +81,7 @@ public enum RawBracketMerger {
                                 sums += weight * values * ratios[k]
                                 total += weight
                             }
-                            // Nothing in range: the darkest frame's (clipped) value, at the top of the range.
+                            // Nothing in range (the reference clipped, no other frame holds it): white.
                             let merged = total > 0 ? sums / total : SIMD4(repeating: widest)
                             let top = dst + y * w + x, bottom = top + w
                             for i in 0..<4 {
@@ -127,12 +128,12 @@ public enum RawBracketMerger {
     }
 
     /// Per-tile weights of frame b (displaced by `shift`) against the reference a, both quad luma at the reference's
-    /// exposure clamped to `ceiling` (the lower of the two frames' clip levels): the mean absolute difference over quads
-    /// within range in both, and where only one is, how far it falls below the range (the other saw it out of range),
-    /// against what the reference's noise profile predicts for the pair (the frame's noise scaled by `ratio`) and, on
-    /// edges, a quarter of the reference's slope.
-    static func consistency(_ a: Raster<Float>, _ b: Raster<Float>, shift: (dx: Int, dy: Int), ceiling: Float,
-                            reference: RawImage, ratio: Float, width: Int, height: Int) -> TileGrid {
+    /// exposure with their clipped quads marked (`aClipped`, `bClipped`: there the sum is a lower bound of the scene):
+    /// the mean absolute difference over quads clipped in neither, and where one is clipped, how far the other falls
+    /// below its bound; against what the noise profile predicts for the pair (the frame's read noise scaled by `ratio`²,
+    /// its photon noise by `ratio`) and, on edges, a quarter of the reference's slope.
+    static func consistency(_ a: Raster<Float>, _ aClipped: [Bool], _ b: Raster<Float>, _ bClipped: [Bool],
+                            shift: (dx: Int, dy: Int), reference: RawImage, ratio: Float, width: Int, height: Int) -> TileGrid {
         let qw = a.width, qh = a.height, qdx = shift.dx / 2, qdy = shift.dy / 2, quads = tileSize / 2
         let columns = (width + tileSize - 1) / tileSize, rows = (height + tileSize - 1) / tileSize
         let black = reference.blackLevel.isEmpty ? 0 : reference.blackLevel.reduce(0, +) / Float(reference.blackLevel.count)
@@ -148,14 +149,14 @@ public enum RawBracketMerger {
                         var total: Float = 0, level: Float = 0, count: Float = 0, slope: Float = 0
                         for y in (r * quads)..<min(qh, (r + 1) * quads) where y + qdy >= 0 && y + qdy < qh {
                             for x in (c * quads)..<min(qw, (c + 1) * quads) where x + qdx >= 0 && x + qdx < qw {
-                                let va = pa[y * qw + x], vb = pb[(y + qdy) * qw + x + qdx]
-                                // Out of range in both: nothing to compare. In one: the other frame, within range there,
-                                // should have been out of it too — it falls short of the range by so much.
-                                guard va < ceiling || vb < ceiling else { continue }
-                                total += va < ceiling && vb < ceiling ? abs(va - vb) : ceiling - min(va, vb)
+                                let ia = y * qw + x, ib = (y + qdy) * qw + x + qdx
+                                let va = pa[ia], vb = pb[ib], ca = aClipped[ia], cb = bClipped[ib]
+                                // Clipped in both: nothing to compare. In one: the other frame should reach its bound.
+                                guard !(ca && cb) else { continue }
+                                total += ca ? max(0, va - vb) : cb ? max(0, vb - va) : abs(va - vb)
                                 level += va
                                 count += 1
-                                // The reference's own slope (to a clipped neighbour, at least this much).
+                                // The reference's own slope.
                                 let right = pa[y * qw + min(x + 1, qw - 1)], below = pa[min(y + 1, qh - 1) * qw + x]
                                 let left = pa[y * qw + max(x - 1, 0)], above = pa[max(y - 1, 0) * qw + x]
                                 slope += max(max(abs(right - va), abs(below - va)), max(abs(left - va), abs(above - va)))
@@ -167,8 +168,9 @@ public enum RawBracketMerger {
                         // σ of a quad sum (4 samples) at this level in the reference, and in the frame (× ratio, its
                         // photon noise at its own exposure): mean |difference| of two Gaussians ≈ 1.128 σ_pair.
                         let signal = max(level / count / 4 / range, 0)
-                        let quadSigma = (4 * max(noiseScale * signal + noiseOffset, 0)).squareRoot() * range
-                        let pair = quadSigma * (1 + max(ratio, 1)).squareRoot()
+                        let referenceVariance = 4 * max(noiseScale * signal + noiseOffset, 0)
+                        let frameVariance = 4 * max(ratio * noiseScale * signal + ratio * ratio * noiseOffset, 0)
+                        let pair = (referenceVariance + frameVariance).squareRoot() * range
                         // Frames taken moments apart are also apart by a hand's sub-pixel shake that whole-quad alignment
                         // leaves: on edges, allow a quarter of a quad's step of the reference's own slope.
                         noise[k] = profile.isEmpty ? .infinity : max(0.5, 1.128 * pair, 0.25 * slope / count)
@@ -189,13 +191,6 @@ private extension Raster where Element == Float {
     func scaled(by factor: Float) -> Raster<Float> {
         var copy = self
         for i in copy.storage.indices { copy.storage[i] *= factor }
-        return copy
-    }
-
-    /// A copy with `value` where `mask` is true.
-    func marking(_ mask: [Bool], as value: Float) -> Raster<Float> {
-        var copy = self
-        for i in copy.storage.indices where mask[i] { copy.storage[i] = value }
         return copy
     }
 

@@ -5,7 +5,7 @@ extension RawImage {
     /// white level (a sample clipped at full well still gets read noise, so clipped samples spread a little below the
     /// white level, and a few percent below it the mean is already pulled down).
     var clipCode: UInt16 {
-        let black = blackLevel.min() ?? 0
+        let black = blackLevel.filter(\.isFinite).min() ?? 0
         return UInt16(clamping: Int((black + 0.98 * (Float(whiteLevel) - black)).rounded(.down)))
     }
 }

@@ -49,7 +49,8 @@ extension DNGWriter {
                     rgb[c] += signal
                     count[c] += 1
                 }
-                let srgb = m * (rgb / count)
+                // Brightened by the frame's baseline exposure, as a developer renders it (clipped, not rolled off).
+                let srgb = m * (rgb / count) * pow(2, raw.baselineExposure)
                 for c in 0..<3 {
                     let l = min(1, max(0, srgb[c]))
                     let e = l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055

@@ -49,6 +49,9 @@ import Testing
         var raw = Fixtures.raw(from: Self.scene())
         let gains = SIMD3<Double>(repeating: 1)
         #expect(LocalToneMap(raw: raw, gains: gains, exposureGain: 1, lens: nil, shading: false) == nil)
+        // Under 1 EV of headroom (a converter's small BaselineExposure): the roll-off alone, no map.
+        raw.baselineExposure = 0.5
+        #expect(LocalToneMap(raw: raw, gains: gains, exposureGain: 1.41, lens: nil, shading: false) == nil)
         raw = Fixtures.raw(from: Fixtures.flat(width: 64, height: 48, SIMD3(repeating: 0.02)))
         raw.baselineExposure = 2
         #expect(LocalToneMap(raw: raw, gains: gains, exposureGain: 4, lens: nil, shading: false) == nil)

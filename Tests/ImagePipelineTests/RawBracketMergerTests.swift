@@ -73,6 +73,25 @@ import Testing
         #expect(abs(square / 0.8 - 1) < 0.05, "square \(square)")
     }
 
+    /// A deep blue patch clips only the blue samples of the middle frame: the dark frame, which holds it, is not taken
+    /// for a ghost (a clipped quad is a lower bound, not a difference), and the patch keeps its red and green.
+    @Test func aPatchClippedInOneChannelComesFromTheDarkFrame() throws {
+        func frame(_ exposure: Float, seed: UInt64) -> RawImage {
+            var truth = Fixtures.flat(width: 64, height: 64, SIMD3(repeating: 0.1 * exposure))
+            for y in 16..<48 { for x in 16..<48 { truth[x, y, 0] = 0.15 * exposure; truth[x, y, 1] = 0.3 * exposure; truth[x, y, 2] = 2.5 * exposure } }
+            return Fixtures.raw(from: truth, noise: (2e-5, 1e-7), seed: seed)
+        }
+        let frames = [frame(0.25, seed: 1), frame(1, seed: 2)]
+        let middleBlueMax = frames[1].bayer.storage.max() ?? 0
+        #expect(middleBlueMax >= frames[1].clipCode, "the middle frame clips somewhere")
+        let (merged, _) = try #require(RawBracketMerger.merge(frames, exposures: [0.25, 1], reference: 1))
+        // Green at the patch's centre from the dark frame (× 4), not white.
+        let green = (Double(merged.bayer[33, 32]) - 512) / (65_535 - 512) * 4
+        let darkGreen = (Double(frames[0].bayer[33, 32]) - 512) / (16_383 - 512) * 4
+        #expect(abs(green / darkGreen - 1) < 0.05, "merged green \(green), dark frame's \(darkGreen)")
+        #expect(green < 3, "not white: \(green)")
+    }
+
     @Test func mismatchedFramesGiveNothing() {
         let a = Self.frame(exposure: 1, seed: 1)
         let small = Fixtures.raw(from: Fixtures.flat(width: 32, height: 32, SIMD3(repeating: 0.1)))

@@ -5,7 +5,7 @@ import CaptureCore
 /// interval (the rest of the light made up with gain, as a phone's video AE does), on the session
 /// clock at the frame's slot, with a seed of its own.
 enum StreamExposure {
-    static func make(metered: (duration: Double, iso: Double, headroom: Double), interval: Double, readout: Size, module: CameraModule,
+    static func make(metered: (duration: Double, iso: Double), interval: Double, readout: Size, module: CameraModule,
                      time: Double, index: Int, device: DeviceSnapshot) -> SensorExposure {
         let longest = interval * 0.95
         var duration = metered.duration, iso = metered.iso
@@ -17,7 +17,6 @@ enum StreamExposure {
                                       startTime: time, bias: device.bias,
                                       seed: RandomSource.mix(RandomSource.mix(device.seed, 0x5747_EA00), UInt64(index)))
         exposure.focusDistance = device.focus?.distance
-        exposure.baselineExposure = metered.headroom
         exposure.swings = device.swings()
         return exposure
     }

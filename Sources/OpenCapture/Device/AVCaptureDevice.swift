@@ -93,8 +93,6 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _exposureMode: ExposureMode = .continuousAutoExposure
     private var _customDuration: Double = 1.0 / 60
     private var _customISO: Double = 100
-    /// Auto exposure's highlight headroom when the exposure was locked: locked photos are brightened as much.
-    private var _lockedHeadroom: Double = 0
     private var _bias: Float = 0
     private var configurationLockCount = 0
     private var _lighting: SimulatedLighting = .indoor
@@ -435,8 +433,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
             guard requireLock("exposureMode") else { return }
             if newValue == .locked {
                 let current = currentExposure()
-                state.lock(); _customDuration = current.duration; _customISO = current.iso; _lockedHeadroom = current.headroom
-                state.unlock()
+                state.lock(); _customDuration = current.duration; _customISO = current.iso; state.unlock()
             }
             state.lock(); _exposureMode = newValue; state.unlock()
         }
@@ -500,7 +497,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     /// The exposure the device would use now: metered (with the bias) or fixed.
-    func currentExposure() -> (duration: Double, iso: Double, headroom: Double) {
+    func currentExposure() -> (duration: Double, iso: Double) {
         captureSnapshot().currentExposure(size: activeFormat.sensorReadoutSize)
     }
 
@@ -607,8 +604,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         state.lock(); defer { state.unlock() }
         let exposure: ExposureControl
         switch _exposureMode {
-        case .custom: exposure = .manual(duration: _customDuration, iso: _customISO)
-        case .locked: exposure = .manual(duration: _customDuration, iso: _customISO, baselineExposure: _lockedHeadroom)
+        case .custom, .locked: exposure = .manual(duration: _customDuration, iso: _customISO)
         case .autoExpose, .continuousAutoExposure: exposure = .automatic
         }
         var depthSource: DepthSource?

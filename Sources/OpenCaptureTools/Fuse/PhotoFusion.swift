@@ -105,11 +105,16 @@ public struct PhotoFusion: Sendable {
         // A bracket of raw frames with known exposures is merged before it is developed, as a phone's HDR does: one
         // frame of wider range, rendered by the ISP with its local tone mapping.
         let raws = inputs.compactMap(\.raw)
-        if raws.count == inputs.count, let exposures,
-           let merged = try timed("merge raw frames", {
-               progress?("merging \(raws.count) raw frames to frame \(reference + 1)")
-               return RawBracketMerger.merge(raws, exposures: exposures, reference: reference)
-           }) {
+        var rawMerge: (raw: RawImage, shifts: [(dx: Int, dy: Int)])?
+        if raws.count == inputs.count, let exposures {
+            rawMerge = timed("merge raw frames") {
+                progress?("merging \(raws.count) raw frames to frame \(reference + 1)")
+                return RawBracketMerger.merge(raws, exposures: exposures, reference: reference)
+            }
+            // Frames it cannot merge (different sizes or CFA) go the developed way; the step did not happen.
+            if rawMerge == nil { timings.removeLast() }
+        }
+        if let merged = rawMerge, let exposures {
             let isp = ImageSignalProcessor()
             progress?("developing the merged frame")
             let fused = timed("develop") { isp.process(merged.raw) }

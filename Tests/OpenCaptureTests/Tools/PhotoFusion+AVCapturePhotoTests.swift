@@ -102,7 +102,7 @@ import Testing
         let fused = try JPEGDecoder.decode(fusion.fusedJPEG)
         let fusedClipped = clippedWindowShare(fused, truth: truth)
         #expect(fusedClipped < clipped[1] / 4, "fused \(fusedClipped) vs middle \(clipped[1])")
-        #expect(fusion.timings.contains { $0.step == "merge raw frames" })
+        #expect(fusion.mergedRaw && fusion.timings.contains { $0.step == "merge raw frames" })
         // The room is not given up for it: outside the window the fused photo is as close to the truth's rendering as
         // the middle shot.
         let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
