@@ -9,17 +9,8 @@ import OpenCapture
 enum WindowRecoveryBenchmark {
     static func run(_ options: BenchmarkOptions) async throws {
         for lighting in [SimulatedLighting.daylight, .indoor] {
-            guard let device = AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back) else { return }
-            device.simulationSeed = 11
-            try device.lockForConfiguration()
-            device.simulatedLighting = lighting
-            device.unlockForConfiguration()
-            let session = AVCaptureSession()
-            let output = AVCapturePhotoOutput()
-            session.sessionPreset = .hd1920x1080
-            session.addInput(try AVCaptureDeviceInput(device: device))
-            session.addOutput(output)
-            session.startRunning()
+            guard let (session, _, output) = try BenchmarkSession.start(.builtInWideAngleCamera, preset: .hd1920x1080,
+                                                                        lighting: lighting, seed: 11) else { return }
             defer { session.stopRunning() }
             let settings = AVCapturePhotoBracketSettings(
                 rawPixelFormatType: output.availableRawPhotoPixelFormatTypes[0],
