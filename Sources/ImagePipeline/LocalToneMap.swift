@@ -249,15 +249,6 @@ struct LocalToneMap {
         return exponent + (-0.344_848_43 * m + 2.024_665_78) * m - 1.674_877_59
     }
 
-    /// `fastLog2` on eight lanes.
-    @inline(__always)
-    static func fastLog2(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
-        let exponent = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: bits &>> 23) &- 127)
-        let m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
-        return exponent + (-0.344_848_43 * m + 2.024_665_78) * m - 1.674_877_59
-    }
-
     /// Applies the gains to `width` pixels of output row `y` (linear RGB, 1.0 = white), in place.
     func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
                row y: Int, width: Int) {
@@ -282,41 +273,7 @@ struct LocalToneMap {
                         left[bin] = grid[(j0 * columns + i0) * bins + bin] * (1 - fy) + grid[(j1 * columns + i0) * bins + bin] * fy
                         right[bin] = grid[(j0 * columns + i1) * bins + bin] * (1 - fy) + grid[(j1 * columns + i1) * bins + bin] * fy
                     }
-                    // Eight pixels at a time (the bins' factors gathered per lane), then the rest one by one.
-                    var x = start
-                    let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
-                    while x + 8 <= end {
-                        let rv = UnsafeRawPointer(r + x).loadUnaligned(as: SIMD8<Float>.self)
-                        let gv = UnsafeRawPointer(g + x).loadUnaligned(as: SIMD8<Float>.self)
-                        let bv = UnsafeRawPointer(b + x).loadUnaligned(as: SIMD8<Float>.self)
-                        let l = luma.x * rv + luma.y * gv + luma.z * bv
-                        let level = Self.fastLog2(l.replacing(with: 1.0 / 65_536, where: l .< 1.0 / 65_536))
-                        let active = level .> darkest
-                        if !any(active) {
-                            x += 8
-                            continue
-                        }
-                        var z = (level - lowest) * inverseBin - 0.5
-                        z = z.clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: Float(bins - 1)))
-                        let z0 = SIMD8<Int32>(z.rounded(.down)).clamped(lowerBound: SIMD8(repeating: 0),
-                                                                       upperBound: SIMD8(repeating: Int32(bins - 2)))
-                        let fz = z - SIMD8<Float>(z0)
-                        var l0 = SIMD8<Float>(), l1 = l0, r0 = l0, r1 = l0
-                        for lane in 0..<8 {
-                            let k = Int(z0[lane])
-                            l0[lane] = left[k]; l1[lane] = left[k + 1]
-                            r0[lane] = right[k]; r1[lane] = right[k + 1]
-                        }
-                        let fx = ((SIMD8(repeating: Float(x)) + lanes + 0.5) * inverseCell - 0.5 - Float(i))
-                            .clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 1))
-                        let near = l0 + (l1 - l0) * fz, far = r0 + (r1 - r0) * fz
-                        let m = (near + (far - near) * fx).replacing(with: 1, where: .!active)
-                        UnsafeMutableRawPointer(r + x).storeBytes(of: rv * m, as: SIMD8<Float>.self)
-                        UnsafeMutableRawPointer(g + x).storeBytes(of: gv * m, as: SIMD8<Float>.self)
-                        UnsafeMutableRawPointer(b + x).storeBytes(of: bv * m, as: SIMD8<Float>.self)
-                        x += 8
-                    }
-                    for x in x..<end {
+                    for x in start..<end {
                         let l = luma.x * r[x] + luma.y * g[x] + luma.z * b[x]
                         let level = Self.fastLog2(max(l, 1.0 / 65_536))
                         guard level > darkest else { continue }
