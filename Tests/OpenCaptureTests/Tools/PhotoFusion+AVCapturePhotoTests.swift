@@ -103,6 +103,19 @@ import Testing
         let fusedClipped = clippedWindowShare(fused, truth: truth)
         #expect(fusedClipped < clipped[1] / 4, "fused \(fusedClipped) vs middle \(clipped[1])")
         #expect(fusion.mergedRaw && fusion.timings.contains { $0.step == "merge raw frames" })
+        // The HDR result holds the view: its radiance in the window, brought to the middle shot's units (exposure ×
+        // the ISP's brightening), follows the truth there — where the middle shot's raw saw only its clip level.
+        let hdr = try RadianceHDR.decode(try #require(fusion.radianceHDR))
+        let exposures = try #require(fusion.exposures)
+        let toTruth = exposures[1] / pow(2, truth.baselineExposure)
+        var ratios: [Double] = []
+        for i in 0..<(truth.width * truth.height) where truth.depth[i] > 30 && truth.linearSRGB[3 * i + 1] > 0.05 {
+            ratios.append(Double(hdr.storage[3 * i + 1]) * toTruth / Double(truth.linearSRGB[3 * i + 1]))
+        }
+        ratios.sort()
+        let median = ratios[ratios.count / 2]
+        let close = ratios.filter { abs($0 / median - 1) < 0.2 }.count
+        #expect(abs(median - 1) < 0.15 && close * 10 > ratios.count * 8, "HDR/truth in the window: median \(median), \(close) of \(ratios.count) within 20 %")
         // The room is not given up for it: outside the window the fused photo is as close to the truth's rendering as
         // the middle shot.
         let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
