@@ -95,15 +95,13 @@ public enum RawBracketMerger {
             }
         }
         // An odd last row or column: the reference's own samples, scaled into the new range.
-        if w % 2 == 1 || h % 2 == 1 {
-            for y in 0..<h {
-                for x in 0..<w where x == w - 1 && w % 2 == 1 || y == h - 1 && h % 2 == 1 {
-                    let i = (y & 1) << 1 | (x & 1)
-                    let v = (Float(base.bayer[x, y]) - outBlack[i]) / ranges[reference][i]
-                    out[x, y] = UInt16(min(max((outBlack[i] + max(v, 0) * scale[i]).rounded(), 0), 65_535))
-                }
-            }
+        func copyReference(x: Int, y: Int) {
+            let i = (y & 1) << 1 | (x & 1)
+            let v = (Float(base.bayer[x, y]) - outBlack[i]) / ranges[reference][i]
+            out[x, y] = UInt16(min(max((outBlack[i] + max(v, 0) * scale[i]).rounded(), 0), 65_535))
         }
+        if w % 2 == 1 { for y in 0..<h { copyReference(x: w - 1, y: y) } }
+        if h % 2 == 1 { for x in 0..<w { copyReference(x: x, y: h - 1) } }
         var merged = base
         merged.bayer = out
         merged.bitDepth = 16

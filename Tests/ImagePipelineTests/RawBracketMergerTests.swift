@@ -92,6 +92,18 @@ import Testing
         #expect(green < 3, "not white: \(green)")
     }
 
+    /// Odd sizes: the last column and row (no whole quad) are the reference's samples in the new range.
+    @Test func anOddLastColumnAndRowKeepTheReference() throws {
+        let frames = [0.25, 1.0].enumerated().map { k, e in
+            Fixtures.raw(from: Fixtures.flat(width: 33, height: 25, SIMD3(repeating: Float(0.2 * e))), seed: UInt64(k + 1))
+        }
+        let (merged, _) = try #require(RawBracketMerger.merge(frames, exposures: [0.25, 1], reference: 1))
+        for (x, y) in [(32, 3), (5, 24), (32, 24)] {
+            let expected = (Double(frames[1].bayer[x, y]) - 512) / (16_383 - 512)
+            #expect(abs(Self.value(merged, x: x, y: y, widest: 4) - expected) < 1e-3, "(\(x), \(y))")
+        }
+    }
+
     @Test func mismatchedFramesGiveNothing() {
         let a = Self.frame(exposure: 1, seed: 1)
         let small = Fixtures.raw(from: Fixtures.flat(width: 32, height: 32, SIMD3(repeating: 0.1)))
