@@ -83,6 +83,14 @@ public struct HDRMerge: Sendable {
         } clipped: { $0 >= 0.5 * saturation }
     }
 
+    /// The radiance from which a merged pixel had only clipped frames: where the shortest exposure reaches 95 % of
+    /// `saturation` (linear frames: within the weights' taper; 8-bit sRGB frames, saturation 1: code 250). What a
+    /// tone mapper should leave white (`ToneMapper.render(_:saturation:)`). Nil for no exposures.
+    public static func clipLevel(exposures: [Double], saturation: Float = 1) -> Float? {
+        guard let shortest = exposures.filter({ $0 > 0 && $0.isFinite }).min() else { return nil }
+        return 0.95 * saturation / Float(shortest)
+    }
+
     static func validate<T>(_ images: [Raster<T>], exposures: [Double]) throws {
         try FusionError.validate(images)
         guard exposures.count == images.count else { throw FusionError.exposureCountMismatch }

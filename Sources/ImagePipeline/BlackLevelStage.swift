@@ -11,7 +11,8 @@ struct BlackLevelStage {
     /// Per 2×2 CFA position (row-major): black level and the combined scale.
     private let black: [Float]
     private let scale: [Float]
-    private let clip: Float
+    /// The level every channel is clipped to (the smallest channel's saturation on white).
+    let clip: Float
     /// Vignetting gain 1 + k0 r² + … + k4 r¹⁰ (nil: none): centre, 1 / normalising radius², coefficients.
     private let shading: (center: SIMD2<Float>, inverseRadius2: Float, k: SIMD8<Float>)?
 

@@ -82,6 +82,17 @@ public struct ImageSignalProcessor: Sendable {
         return buffer
     }
 
+    /// The level of `processLinear`'s output from which a sample of `raw` counts as clipped (`RawImage.clipCode`), at
+    /// the image's centre (the lens-shading correction raises it towards the corners).
+    public func linearClipLevel(for raw: RawImage) -> Float {
+        let gains = whiteBalanceGains(for: raw)
+        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: settings.exposureGain * pow(2, raw.baselineExposure),
+                                    correctsShading: false)
+        let lowestBlack = raw.blackLevel.filter(\.isFinite).min() ?? 0
+        let fraction = (Float(raw.clipCode) - lowestBlack) / max(1, Float(raw.whiteLevel) - lowestBlack)
+        return black.clip * fraction
+    }
+
     /// The same path stopping before tone mapping: linear output-space RGB, 1.0 = white.
     /// (`outputSize` is not applied.)
     public func processLinear(_ raw: RawImage) -> Raster<Float> {

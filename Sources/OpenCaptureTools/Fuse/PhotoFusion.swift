@@ -126,7 +126,7 @@ public struct PhotoFusion: Sendable {
                 let scale = Float(1 / exposures[reference])
                 for i in hdr.storage.indices { hdr.storage[i] *= scale }
                 hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
-                let rendered = timed("tone map") { ToneMapper().render(hdr) }
+                let rendered = timed("tone map") { ToneMapper().render(hdr, saturation: isp.linearClipLevel(for: merged.raw) * scale) }
                 toneMapped = try timed("encode tone-mapped JPEG") { try JPEGEncoder.encode(rendered, quality: quality, exif: exif, iccProfile: icc) }
             }
             return PhotoFusionResult(width: size.width, height: size.height,
@@ -198,7 +198,7 @@ public struct PhotoFusion: Sendable {
                 }
                 hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
                 progress?("tone mapping")
-                let rendered = timed("tone map") { ToneMapper().render(hdr) }
+                let rendered = timed("tone map") { ToneMapper().render(hdr, saturation: HDRMerge.clipLevel(exposures: exposures) ?? .infinity) }
                 toneMapped = try timed("encode tone-mapped JPEG") {
                     try JPEGEncoder.encode(rendered, quality: quality, exif: exif, iccProfile: icc)
                 }

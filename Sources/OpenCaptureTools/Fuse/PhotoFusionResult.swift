@@ -16,7 +16,7 @@ public struct PhotoFusionResult: Sendable {
     public let exposures: [Double]?
     /// Scene-linear HDR merge as a Radiance `.hdr` file, when the exposures are known.
     public let radianceHDR: Data?
-    /// That HDR merge tone-mapped, as JPEG in `colorSpace` (same metadata as `fusedJPEG`).
+    /// That HDR merge tone-mapped (`ToneMapper`: local, then global), as JPEG in `colorSpace` (same metadata as `fusedJPEG`).
     public let toneMappedJPEG: Data?
     /// The colour space the inputs declared, which the outputs are written in.
     public let colorSpace: ColorSpace

@@ -116,6 +116,10 @@ import Testing
         let median = ratios[ratios.count / 2]
         let close = ratios.filter { abs($0 / median - 1) < 0.2 }.count
         #expect(abs(median - 1) < 0.15 && close * 10 > ratios.count * 8, "HDR/truth in the window: median \(median), \(close) of \(ratios.count) within 20 %")
+        // …and so does its tone-mapped rendition (the local tone map before the global curve).
+        let toneMapped = try JPEGDecoder.decode(try #require(fusion.toneMappedJPEG))
+        let toneMappedClipped = clippedWindowShare(toneMapped, truth: truth)
+        #expect(toneMappedClipped < clipped[1] / 4, "tone-mapped \(toneMappedClipped) vs middle \(clipped[1])")
         // The room is not given up for it: outside the window the fused photo is as close to the truth's rendering as
         // the middle shot.
         let linear = Raster<Float>(width: truth.width, height: truth.height, channels: 3, storage: truth.linearSRGB)
@@ -136,9 +140,14 @@ import Testing
     @Test func jpegBracketFusionShowsMoreOfTheViewThanTheMiddleShot() async throws {
         let (photos, shots, truth) = try await windowBracket(.daylight, raw: false)
         let clipped = shots.map { clippedWindowShare($0, truth: truth) }
-        let fused = try JPEGDecoder.decode(try PhotoFusion().fuse(photos).fusedJPEG)
+        let fusion = try PhotoFusion().fuse(photos)
+        let fused = try JPEGDecoder.decode(fusion.fusedJPEG)
         let fusedClipped = clippedWindowShare(fused, truth: truth)
         #expect(clipped[0] < 0.05 && fusedClipped < 0.85 * clipped[1], "fused \(fusedClipped) vs \(clipped)")
+        // The HDR merged from the JPEGs, tone-mapped, shows the view.
+        let toneMapped = try JPEGDecoder.decode(try #require(fusion.toneMappedJPEG))
+        let toneMappedClipped = clippedWindowShare(toneMapped, truth: truth)
+        #expect(toneMappedClipped < clipped[1] / 4, "tone-mapped \(toneMappedClipped) vs middle \(clipped[1])")
     }
 
     @Test func hdrMergeIsCloserToTheGroundTruthThanTheMiddleShot() async throws {

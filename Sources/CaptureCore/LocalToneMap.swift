@@ -1,4 +1,3 @@
-import CaptureCore
 import Foundation
 
 /// Local tone mapping for a frame with highlight headroom (`RawImage.baselineExposure` > 0), as a phone renders a room
@@ -10,14 +9,17 @@ import Foundation
 /// *base* of its surroundings at its own brightness: detail within about a bin keeps its contrast, while the step
 /// from a wall to the sky is the base's and is compressed. A base above `knee` is compressed towards `ceiling`
 /// (slope 1 at the knee, so the room is hardly touched). Where the raw clipped, the gain fades out (those bins hold
-/// mostly clipped samples), so a blown sky stays white instead of turning grey. With a lens correction the grid follows it (each output cell reads the raw
-/// grid where the lens put it).
-struct LocalToneMap {
+/// mostly clipped samples), so a blown sky stays white instead of turning grey. With a lens correction the grid follows
+/// it (each output cell reads the raw grid where the lens put it).
+///
+/// The ISP renders photos with headroom through it (`ImagePipeline`), and `ToneMapper` (`Fusion`) renders merged
+/// radiance through it.
+package struct LocalToneMap: Sendable {
     /// Grid cells on the image's long side.
-    static let cellsAcross = 96
+    package static let cellsAcross = 96
     /// Least headroom (EV) that gets a map: below it the roll-off alone serves (a converter's DNG with a small
     /// BaselineExposure keeps its bright walls where they are).
-    static let minimumHeadroom = 1.0
+    package static let minimumHeadroom = 1.0
     /// Bins: `binCount` of `binWidth` EV from `lowest` (log2, 1.0 = white).
     static let binWidth: Float = 1, lowest: Float = -12, binCount = 20
     /// Base (log2) above which regions are compressed, and the level the brightest approach.
@@ -35,7 +37,7 @@ struct LocalToneMap {
     /// The map for `raw` developed with white-balance `gains` and `exposureGain` (the baseline exposure included);
     /// nil when the frame has no headroom or nothing to compress. `lens`: the correction the output is resampled
     /// with (nil: the output keeps the raw's geometry); `shading`: whether the ISP corrects the lens's vignetting.
-    init?(raw: RawImage, gains: SIMD3<Double>, exposureGain: Double, lens: LensCorrection?, shading: Bool) {
+    package init?(raw: RawImage, gains: SIMD3<Double>, exposureGain: Double, lens: LensCorrection?, shading: Bool) {
         let w = raw.width, h = raw.height
         guard raw.baselineExposure >= Self.minimumHeadroom, w >= 8, h >= 8 else { return nil }
         let cell = Self.cellSize(width: w, height: h)
@@ -43,10 +45,11 @@ struct LocalToneMap {
         self.init(grids: grids, width: w, height: h, cell: cell, lens: lens)
     }
 
-    /// The same map made from scene-linear RGB (`ImageSignalProcessor.renderReference`'s ground truth, in the output's
-    /// geometry, 1.0 = the sensor's saturation) brightened by `exposureGain` for a frame with `headroom` EV:
-    /// the luminance of each 2 × 2 block, clipped where a channel reaches saturation.
-    init?(linear: Raster<Float>, exposureGain: Double, headroom: Double) {
+    /// The same map made from scene-linear RGB brightened by `exposureGain` for a frame with `headroom` EV: the
+    /// luminance of each 2 × 2 block, clipped where a channel reaches `saturation` (in the input's units; 1.0, the
+    /// sensor's, for `ImageSignalProcessor.renderReference`'s ground truth; a merged radiance passes the level where its
+    /// shortest frame clipped, or infinity).
+    package init?(linear: Raster<Float>, exposureGain: Double, headroom: Double, saturation: Float = 1) {
         let w = linear.width, h = linear.height
         guard headroom >= Self.minimumHeadroom, w >= 8, h >= 8, linear.channels == 3 else { return nil }
         let cell = Self.cellSize(width: w, height: h), gain = Float(exposureGain)
@@ -60,7 +63,7 @@ struct LocalToneMap {
                     sum += weights.x * q[0] + weights.y * q[1] + weights.z * q[2]
                     hottest = max(hottest, q[0], q[1], q[2])
                 }
-                return (sum / 4 * gain, hottest >= 1)
+                return (sum / 4 * gain, hottest >= saturation)
             }
         }
         self.init(grids: grids, width: w, height: h, cell: cell, lens: nil)
@@ -242,16 +245,17 @@ struct LocalToneMap {
 
     /// log2 within about 0.005 for positive normal `x` (exponent plus a quadratic in the mantissa).
     @inline(__always)
-    static func fastLog2(_ x: Float) -> Float {
+    package static func fastLog2(_ x: Float) -> Float {
         let bits = x.bitPattern
         let exponent = Float(Int32(bitPattern: bits >> 23) - 127)
         let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
         return exponent + (-0.344_848_43 * m + 2.024_665_78) * m - 1.674_877_59
     }
 
-    /// Applies the gains to `width` pixels of output row `y` (linear RGB, 1.0 = white), in place.
-    func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
-               row y: Int, width: Int) {
+    /// Applies the gains to `width` pixels of output row `y` (linear RGB, 1.0 = white), in place; a pixel's channels
+    /// are `r[x × stride]`, `g[x × stride]` and `b[x × stride]` (planar rows: stride 1; interleaved RGB: 3).
+    package func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
+                       stride: Int = 1, row y: Int, width: Int) {
         let bins = Self.binCount
         let v = min(max((Float(y) + 0.5) / Float(cell) - 0.5, 0), Float(rows - 1))
         let j0 = min(Int(v), max(rows - 2, 0)), j1 = min(j0 + 1, rows - 1), fy = v - Float(j0)
@@ -274,7 +278,8 @@ struct LocalToneMap {
                         right[bin] = grid[(j0 * columns + i1) * bins + bin] * (1 - fy) + grid[(j1 * columns + i1) * bins + bin] * fy
                     }
                     for x in start..<end {
-                        let l = luma.x * r[x] + luma.y * g[x] + luma.z * b[x]
+                        let k = x * stride
+                        let l = luma.x * r[k] + luma.y * g[k] + luma.z * b[k]
                         let level = Self.fastLog2(max(l, 1.0 / 65_536))
                         guard level > darkest else { continue }
                         let z = min(max((level - lowest) * inverseBin - 0.5, 0), Float(bins - 1))
@@ -283,9 +288,9 @@ struct LocalToneMap {
                         let near = left[z0] + (left[z0 + 1] - left[z0]) * fz
                         let far = right[z0] + (right[z0 + 1] - right[z0]) * fz
                         let m = near + (far - near) * fx
-                        r[x] *= m
-                        g[x] *= m
-                        b[x] *= m
+                        r[k] *= m
+                        g[k] *= m
+                        b[k] *= m
                     }
                 }
             }
