@@ -263,35 +263,42 @@ package struct LocalToneMap: Sendable {
         // A pixel this dark reads only bins with no gain.
         let darkest = Self.lowest + Float(firstActiveBin - 1) * Self.binWidth, lowest = Self.lowest
         let luma = LumaWeights.rec709
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * bins) { column in
-            let left = column.baseAddress!, right = left + bins
+        // The row's factors per column, for the bins a pixel can read (two below the first active one up), rows blended
+        // once per row.
+        let lo = max(firstActiveBin - 2, 0), active = bins - lo
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: columns * active) { table in
+            let t = table.baseAddress!
             factor.withUnsafeBufferPointer { grid in
-                let grid = grid.baseAddress!
-                // Pixels between cell centres i and i + 1 share their cells: the two columns' bins, rows blended.
-                for i in -1..<columns {
-                    let start = i < 0 ? 0 : min(width, Int((Float(i) + 0.5) * Float(cell)))
-                    let end = i == columns - 1 ? width : min(width, Int((Float(i) + 1.5) * Float(cell)))
-                    guard start < end else { continue }
-                    let i0 = max(i, 0), i1 = min(i + 1, columns - 1)
-                    for bin in 0..<bins {
-                        left[bin] = grid[(j0 * columns + i0) * bins + bin] * (1 - fy) + grid[(j1 * columns + i0) * bins + bin] * fy
-                        right[bin] = grid[(j0 * columns + i1) * bins + bin] * (1 - fy) + grid[(j1 * columns + i1) * bins + bin] * fy
-                    }
-                    for x in start..<end {
-                        let k = x * stride
-                        let l = luma.x * r[k] + luma.y * g[k] + luma.z * b[k]
-                        let level = Self.fastLog2(max(l, 1.0 / 65_536))
-                        guard level > darkest else { continue }
-                        let z = min(max((level - lowest) * inverseBin - 0.5, 0), Float(bins - 1))
-                        let z0 = min(Int(z), bins - 2), fz = z - Float(z0)
-                        let fx = min(max((Float(x) + 0.5) * inverseCell - 0.5 - Float(i), 0), 1)
-                        let near = left[z0] + (left[z0 + 1] - left[z0]) * fz
-                        let far = right[z0] + (right[z0 + 1] - right[z0]) * fz
-                        let m = near + (far - near) * fx
-                        r[k] *= m
-                        g[k] *= m
-                        b[k] *= m
-                    }
+                let upper = grid.baseAddress! + j0 * columns * bins + lo, lower = grid.baseAddress! + j1 * columns * bins + lo
+                for i in 0..<columns {
+                    for bin in 0..<active { t[i * active + bin] = upper[i * bins + bin] * (1 - fy) + lower[i * bins + bin] * fy }
+                }
+            }
+            let lowestRead = lowest + Float(lo) * Self.binWidth
+            // Pixels between cell centres i and i + 1 share their cells: the two columns' bins.
+            for i in -1..<columns {
+                let start = i < 0 ? 0 : min(width, Int((Float(i) + 0.5) * Float(cell)))
+                let end = i == columns - 1 ? width : min(width, Int((Float(i) + 1.5) * Float(cell)))
+                guard start < end else { continue }
+                let left = t + max(i, 0) * active, right = t + min(i + 1, columns - 1) * active
+                // z0 from the float's bits (z + 2²³ holds round(z) in its mantissa): no checked conversion per pixel.
+                let top = Float(active - 1), lastPair = active - 2, origin = Float(i) + 0.5
+                var fxAt = (Float(start) + 0.5) * inverseCell - origin
+                for x in start..<end {
+                    let k = x &* stride
+                    let l = luma.x * r[k] + luma.y * g[k] + luma.z * b[k]
+                    let level = Self.fastLog2(max(l, 1.0 / 65_536))
+                    let fx = min(max(fxAt, 0), 1)
+                    fxAt += inverseCell
+                    guard level > darkest else { continue }
+                    let z = min(max((level - lowestRead) * inverseBin - 0.5, 0), top)
+                    let z0 = min(Int((z - 0.5 + 8_388_608).bitPattern & 0x7F_FFFF), lastPair), fz = z - Float(z0)
+                    let near = left[z0] + (left[z0 + 1] - left[z0]) * fz
+                    let far = right[z0] + (right[z0 + 1] - right[z0]) * fz
+                    let m = near + (far - near) * fx
+                    r[k] *= m
+                    g[k] *= m
+                    b[k] *= m
                 }
             }
         }
