@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Per-pixel weights C^wc · S^ws · E^we — contrast C = |Laplacian| of the grey image, saturation S = standard
 /// deviation of R, G, B, well-exposedness E = ∏ₖ exp(−(iₖ − optimum)² / (2·width²)) (or of the grey level,
-/// `measuresExposureOnGrey`) — are normalised across
+/// `measuresExposureOnGrey`), or, with `addsMeasures`, enfuse's sum wc·C + ws·S + we·E — are normalised across
 /// frames and blended with Laplacian pyramids of the images and Gaussian pyramids of the weights
 /// (Burt–Adelson), with as many levels as the size allows (as enfuse does). Input and output are
 /// 8-bit sRGB-encoded RGB (3 interleaved channels); the images should already be aligned
@@ -29,6 +29,11 @@ public struct ExposureFusion: Sendable {
     /// Well-exposedness of the pixel's grey level (mean of R, G, B: enfuse's default "average" gray
     /// projector) instead of the product over the channels (the paper's and OpenCV's).
     public var measuresExposureOnGrey = false
+    /// Adds the weighted measures, we·E + ws·S + wc·C, with S the HSL saturation (max − min) / (1 − |max + min − 1|),
+    /// as enfuse 4.2 does (the masks it saves with `--save-masks` are that sum), instead of the paper's product
+    /// C^wc · S^ws · E^we with S the channels' standard deviation. A sum lets a neutral, well-exposed pixel count
+    /// (the product gives it none: S = 0), so a bright, nearly grey sky is not left to the frames that clipped it.
+    public var addsMeasures = false
 
     /// Defaults (1, 1, 1), optimum 0.5, width 0.2, as in the paper (OpenCV's `createMergeMertens(1, 1, 1)`).
     public init(contrastWeight: Double = 1, saturationWeight: Double = 1, exposureWeight: Double = 1,
@@ -41,10 +46,11 @@ public struct ExposureFusion: Sendable {
     }
 
     /// enfuse 4.2's defaults: contrast 0, saturation 0.2, exposure 1 (optimum 0.5, width 0.2) of the
-    /// grey level (its "average" gray projector).
+    /// grey level (its "average" gray projector), the measures added.
     public static let enfuseDefaults: ExposureFusion = {
         var fusion = ExposureFusion(contrastWeight: 0, saturationWeight: 0.2, exposureWeight: 1)
         fusion.measuresExposureOnGrey = true
+        fusion.addsMeasures = true
         return fusion
     }()
 

@@ -5,7 +5,7 @@ import Foundation
 /// frames, so no full-resolution weight plane is ever held: `ExposureFusion` asks once for the rows it
 /// reduces to the first pyramid level and once more, band by band, when it forms the finest level.
 ///
-/// Weights are C^wc · S^ws · E^we plus ε, times the frame's consistency (deghosting) where given, then
+/// Weights are C^wc · S^ws · E^we (or, adding, wc·C + ws·S + we·E with S the HSL saturation) plus ε, times the frame's consistency (deghosting) where given, then
 /// normalised across frames to sum to 1. Rows outside the image are mirrored
 /// (BORDER_REFLECT_101, as the pyramid does).
 final class WeightRows {
@@ -17,7 +17,7 @@ final class WeightRows {
     /// (the channels' variance is V / 9, in 0…255² units): (V / (9 · 3 · 255²))^(ws / 2), exact, no powf per pixel.
     private let saturationTable: UnsafeMutablePointer<Float>
     static let saturationLevels = 130_051
-    private let wc: Float, ws: Float, useExposure: Bool, exposureOfGrey: Bool
+    private let wc: Float, ws: Float, useExposure: Bool, exposureOfGrey: Bool, adds: Bool
 
     /// Per-thread scratch for `compute`.
     struct Scratch {
@@ -43,7 +43,8 @@ final class WeightRows {
         exposureTable = .allocate(capacity: 256)
         for v in 0..<256 {
             let d = Double(v) / 255 - optimum
-            exposureTable[v] = Float(pow(exp(-d * d / (2 * sigma * sigma)), we))
+            let e = exp(-d * d / (2 * sigma * sigma))
+            exposureTable[v] = Float(fusion.addsMeasures ? we * e : pow(e, we))
         }
         wc = Float(fusion.contrastWeight)
         ws = Float(fusion.saturationWeight)
@@ -54,6 +55,7 @@ final class WeightRows {
         }
         useExposure = fusion.exposureWeight != 0
         exposureOfGrey = fusion.measuresExposureOnGrey
+        adds = fusion.addsMeasures
     }
 
     deinit {
@@ -96,9 +98,16 @@ final class WeightRows {
                         for x in 0..<w { o[x] = et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
                     }
                 } else {
-                    o.update(repeating: 1, count: w)
+                    o.update(repeating: adds ? 0 : 1, count: w)
                 }
-                if ws != 0 {
+                if ws != 0 && adds {
+                    // HSL saturation: chroma over 1 − |2L − 1|, in 8-bit units (0 for black and white).
+                    for x in 0..<w {
+                        let r = Int(p[3 * x]), g = Int(p[3 * x + 1]), b = Int(p[3 * x + 2])
+                        let high = max(r, g, b), low = min(r, g, b), room = 255 - abs(high + low - 255)
+                        if room > 0 { o[x] += ws * Float(high - low) / Float(room) }
+                    }
+                } else if ws != 0 {
                     let st = saturationTable
                     for x in 0..<w {
                         let r = Int(p[3 * x]), g = Int(p[3 * x + 1]), b = Int(p[3 * x + 2]), sum = r + g + b
@@ -121,7 +130,9 @@ final class WeightRows {
                         }
                     }
                     let o = out[k] + (y - lo) * w
-                    if wc == 1 {
+                    if adds {
+                        for x in 0..<w { o[x] += wc * c[x] }
+                    } else if wc == 1 {
                         for x in 0..<w { o[x] *= c[x] }
                     } else {
                         for x in 0..<w { o[x] *= powf(c[x], wc) }

@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import Testing
 @testable import Fusion
 
@@ -35,6 +36,23 @@ import Testing
         let (under, over) = Self.underOverPair()
         let fused = try ExposureFusion.enfuseDefaults.fuse([under, over])
         #expect(TestScenes.contrast(fused, 8..<88, 8..<120) > TestScenes.contrast(under, 8..<88, 8..<120))
+    }
+
+    /// enfuse's weights are the sum of its measures (its saved masks, `enfuse --save-masks`, read we·E + ws·S with S
+    /// the HSL saturation): a neutral, well-exposed pixel counts, where the paper's product would give it none.
+    @Test func enfuseDefaultsAddTheMeasures() {
+        // Frame A: a neutral light grey (R = G = B = 200); frame B: a saturated red (250, 60, 60).
+        let a = Raster<UInt8>(width: 4, height: 4, channels: 3, repeating: 200)
+        var b = Raster<UInt8>(width: 4, height: 4, channels: 3, repeating: 60)
+        for i in 0..<16 { b.storage[3 * i] = 250 }
+        func gaussian(_ v: Double) -> Double { exp(-0.5 * pow((v / 255 - 0.5) / 0.2, 2)) }
+        // enfuse's masks for them: E of the grey mean, + 0.2 × HSL saturation (B: chroma 190 / (255 − |310 − 255|)).
+        let maskA = gaussian(200), maskB = gaussian((250 + 60 + 60) / 3) + 0.2 * 190.0 / 200.0
+        let added = ExposureFusion.enfuseDefaults.computeWeights([a, b])
+        #expect(abs(Double(added[0].row(1)[1]) - maskA / (maskA + maskB)) < 1e-4, "\(added[0].row(1)[1]) vs \(maskA / (maskA + maskB))")
+        var product = ExposureFusion.enfuseDefaults
+        product.addsMeasures = false
+        #expect(product.computeWeights([a, b])[0].row(1)[1] < 1e-6)
     }
 
     @Test func identicalImagesComeBackUnchanged() throws {
