@@ -5,8 +5,8 @@ import CaptureCore
 /// Y = (R + 2G + B) / 4, U = R − G, V = B − G. Each is split into a local mean (3×3 box for Y,
 /// 5×5 for U and V) and a detail d; the detail is kept with weight d² / (d² + λσ²), where σ² is the
 /// variance the raw noise profile predicts at that signal level after white balance, gain and
-/// colour matrix. Detail well above the noise survives (luma detail is boosted by the sharpening
-/// amount), detail at the noise level is flattened. With a zero noise profile it is the identity
+/// colour matrix. Detail well above the noise survives (the sharpening amount boosts luma detail, applied as a gain
+/// on the pixel within one EV either way), detail at the noise level is flattened. With a zero noise profile it is the identity
 /// (plus sharpening). Cost: a few horizontal box sums per band and one fused pass per row.
 struct NoiseReductionStage {
     /// Luma noise variance = aY · level + bY (λ folded in); likewise for U and V.
@@ -121,7 +121,7 @@ struct NoiseReductionStage {
         let w = band.width
         let yp = band.row(0, y), up = band.row(1, y), vp = band.row(2, y)
         let h0 = band.clampedRow(3, y - 1), h1 = band.row(3, y), h2 = band.clampedRow(3, y + 1)
-        let gain = 1 + sharpen
+        let sharpen = sharpen
         let aY = aY, bY = bY
         if chromaActive {
             let aU = aU, bU = bU, aV = aV, bV = bV
@@ -133,7 +133,8 @@ struct NoiseReductionStage {
                 let yb = (h0[x] + h1[x] + h2[x]) * (1 / 9)
                 let level = max(yb, 0)
                 let d = yp[x] - yb
-                let yo = yb + d * gain * (d * d / (d * d + aY * level + bY + 1e-12))
+                let kept = d * (d * d / (d * d + aY * level + bY + 1e-12))
+                let yo = yb + kept, ratio = Self.sharpeningRatio(denoised: yo, detail: kept, amount: sharpen)
                 let ub = (u0[x] + u1[x] + u2[x] + u3[x] + u4[x]) * (1 / 25)
                 let du = up[x] - ub
                 let uo = ub + du * (du * du / (du * du + aU * level + bU + 1e-12))
@@ -141,21 +142,30 @@ struct NoiseReductionStage {
                 let dv = vp[x] - vb
                 let vo = vb + dv * (dv * dv / (dv * dv + aV * level + bV + 1e-12))
                 let g = yo - 0.25 * (uo + vo)
-                yp[x] = uo + g
-                up[x] = g
-                vp[x] = vo + g
+                yp[x] = (uo + g) * ratio
+                up[x] = g * ratio
+                vp[x] = (vo + g) * ratio
             }
         } else {
             for x in 0..<w {
                 let yb = (h0[x] + h1[x] + h2[x]) * (1 / 9)
                 let d = yp[x] - yb
-                let yo = yb + d * gain * (d * d / (d * d + aY * max(yb, 0) + bY + 1e-12))
+                let kept = d * (d * d / (d * d + aY * max(yb, 0) + bY + 1e-12))
+                let yo = yb + kept, ratio = Self.sharpeningRatio(denoised: yo, detail: kept, amount: sharpen)
                 let uo = up[x], vo = vp[x]
                 let g = yo - 0.25 * (uo + vo)
-                yp[x] = uo + g
-                up[x] = g
-                vp[x] = vo + g
+                yp[x] = (uo + g) * ratio
+                up[x] = g * ratio
+                vp[x] = (vo + g) * ratio
             }
         }
+    }
+
+    /// Sharpening as a gain on the whole pixel: the boosted luma over the denoised one, within one EV either way.
+    /// (Added to luma alone in linear light, the boost takes a thin dark line on a bright sky below black, and the
+    /// line keeps only its colour difference: a saturated blue or red stroke. As a gain, hue and saturation stay.)
+    @inline(__always)
+    static func sharpeningRatio(denoised: Float, detail: Float, amount: Float) -> Float {
+        denoised > 1e-6 ? min(max(1 + detail * amount / denoised, 0.5), 2) : 1
     }
 }

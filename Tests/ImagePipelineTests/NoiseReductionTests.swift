@@ -26,6 +26,25 @@ import Testing
         #expect(abs(cleaned[44, 32, 0] - 0.18) < 0.05 && abs(cleaned[51, 32, 0] - 0.5) < 0.08)
     }
 
+    /// A thin dark bar across a bright, bluish sky (a window's muntin): sharpened, it darkens but stays a neutral dark
+    /// grey. Added to luma in linear light the boost took the bar below black and left only its colour difference: a
+    /// saturated blue stroke.
+    @Test func sharpeningKeepsAThinDarkLineNeutral() {
+        var truth = Fixtures.flat(width: 64, height: 48, SIMD3(0.8, 0.85, 0.95))
+        for y in 22..<24 { for x in 0..<64 { for c in 0..<3 { truth[x, y, c] = 0.04 } } }
+        let raw = Fixtures.raw(from: truth)
+        var settings = Fixtures.plainSettings()
+        settings.sharpening = 1
+        let sharpened = ImageSignalProcessor(settings: settings).processLinear(raw)
+        let plain = ImageSignalProcessor(settings: Fixtures.plainSettings()).processLinear(raw)
+        for y in 22..<24 {
+            let p = (0..<3).map { sharpened[32, y, $0] }, q = (0..<3).map { plain[32, y, $0] }
+            // Darker than unsharpened (by at most an EV), every channel above black, the hue of the unsharpened pixel.
+            #expect(p[1] < q[1] && p[1] >= 0.5 * q[1] - 1e-4 && p.min()! > 0, "sharpened \(p), plain \(q)")
+            #expect(abs(p[2] / p[1] - q[2] / q[1]) < 0.02, "blue / green \(p[2] / p[1]) vs \(q[2] / q[1])")
+        }
+    }
+
     @Test func doesAlmostNothingWithoutNoise() {
         let truth = Fixtures.colorful(width: 64, height: 48, frequency: 0.3)
         let raw = Fixtures.raw(from: truth)

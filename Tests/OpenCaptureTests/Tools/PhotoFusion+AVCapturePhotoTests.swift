@@ -40,11 +40,10 @@ import Testing
         // Exposure fusion: fewer clipped pixels than the middle and bright shots, fewer crushed than the dark one.
         #expect(fusedCounts.clipped < counts[1].clipped && fusedCounts.clipped < counts[2].clipped, "\(fusedCounts) vs \(counts)")
         #expect(fusedCounts.crushed < counts[0].crushed, "\(fusedCounts) vs \(counts)")
-        // HDR merge, tone-mapped: fewer clipped pixels than the middle and bright shots; no more crushed pixels
-        // than the brightest shot. (The dark shot, locally tone-mapped by the ISP, shows the window on its own; the
-        // merge of JPEGs assumes one global response, so it is not asked to beat that.)
+        // HDR merge, tone-mapped: fewer clipped pixels than the middle and bright shots; no more crushed pixels than
+        // the middle and brightest shots (which have none: sharpening no longer takes dark lines below black).
         #expect(toneMapped.clipped < counts[1].clipped && toneMapped.clipped < counts[2].clipped, "\(toneMapped) vs \(counts)")
-        #expect(toneMapped.crushed < counts[0].crushed && toneMapped.crushed < counts[1].crushed
+        #expect(toneMapped.crushed < counts[0].crushed && toneMapped.crushed <= counts[1].crushed
                 && toneMapped.crushed <= counts[2].crushed + tolerance, "\(toneMapped) vs \(counts)")
         #expect(fusion.exposures?.count == 3)
     }
