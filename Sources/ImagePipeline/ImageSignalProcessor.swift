@@ -47,6 +47,28 @@ public struct ImageSignalProcessor: Sendable {
         return out
     }
 
+    /// The photo `process` makes, in 16-bit codes (what a 16-bit TIFF develop writes): the same stages, local tone
+    /// mapping and highlight roll-off included, each value through the curve's 16-bit table. (`outputSize` is not
+    /// applied.)
+    public func process16(_ raw: RawImage) -> Raster<UInt16> {
+        let w = raw.width, h = raw.height
+        var out = Raster<UInt16>(width: w, height: h, channels: 3, repeating: 0)
+        guard w > 0, h > 0 else { return out }
+        let table = ToneCurve.Table16(curve: settings.toneCurve, headroom: raw.baselineExposure)
+        out.storage.withUnsafeMutableBufferPointer { dst in
+            let dst = dst.baseAddress!
+            run(raw) { band, y, r, g, b in
+                let o = dst + y * w * 3
+                for x in 0..<w {
+                    o[3 * x] = table.code(r[x])
+                    o[3 * x + 1] = table.code(g[x])
+                    o[3 * x + 2] = table.code(b[x])
+                }
+            }
+        }
+        return out
+    }
+
     /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`), two rows at a time inside
     /// each band: no 8-bit RGB image in between (what the video pipeline streams). It does not correct the lens's
     /// distortion or lateral chromatic aberration (video frames keep them), nor tone-map locally (a frame with highlight

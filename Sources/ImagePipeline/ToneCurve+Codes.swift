@@ -1,31 +1,30 @@
 import CaptureCore
+import Foundation
 
 extension ToneCurve {
-    /// Scene-linear RGB (1.0 = white) → this curve → 16-bit codes, through an interpolated table
-    /// (within 0.1 code of the exact curve). Values outside 0…1 clip.
-    public func render16(_ linear: Raster<Float>) -> Raster<UInt16> {
-        let n = 16_384
-        let table = (0...n).map { apply(Float($0) / Float(n)) * 65_535 }
-        var out = Raster<UInt16>(width: linear.width, height: linear.height, channels: linear.channels, repeating: 0)
-        let rowCount = linear.width * linear.channels
-        guard rowCount > 0, linear.height > 0 else { return out }
-        table.withUnsafeBufferPointer { table in
-            linear.storage.withUnsafeBufferPointer { src in
-                out.storage.withUnsafeMutableBufferPointer { dst in
-                    // Each band writes only its own rows of `dst`.
-                    nonisolated(unsafe) let dst = dst
-                    Parallel.forEachBand(height: linear.height, bandHeight: 64) { rows in
-                        for i in rows.lowerBound * rowCount ..< rows.upperBound * rowCount {
-                            let v = src[i].isNaN ? 0 : min(max(src[i], 0), 1) * Float(n)
-                            let k = min(Int(v), n - 1)
-                            let f = v - Float(k)
-                            dst[i] = UInt16(min(65_535, table[k] + f * (table[k + 1] - table[k]) + 0.5))
-                        }
-                    }
-                }
-            }
+    /// The curve (after the highlight roll-off for `headroom` EV, as `ToneStage` applies it) sampled over linear
+    /// 0…2^headroom for 16-bit codes, interpolated linearly: within 0.1 code of the exact curve.
+    struct Table16 {
+        private let codes: [Float]
+        private let top: Float, scale: Float, last: Int
+
+        init(curve: ToneCurve, headroom: Double) {
+            let top = Float(pow(2, max(headroom, 0)))
+            // 16 K entries per unit of linear range: the same density over 0…1 whatever the headroom.
+            let n = 16_384 * Int(top.rounded(.up))
+            codes = (0...n).map { curve.apply(ToneCurve.rollOff(Float($0) / Float(n) * top, headroom: Float(headroom))) * 65_535 }
+            self.top = top
+            scale = Float(n) / top
+            last = n - 1
         }
-        return out
+
+        /// The 16-bit code for a linear value (NaN counts as black; values beyond the range clip).
+        @inline(__always)
+        func code(_ linear: Float) -> UInt16 {
+            let v = linear.isNaN ? 0 : min(max(linear, 0), top) * scale
+            let k = min(Int(v), last), f = v - Float(k)
+            return codes.withUnsafeBufferPointer { t in UInt16(min(65_535, t[k] + f * (t[k + 1] - t[k]) + 0.5)) }
+        }
     }
 
     /// The inverse of this curve for each 8-bit code: code → scene-linear value (1.0 = white).

@@ -104,4 +104,17 @@ import Testing
                     && abs(out.storage[3 * p + 2] - 0.1) < 3e-3)
         }
     }
+
+    /// 16-bit output is the 8-bit photo at finer steps: a frame with 4 EV of headroom (a window far above the room)
+    /// gets the same local tone mapping and highlight roll-off, so the window is not clipped at 16 bits either.
+    @Test func sixteenBitOutputIsThePhotoAtFinerSteps() {
+        var raw = Fixtures.raw(from: LocalToneMapTests.scene())
+        raw.baselineExposure = 4
+        let isp = ImageSignalProcessor(settings: Fixtures.plainSettings())
+        let eight = isp.process(raw), sixteen = isp.process16(raw)
+        var worst = 0
+        for i in eight.storage.indices { worst = max(worst, abs(Int((Double(sixteen.storage[i]) / 257).rounded()) - Int(eight.storage[i]))) }
+        #expect(worst <= 1, "largest difference \(worst) codes")
+        #expect(sixteen[96, 80, 1] < 60_000, "window at \(sixteen[96, 80, 1])")
+    }
 }

@@ -57,7 +57,7 @@ public struct RawDeveloper: Sendable {
             case .tiff:
                 encoded = try TIFFCodec.encode(isp.process(raw), orientation: info.orientation, exif: exif, iccProfile: icc)
             case .tiff16:
-                encoded = try TIFF16Writer.encode(isp.settings.toneCurve.render16(isp.processLinear(raw)),
+                encoded = try TIFF16Writer.encode(isp.process16(raw),
                                                   orientation: info.orientation, exif: exif, iccProfile: icc)
             }
         } catch let error as MediaFormatError {
