@@ -46,24 +46,34 @@ package struct LocalToneMap: Sendable {
     }
 
     /// The same map made from scene-linear RGB brightened by `exposureGain` for a frame with `headroom` EV: the
-    /// luminance of each 2 × 2 block, clipped where a channel reaches `saturation` (in the input's units; 1.0, the
-    /// sensor's, for `ImageSignalProcessor.renderReference`'s ground truth; a merged radiance passes the level where its
-    /// shortest frame clipped, or infinity).
-    package init?(linear: Raster<Float>, exposureGain: Double, headroom: Double, saturation: Float = 1) {
+    /// luminance of each 2 × 2 block (non-finite and negative values as black), clipped where a channel reaches
+    /// `saturation` (in the input's units; 1.0, the sensor's, for `ImageSignalProcessor.renderReference`'s ground
+    /// truth; a merged radiance passes the level where its shortest frame clipped, or infinity) times the gain of
+    /// `shading` (the vignetting correction the input went through, if any) at the block's cell.
+    package init?(linear: Raster<Float>, exposureGain: Double, headroom: Double, saturation: Float = 1,
+                  shading: LensCorrection? = nil) {
         let w = linear.width, h = linear.height
         guard headroom >= Self.minimumHeadroom, w >= 8, h >= 8, linear.channels == 3 else { return nil }
         let cell = Self.cellSize(width: w, height: h), gain = Float(exposureGain)
         let weights = LumaWeights.rec709
+        let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell
+        let levels: [Float] = (0..<(columns * rows)).map { k in
+            guard let shading else { return saturation }
+            let centre = SIMD2(Double(k % columns) + 0.5, Double(k / columns) + 0.5) * Double(cell)
+            return saturation * Float(shading.gain(at: centre))
+        }
         let grids = linear.storage.withUnsafeBufferPointer { pixels in
             let p = pixels.baseAddress!
-            return Self.accumulate(width: w, height: h, cell: cell) { x, y, _ in
+            return Self.accumulate(width: w, height: h, cell: cell) { x, y, k in
                 var sum: Float = 0, hottest: Float = 0
                 for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
                     let q = p + 3 * ((y + dy) * w + x + dx)
-                    sum += weights.x * q[0] + weights.y * q[1] + weights.z * q[2]
-                    hottest = max(hottest, q[0], q[1], q[2])
+                    let r = q[0].isFinite ? max(q[0], 0) : 0, g = q[1].isFinite ? max(q[1], 0) : 0
+                    let b = q[2].isFinite ? max(q[2], 0) : 0
+                    sum += weights.x * r + weights.y * g + weights.z * b
+                    hottest = max(hottest, r, g, b)
                 }
-                return (sum / 4 * gain, hottest >= saturation)
+                return (sum / 4 * gain, hottest >= levels[k])
             }
         }
         self.init(grids: grids, width: w, height: h, cell: cell, lens: nil)
@@ -281,7 +291,8 @@ package struct LocalToneMap: Sendable {
                 let end = i == columns - 1 ? width : min(width, Int((Float(i) + 1.5) * Float(cell)))
                 guard start < end else { continue }
                 let left = t + max(i, 0) * active, right = t + min(i + 1, columns - 1) * active
-                // z0 from the float's bits (z + 2²³ holds round(z) in its mantissa): no checked conversion per pixel.
+                // z0 = floor(z) from the float's bits: 2²³ + max(z − ½, 0) holds round(z − ½) in its low mantissa bits (z
+                // lies in 0…19; an integer z may give z − 1 with fz = 1, the same value): no checked conversion per pixel.
                 let top = Float(active - 1), lastPair = active - 2, origin = Float(i) + 0.5
                 var fxAt = (Float(start) + 0.5) * inverseCell - origin
                 for x in start..<end {
@@ -292,7 +303,7 @@ package struct LocalToneMap: Sendable {
                     fxAt += inverseCell
                     guard level > darkest else { continue }
                     let z = min(max((level - lowestRead) * inverseBin - 0.5, 0), top)
-                    let z0 = min(Int((z - 0.5 + 8_388_608).bitPattern & 0x7F_FFFF), lastPair), fz = z - Float(z0)
+                    let z0 = min(Int((max(z - 0.5, 0) + 8_388_608).bitPattern & 0x7F_FFFF), lastPair), fz = z - Float(z0)
                     let near = left[z0] + (left[z0 + 1] - left[z0]) * fz
                     let far = right[z0] + (right[z0 + 1] - right[z0]) * fz
                     let m = near + (far - near) * fx

@@ -16,11 +16,11 @@ import Foundation
 /// by band (weights and first-level rows computed again there) while writing the 8-bit output. Three
 /// 12 MP frames need the 8-bit inputs and output (144 MB) plus about 130 MB of half-resolution planes.
 public struct ExposureFusion: Sendable {
-    /// Exponent of the contrast measure (0 switches it off).
+    /// Exponent of the contrast measure (its coefficient with `addsMeasures`; 0 switches it off).
     public var contrastWeight: Double
-    /// Exponent of the saturation measure (0 switches it off).
+    /// Exponent of the saturation measure (its coefficient with `addsMeasures`; 0 switches it off).
     public var saturationWeight: Double
-    /// Exponent of the well-exposedness measure (0 switches it off).
+    /// Exponent of the well-exposedness measure (its coefficient with `addsMeasures`; 0 switches it off).
     public var exposureWeight: Double
     /// Encoded value, in [0, 1], that counts as best exposed.
     public var exposureOptimum: Double
@@ -33,6 +33,8 @@ public struct ExposureFusion: Sendable {
     /// as enfuse 4.2 does (the masks it saves with `--save-masks` are that sum), instead of the paper's product
     /// C^wc · S^ws · E^we with S the channels' standard deviation. A sum lets a neutral, well-exposed pixel count
     /// (the product gives it none: S = 0), so a bright, nearly grey sky is not left to the frames that clipped it.
+    /// The contrast measure stays |Laplacian| (enfuse's is a local standard deviation), so with a contrast weight the
+    /// sum is not on enfuse's scale; its defaults use none.
     public var addsMeasures = false
 
     /// Defaults (1, 1, 1), optimum 0.5, width 0.2, as in the paper (OpenCV's `createMergeMertens(1, 1, 1)`).

@@ -14,9 +14,11 @@ import Foundation
 public struct ToneMapper: Sendable {
     /// Target for the log-average luminance after exposure.
     public var key: Double
-    /// Fraction of pixels, by luminance, that stay below white.
+    /// Percentile of the pixels' largest channel (after exposure and the local tone map) that sets the white point
+    /// (1.25 × it, at least 1).
     public var whitePercentile: Double
-    /// Whether regions far above their surroundings are compressed locally before the global curve (RGB input only).
+    /// Whether regions far above their surroundings are compressed locally before the global curve (3-channel input
+    /// only; others get the global curve alone).
     public var tonesLocally: Bool
 
     public init(key: Double = 0.18, whitePercentile: Double = 0.995, tonesLocally: Bool = true) {
@@ -29,8 +31,12 @@ public struct ToneMapper: Sendable {
     /// Negative and non-finite values count as black. `saturation`: the radiance from which the merge had only
     /// clipped values (`HDRMerge.clipLevel`); regions mostly at or above it are not brought down by the local tone
     /// map, and a pixel with a channel at or above it is white, so a sky blown in every frame stays white instead of
-    /// turning grey.
-    public func render(_ hdr: Raster<Float>, saturation: Float = .infinity) -> Raster<UInt8> {
+    /// turning grey (not finite or not above 0: nothing counts as clipped). `shading`: the vignetting correction the
+    /// radiance went through after clipping (`ImageSignalProcessor.linearClipLevel`), which raises that level by its
+    /// gain at each pixel.
+    public func render(_ hdr: Raster<Float>, saturation: Float = .infinity, shading: LensCorrection? = nil) -> Raster<UInt8> {
+        let saturation = saturation > 0 && saturation.isFinite ? saturation : .infinity
+        let shading = shading.flatMap { $0.hasVignetting ? $0 : nil }
         let w = hdr.width, h = hdr.height, ch = hdr.channels, count = w * h
         let outChannels = ch >= 3 ? 3 : 1
         var out = Raster<UInt8>(width: w, height: h, channels: outChannels)
@@ -59,7 +65,7 @@ public struct ToneMapper: Sendable {
         let scale = Float(key / max(logAverage, 1e-9))
         // Radiance has no fixed white: any headroom qualifies, and the map decides whether anything needs it.
         let local = tonesLocally && ch == 3
-            ? LocalToneMap(linear: hdr, exposureGain: Double(scale), headroom: .infinity, saturation: saturation) : nil
+            ? LocalToneMap(linear: hdr, exposureGain: Double(scale), headroom: .infinity, saturation: saturation, shading: shading) : nil
 
         /// Row `y` exposed (clean, × scale) into `row` (`outChannels` interleaved) and locally mapped.
         func exposedRow(_ y: Int, _ s: UnsafePointer<Float>, into row: UnsafeMutablePointer<Float>) {
@@ -92,8 +98,14 @@ public struct ToneMapper: Sendable {
 
         // 16-bit linear → 8-bit sRGB table.
         let encode: [UInt8] = (0...65_535).map { UInt8((SRGBTransfer.encode(Float($0) / 65_535) * 255).rounded()) }
-        // Exposed level from which a pixel was clipped in every frame: white (the local map left it alone too).
-        let clipped = saturation * scale
+        // A pixel clipped in every frame (a channel at the clip level, raised by the vignetting gain there) is white;
+        // the local map left it alone too.
+        @inline(__always) func isClipped(_ q: UnsafePointer<Float>, x: Int, y: Int) -> Bool {
+            let hottest = (0..<outChannels).reduce(Float(0)) { max($0, clean(q[$1])) }
+            guard hottest >= saturation else { return false }
+            guard let shading else { return true }
+            return hottest >= saturation * Float(shading.gain(at: SIMD2(Double(x) + 0.5, Double(y) + 0.5)))
+        }
         hdr.storage.withUnsafeBufferPointer { src in
             out.storage.withUnsafeMutableBufferPointer { dst in
                 encode.withUnsafeBufferPointer { table in
@@ -108,12 +120,9 @@ public struct ToneMapper: Sendable {
                                     let p = r + x * outChannels
                                     let l = norm(p, outChannels)
                                     let ratio = l > 0 ? (1 + l * inverseWhite2) / (1 + l) : 0
-                                    if clipped.isFinite {
-                                        let q = s + (y * w + x) * ch
-                                        if (0..<outChannels).contains(where: { clean(q[$0]) * scale >= clipped }) {
-                                            for c in 0..<outChannels { o[x * outChannels + c] = 255 }
-                                            continue
-                                        }
+                                    if saturation.isFinite, isClipped(s + (y * w + x) * ch, x: x, y: y) {
+                                        for c in 0..<outChannels { o[x * outChannels + c] = 255 }
+                                        continue
                                     }
                                     for c in 0..<outChannels {
                                         o[x * outChannels + c] = t[Int(min(max(p[c] * ratio, 0), 1) * 65_535 + 0.5)]

@@ -18,6 +18,8 @@ final class WeightRows {
     private let saturationTable: UnsafeMutablePointer<Float>
     static let saturationLevels = 130_051
     private let wc: Float, ws: Float, useExposure: Bool, exposureOfGrey: Bool, adds: Bool
+    /// we when adding (the table holds E), else 1 (the table holds E^we).
+    private let exposureScale: Float
 
     /// Per-thread scratch for `compute`.
     struct Scratch {
@@ -44,15 +46,18 @@ final class WeightRows {
         for v in 0..<256 {
             let d = Double(v) / 255 - optimum
             let e = exp(-d * d / (2 * sigma * sigma))
-            exposureTable[v] = Float(fusion.addsMeasures ? we * e : pow(e, we))
+            // Adding, the table holds E itself (the product over channels is weighted once, by `exposureScale`).
+            exposureTable[v] = Float(fusion.addsMeasures ? e : pow(e, we))
         }
         wc = Float(fusion.contrastWeight)
         ws = Float(fusion.saturationWeight)
-        saturationTable = .allocate(capacity: WeightRows.saturationLevels)
+        // Multiplying only: S^ws by the channels' variance (adding uses the HSL saturation, computed per pixel).
+        saturationTable = .allocate(capacity: fusion.addsMeasures ? 1 : WeightRows.saturationLevels)
         let half = fusion.saturationWeight / 2
-        for v in 0..<WeightRows.saturationLevels {
+        for v in 0..<(fusion.addsMeasures ? 0 : WeightRows.saturationLevels) {
             saturationTable[v] = Float(pow(Double(v) / (9 * 3 * 255 * 255), half))
         }
+        exposureScale = fusion.addsMeasures ? Float(we) : 1
         useExposure = fusion.exposureWeight != 0
         exposureOfGrey = fusion.measuresExposureOnGrey
         adds = fusion.addsMeasures
@@ -92,10 +97,11 @@ final class WeightRows {
                 guard yy >= lo && yy < hi else { continue }
                 let o = out[k] + (yy - lo) * w
                 if useExposure {
+                    let scale = exposureScale
                     if exposureOfGrey {
-                        for x in 0..<w { o[x] = et[(Int(p[3 * x]) + Int(p[3 * x + 1]) + Int(p[3 * x + 2])) / 3] }
+                        for x in 0..<w { o[x] = scale * et[(Int(p[3 * x]) + Int(p[3 * x + 1]) + Int(p[3 * x + 2])) / 3] }
                     } else {
-                        for x in 0..<w { o[x] = et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
+                        for x in 0..<w { o[x] = scale * et[Int(p[3 * x])] * et[Int(p[3 * x + 1])] * et[Int(p[3 * x + 2])] }
                     }
                 } else {
                     o.update(repeating: adds ? 0 : 1, count: w)

@@ -14,7 +14,8 @@ public struct ISPSettings: Sendable {
     public var toneCurve: ToneCurve = .standard
     /// 0 = off; 1 = default strength, scaled by the RawImage's noise profile (which carries the ISO).
     public var noiseReduction: Double = 1
-    /// Luma detail boost; 0 = off. Detail below the noise level is not boosted.
+    /// Luma detail boost; 0 = off. Detail below the noise level is not boosted; the boost is a gain on the whole pixel
+    /// (hue and saturation kept), at most one EV either way.
     public var sharpening: Double = 0.5
     /// nil = full size; otherwise an area-average down-scale to this size (the caller keeps the aspect).
     public var outputSize: Size? = nil

@@ -104,15 +104,18 @@ public struct ImageSignalProcessor: Sendable {
         return buffer
     }
 
-    /// The level of `processLinear`'s output from which a sample of `raw` counts as clipped (`RawImage.clipCode`), at
-    /// the image's centre (the lens-shading correction raises it towards the corners).
-    public func linearClipLevel(for raw: RawImage) -> Float {
-        let gains = whiteBalanceGains(for: raw)
-        let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: settings.exposureGain * pow(2, raw.baselineExposure),
+    /// The level of `processLinear`'s output from which a sample of `raw` counts as clipped (`RawImage.clipCode`),
+    /// and the vignetting correction that raises it at each pixel by its gain there (nil when the ISP corrects none).
+    public func linearClipLevel(for raw: RawImage) -> (level: Float, shading: LensCorrection?) {
+        let exposureGain = settings.exposureGain * pow(2, raw.baselineExposure)
+        let black = BlackLevelStage(raw: raw, gains: whiteBalanceGains(for: raw), exposureGain: exposureGain,
                                     correctsShading: false)
         let lowestBlack = raw.blackLevel.filter(\.isFinite).min() ?? 0
         let fraction = (Float(raw.clipCode) - lowestBlack) / max(1, Float(raw.whiteLevel) - lowestBlack)
-        return black.clip * fraction
+        let shading = raw.lensCorrection.flatMap { lens in
+            settings.correctsLensShading && lens.hasVignetting && lens.size == Size(width: raw.width, height: raw.height) ? lens : nil
+        }
+        return (black.clip * fraction, shading)
     }
 
     /// The same path stopping before tone mapping: linear output-space RGB, 1.0 = white.

@@ -47,9 +47,16 @@ import Testing
         for i in 0..<16 { b.storage[3 * i] = 250 }
         func gaussian(_ v: Double) -> Double { exp(-0.5 * pow((v / 255 - 0.5) / 0.2, 2)) }
         // enfuse's masks for them: E of the grey mean, + 0.2 × HSL saturation (B: chroma 190 / (255 − |310 − 255|)).
-        let maskA = gaussian(200), maskB = gaussian((250 + 60 + 60) / 3) + 0.2 * 190.0 / 200.0
+        let maskA = gaussian(200), maskB = gaussian(Double((250 + 60 + 60) / 3)) + 0.2 * 190.0 / 200.0
         let added = ExposureFusion.enfuseDefaults.computeWeights([a, b])
-        #expect(abs(Double(added[0].row(1)[1]) - maskA / (maskA + maskB)) < 1e-4, "\(added[0].row(1)[1]) vs \(maskA / (maskA + maskB))")
+        #expect(abs(Double(added[0].row(1)[1]) - maskA / (maskA + maskB)) < 1e-5, "\(added[0].row(1)[1]) vs \(maskA / (maskA + maskB))")
+        // Exposure per channel, weight 2: we · ∏ E (the weight once, not once per channel).
+        var perChannel = ExposureFusion.enfuseDefaults
+        (perChannel.measuresExposureOnGrey, perChannel.exposureWeight) = (false, 2)
+        let e = { (v: Double) in gaussian(v) }
+        let channelA = 2 * pow(e(200), 3), channelB = 2 * e(250) * e(60) * e(60) + 0.2 * 190.0 / 200.0
+        let weighted = perChannel.computeWeights([a, b])
+        #expect(abs(Double(weighted[0].row(1)[1]) - channelA / (channelA + channelB)) < 1e-5)
         var product = ExposureFusion.enfuseDefaults
         product.addsMeasures = false
         #expect(product.computeWeights([a, b])[0].row(1)[1] < 1e-6)

@@ -43,6 +43,21 @@ import Testing
         #expect(merged.storage.allSatisfy { $0 == 1 })
     }
 
+    /// `clipLevel` separates what the merge measured from what it only saw clipped: a pixel clipped in every frame
+    /// merges at or above it, one the shortest frame measured at 240 (linear 0.87) below it.
+    @Test func clipLevelSeparatesMeasuredFromClipped() throws {
+        let white = Raster<UInt8>(width: 2, height: 2, channels: 3, repeating: 255)
+        let bright = Raster<UInt8>(width: 2, height: 2, channels: 3, repeating: 240)
+        let exposures = [1.0, 4]
+        let level = try #require(HDRMerge.clipLevel(exposures: exposures))
+        #expect(try HDRMerge().merge([white, white], exposures: exposures).storage.allSatisfy { $0 >= level })
+        #expect(try HDRMerge().merge([bright, white], exposures: exposures).storage.allSatisfy { $0 < level })
+        let linear = try HDRMerge().merge(linear: [Raster<Float>(width: 2, height: 2, channels: 3, repeating: 2),
+                                                   Raster<Float>(width: 2, height: 2, channels: 3, repeating: 2)],
+                                          exposures: exposures, saturation: 2)
+        #expect(linear.storage.allSatisfy { $0 >= HDRMerge.clipLevel(exposures: exposures, saturation: 2)! })
+    }
+
     @Test func badInputThrows() {
         let a = Raster<UInt8>(width: 8, height: 8, channels: 3), b = Raster<UInt8>(width: 8, height: 9, channels: 3)
         #expect(throws: FusionError.noImages) { try HDRMerge().merge([], exposures: []) }

@@ -64,5 +64,17 @@ import Testing
         let unknowing = ToneMapper().render(hdr)
         #expect(unknowing[96, 70, 1] < 230, "\(unknowing[96, 70, 1])")
     }
-}
 
+    /// Radiance that went through a vignetting correction after clipping: towards the corners the clip level is the
+    /// saturation times the correction's gain, so a bright but measured corner is not taken for clipped.
+    @Test func theClipLevelRisesWithTheVignettingGain() {
+        var hdr = Self.room()
+        // Top-left corner: measured at 25, above the centre's clip level (19) but below it × the corner's gain (≈ 2).
+        for y in 0..<8 { for x in 0..<8 { for c in 0..<3 { hdr[x, y, c] = 25 } } }
+        let shading = LensCorrection(size: Size(width: 192, height: 144), radial: [], vignetting: [1])
+        let corrected = ToneMapper().render(hdr, saturation: 19, shading: shading), plain = ToneMapper().render(hdr, saturation: 19)
+        #expect(plain[2, 2, 1] == 255 && corrected[2, 2, 1] < 255, "plain \(plain[2, 2, 1]), with shading \(corrected[2, 2, 1])")
+        // Nonsense saturations count nothing as clipped.
+        #expect(ToneMapper().render(hdr, saturation: 0)[20, 20, 1] < 255)
+    }
+}

@@ -45,6 +45,25 @@ import Testing
         #expect(gain(atX: 96, y: 50) > 0.9, "clipped gain \(gain(atX: 96, y: 50))")
     }
 
+    /// Interleaved rows (stride 3, as `ToneMapper` passes them) get exactly the planar rows' gains.
+    @Test func interleavedRowsGetThePlanarGains() throws {
+        var raw = Fixtures.raw(from: Self.scene())
+        raw.baselineExposure = 4
+        let map = try #require(LocalToneMap(raw: raw, gains: SIMD3(repeating: 1), exposureGain: 16, lens: nil, shading: false))
+        let width = 192, y = 80
+        var r = (0..<width).map { Self.scene()[$0, y, 0] * 16 }, g = r, b = r
+        var rgb = (0..<(3 * width)).map { r[$0 / 3] }
+        map.apply(r: &r, g: &g, b: &b, row: y, width: width)
+        rgb.withUnsafeMutableBufferPointer { p in
+            map.apply(r: p.baseAddress!, g: p.baseAddress! + 1, b: p.baseAddress! + 2, stride: 3, row: y, width: width)
+        }
+        let same = (0..<width).allSatisfy { (x: Int) -> Bool in
+            rgb[3 * x] == r[x] && rgb[3 * x + 1] == g[x] && rgb[3 * x + 2] == b[x]
+        }
+        #expect(same)
+        #expect(r[96] < Self.scene()[96, y, 0] * 16 * 0.5, "the window comes down: \(r[96])")
+    }
+
     @Test func framesWithoutHeadroomOrHighlightsGetNoMap() {
         var raw = Fixtures.raw(from: Self.scene())
         let gains = SIMD3<Double>(repeating: 1)

@@ -30,9 +30,10 @@ public struct PhotoFusion: Sendable {
     public var maxShift = 64
     /// JPEG quality of the fused outputs, 0…1.
     public var jpegQuality = 0.92
-    /// Mertens weights (exponents; 0 switches a measure off): local contrast, colour saturation and
-    /// well-exposedness of the grey level. Defaults 0, 0.2, 1 as enfuse's: contrast favours the noisiest
-    /// frame's grain; the paper's and OpenCV's are 1, 1, 1 (with well-exposedness per channel).
+    /// Exposure-fusion weights of enfuse (coefficients of its measures, added; 0 switches a measure off): local
+    /// contrast (|Laplacian|, enfuse's is a local standard deviation), colour saturation (HSL) and well-exposedness of
+    /// the grey level. Defaults 0, 0.2, 1 as enfuse's: contrast favours the noisiest frame's grain. (The paper's and
+    /// OpenCV's are exponents of a product, 1, 1, 1: `ExposureFusion()`.)
     public var contrastWeight = 0.0
     public var saturationWeight = 0.2
     public var exposureWeight = 1.0
@@ -126,7 +127,8 @@ public struct PhotoFusion: Sendable {
                 let scale = Float(1 / exposures[reference])
                 for i in hdr.storage.indices { hdr.storage[i] *= scale }
                 hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
-                let rendered = timed("tone map") { ToneMapper().render(hdr, saturation: isp.linearClipLevel(for: merged.raw) * scale) }
+                let clip = isp.linearClipLevel(for: merged.raw)
+                let rendered = timed("tone map") { ToneMapper().render(hdr, saturation: clip.level * scale, shading: clip.shading) }
                 toneMapped = try timed("encode tone-mapped JPEG") { try JPEGEncoder.encode(rendered, quality: quality, exif: exif, iccProfile: icc) }
             }
             return PhotoFusionResult(width: size.width, height: size.height,
