@@ -11,12 +11,15 @@ package enum ShotDeveloper {
         return (raw, rgb)
     }
 
-    /// The ISP for a quality prioritisation: `.speed` denoises lightly (and demosaics bilinearly
-    /// unless RAW is delivered beside it), `.quality` denoises more.
+    /// The ISP for a quality prioritisation: `.speed` denoises lightly (and demosaics bilinearly unless RAW is
+    /// delivered beside it: a Bayer RAW capture is `.speed` by rule, and its processed photo keeps the default
+    /// demosaic, whose lens correction leaves no colour fringes at high-contrast edges), `.quality` denoises more.
     package static func ispSettings(_ request: CaptureRequest) -> ISPSettings {
         var isp = ISPSettings()
         switch request.quality {
-        case .speed: isp.noiseReduction = 0.6; isp.demosaic = request.raw == nil ? .bilinear : .malvarHeCutler
+        case .speed:
+            isp.noiseReduction = 0.6
+            if request.raw == nil { isp.demosaic = .bilinear }
         case .balanced: isp.noiseReduction = 1
         case .quality: isp.noiseReduction = 1.2
         }
