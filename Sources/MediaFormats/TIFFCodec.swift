@@ -27,9 +27,10 @@ public enum TIFFCodec {
         _ = opencapture_tiff_get_u16(tif, ttag_t(TIFFTAG_ORIENTATION), &stored)
         var rgba = [UInt32](repeating: 0, count: count)
         let ok = rgba.withUnsafeMutableBufferPointer {
-            TIFFReadRGBAImageOriented(tif, width, height, $0.baseAddress, Int32(stored), 0)
+            // Stop on error: a strip cut short is an error, not rows left black.
+            TIFFReadRGBAImageOriented(tif, width, height, $0.baseAddress, Int32(stored), 1)
         }
-        guard ok == 1 else { throw MediaFormatError.decoderFailed("libtiff could not decode the image data") }
+        guard ok == 1 else { throw MediaFormatError.decoderFailed("libtiff could not decode the image data (truncated or damaged)") }
         var rgb = [UInt8](repeating: 0, count: count * 3)
         for i in 0..<count {
             let p = rgba[i]  // ABGR packed: red in the low byte

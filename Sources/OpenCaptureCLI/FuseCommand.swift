@@ -20,6 +20,11 @@ struct FuseCommand: ParsableCommand {
 
     func validate() throws {
         guard inputs.count >= 2 else { throw CLIError("give at least two files to fuse") }
+        // The fused photo is a JPEG: a name that says otherwise would hide what the file is.
+        let outputExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
+        guard ["jpg", "jpeg"].contains(outputExtension) else {
+            throw CLIError("-o \(output): the fused photo is a JPEG; name it .jpg or .jpeg")
+        }
         for (name, value) in [("--contrast-weight", contrastWeight), ("--saturation-weight", saturationWeight),
                               ("--exposure-weight", exposureWeight)] {
             if let value, !(value.isFinite && value >= 0) { throw CLIError("\(name) \(value) must be a number ≥ 0") }

@@ -27,6 +27,31 @@ import Testing
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(garbage) }
     }
 
+    /// A TIFF whose directory comes first (as PIL and most cameras write it), cut inside its pixel data: an error, not
+    /// an image with its missing rows filled in.
+    @Test func pixelDataCutShortIsAnError() throws {
+        func tiff(stripOffset: UInt32) -> Data {
+            var b = TIFFBuilder(littleEndian: true)
+            b.add(256, type: 3, b.u16(16))
+            b.add(257, type: 3, b.u16(16))
+            b.add(258, type: 3, b.u16(8) + b.u16(8) + b.u16(8))
+            b.add(259, type: 3, b.u16(1))
+            b.add(262, type: 3, b.u16(2))
+            b.add(273, type: 4, b.u32(stripOffset))
+            b.add(277, type: 3, b.u16(3))
+            b.add(278, type: 3, b.u16(16))
+            b.add(279, type: 4, b.u32(16 * 16 * 3))
+            b.add(284, type: 3, b.u16(1))
+            return b.data
+        }
+        let header = tiff(stripOffset: UInt32(tiff(stripOffset: 0).count))
+        let whole = header + Data((0..<(16 * 16 * 3)).map { UInt8($0 % 251) })
+        let expected: Int = (3 * (15 * 16 + 5) + 1) % 251
+        let decoded = try TIFFCodec.decode(whole)
+        #expect(Int(decoded[5, 15, 1]) == expected)
+        #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(whole.prefix(header.count + 16 * 16 * 3 / 2)) }
+    }
+
     static let mcMaster = SharedData.file("data/demosaic/mcmaster18/1.tif")
 
     @Test(.enabled(if: mcMaster != nil, "McMaster data set not present in ../shared"))
