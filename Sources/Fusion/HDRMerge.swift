@@ -8,8 +8,9 @@ import CaptureCore
 /// - Linear Float inputs: the response is the identity; weights are proportional to exposure (the
 ///   photon-noise optimum) and taper to zero between 90 % and 98 % of `saturation`.
 ///
-/// Where every frame is clipped the shortest exposure's value is used (a lower bound); where every frame
-/// is near-black the longest exposure's value is used. Output has the input's channel count (RGB in, RGB out),
+/// Linear frames: a frame's weight for a pixel is the least of its channels' (all channels of a pixel mix the frames
+/// alike, so an imperfect response cannot turn into colour blotches near clipping). Where every frame is clipped the shortest exposure's value
+/// is used (a lower bound); where every frame is near-black the longest exposure's value is used. Output has the input's channel count (RGB in, RGB out),
 /// in the units of 1/exposure.
 public struct HDRMerge: Sendable {
     public init() {}
@@ -113,19 +114,32 @@ public struct HDRMerge: Sendable {
             let d = dst.baseAddress!
             withUnsafeBufferPointers(buffers) { sources in
                 Parallel.forEachBand(height: h) { rows in
-                    for i in (rows.lowerBound * w * ch)..<(rows.upperBound * w * ch) {
-                        var sum: Float = 0, weights: Float = 0
+                    // One weight per frame and pixel, the least of its channels' (a frame counts for a pixel only as far
+                    // as all its channels are well exposed), so every channel of a pixel mixes the frames alike: per
+                    // channel, a colour near clipping took its channels from different frames, and any error in the
+                    // frames' response became a colour blotch.
+                    for pixel in (rows.lowerBound * w)..<(rows.upperBound * w) {
+                        let first = pixel * ch
+                        var sums = SIMD4<Float>(), weights: Float = 0
                         for k in 0..<n {
-                            let (v, wt) = sample(sources[k][i])
-                            let weight = wt * weightScale[k]
-                            sum += weight * v * inverse[k]
+                            var weight = Float.greatestFiniteMagnitude, values = SIMD4<Float>()
+                            for c in 0..<min(ch, 4) {
+                                let (v, wt) = sample(sources[k][first + c])
+                                values[c] = v
+                                weight = min(weight, wt)
+                            }
+                            weight *= weightScale[k]
+                            sums += weight * inverse[k] * values
                             weights += weight
                         }
-                        if weights > 0 {
-                            d[i] = sum / weights
-                        } else {
-                            let k = clipped(sources[shortest][i]) ? shortest : longest
-                            d[i] = sample(sources[k][i]).0 * inverse[k]
+                        for c in 0..<ch {
+                            let i = first + c
+                            if weights > 0, c < 4 {
+                                d[i] = sums[c] / weights
+                            } else {
+                                let k = clipped(sources[shortest][i]) ? shortest : longest
+                                d[i] = sample(sources[k][i]).0 * inverse[k]
+                            }
                         }
                     }
                 }

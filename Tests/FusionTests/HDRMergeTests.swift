@@ -58,6 +58,15 @@ import Testing
         #expect(linear.storage.allSatisfy { $0 >= HDRMerge.clipLevel(exposures: exposures, saturation: 2)! })
     }
 
+    /// One weight per pixel and frame: where the long frame clipped one channel, the pixel comes from the short frame
+    /// in every channel, so an error in the long frame's level (10 % here) cannot change the pixel's colour.
+    @Test func aPixelsChannelsMixTheFramesAlike() throws {
+        let short = Raster<Float>(width: 2, height: 2, channels: 3, storage: Array(repeating: [0.2, 0.2, 0.24], count: 4).flatMap { $0 })
+        let long = Raster<Float>(width: 2, height: 2, channels: 3, storage: Array(repeating: [0.88, 0.88, 1.0], count: 4).flatMap { $0 })
+        let merged = try HDRMerge().merge(linear: [short, long], exposures: [1, 4])
+        #expect(abs(merged.storage[2] / merged.storage[1] - 1.2) < 0.01, "blue / green \(merged.storage[2] / merged.storage[1])")
+    }
+
     @Test func badInputThrows() {
         let a = Raster<UInt8>(width: 8, height: 8, channels: 3), b = Raster<UInt8>(width: 8, height: 9, channels: 3)
         #expect(throws: FusionError.noImages) { try HDRMerge().merge([], exposures: []) }
