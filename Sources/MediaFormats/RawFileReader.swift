@@ -133,6 +133,9 @@ public enum RawFileReader {
         let message = libraw_strerror(code).map { String(cString: $0) } ?? "error \(code)"
         switch code {
         case LIBRAW_FILE_UNSUPPORTED.rawValue: throw MediaFormatError.invalidImage("LibRaw: \(message)")
+        // Opening, LibRaw reads past the end of anything it cannot identify: a text file is not a cut raw.
+        case LIBRAW_IO_ERROR.rawValue where stage == "open":
+            throw MediaFormatError.invalidImage("not a raw file LibRaw recognises (or one cut short before its image)")
         case LIBRAW_IO_ERROR.rawValue: throw MediaFormatError.truncated
         case LIBRAW_TOO_BIG.rawValue, LIBRAW_UNSUFFICIENT_MEMORY.rawValue:
             throw MediaFormatError.unsupported("LibRaw \(stage): \(message)")

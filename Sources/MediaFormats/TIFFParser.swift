@@ -34,7 +34,9 @@ struct TIFFParser: Sendable {
     /// The entries of the directory at `offset`. Entries of unknown type or whose values lie
     /// outside the data are left out; a directory that does not fit throws.
     func directory(at offset: Int) throws -> [UInt16: TIFFField] {
-        guard offset >= 8, reader.contains(offset, 2) else { throw MediaFormatError.invalidMetadata("IFD offset \(offset) out of range") }
+        guard offset >= 8 else { throw MediaFormatError.invalidMetadata("IFD offset \(offset) out of range") }
+        // A directory past the end of the data: the file was cut short.
+        guard reader.contains(offset, 2) else { throw MediaFormatError.truncated }
         let n = Int(try reader.u16(offset))
         guard reader.contains(offset + 2, 12 * n) else { throw MediaFormatError.truncated }
         var fields: [UInt16: TIFFField] = [:]
@@ -55,7 +57,9 @@ struct TIFFParser: Sendable {
     /// The tag of the first entry of the directory at `offset` whose values lie outside the data (or whose size
     /// overflows), or nil when every entry's values are inside. A directory that does not fit throws.
     func entryOutsideData(inDirectoryAt offset: Int) throws -> UInt16? {
-        guard offset >= 8, reader.contains(offset, 2) else { throw MediaFormatError.invalidMetadata("IFD offset \(offset) out of range") }
+        guard offset >= 8 else { throw MediaFormatError.invalidMetadata("IFD offset \(offset) out of range") }
+        // A directory past the end of the data: the file was cut short.
+        guard reader.contains(offset, 2) else { throw MediaFormatError.truncated }
         let n = Int(try reader.u16(offset))
         guard reader.contains(offset + 2, 12 * n) else { throw MediaFormatError.truncated }
         for k in 0..<n {

@@ -66,6 +66,11 @@ import Testing
         }
         let jpeg = try JPEGEncoder.encode(TestImages.colourful(width: 32, height: 32))
         #expect(throws: MediaFormatError.self) { try RawFileReader.read(jpeg) }
+        // A short text file is not a raw file at all, not a truncated one; a DNG cut before its directory is truncated.
+        #expect { try RawFileReader.read(Data("hello, this is text".utf8)) } throws: { error in
+            if case MediaFormatError.invalidImage = error { return true } else { return false }
+        }
+        #expect(throws: MediaFormatError.truncated) { try RawFileReader.read(dng.prefix(dng.count / 2)) }
         #expect(throws: MediaFormatError.self) {
             try RawFileReader.read(contentsOf: URL(fileURLWithPath: "/nonexistent/file.dng"))
         }
