@@ -41,7 +41,7 @@ package struct LocalToneMap: Sendable {
         let w = raw.width, h = raw.height
         guard raw.baselineExposure >= Self.minimumHeadroom, w >= 8, h >= 8 else { return nil }
         let cell = Self.cellSize(width: w, height: h)
-        let grids = Self.accumulate(raw, cell: cell, scale: gains.y * exposureGain, shading: shading ? raw.lensCorrection : nil)
+        let grids = Self.accumulate(raw, cell: cell, scale: gains.y * exposureGain, shading: shading ? raw.vignettingCorrection : nil)
         self.init(grids: grids, width: w, height: h, cell: cell, lens: lens)
     }
 
@@ -116,9 +116,9 @@ package struct LocalToneMap: Sendable {
         firstActiveBin = firstActive
     }
 
-    /// Per raw cell and bin, of the mean of each 2 × 2 quad's greens (normalised, times `scale`, with the vignetting
-    /// gain at the cell's centre): see `accumulate(width:height:cell:quad:)`; a quad with a sample at the clip level
-    /// counts as clipped.
+    /// Per raw cell and bin, of the mean of each 2 × 2 quad's greens (normalised, times `scale`, with the gain of
+    /// `shading` — `RawImage.vignettingCorrection` — at the cell's centre): see `accumulate(width:height:cell:quad:)`; a
+    /// quad with a sample at the clip level counts as clipped.
     private static func accumulate(_ raw: RawImage, cell: Int, scale: Double, shading: LensCorrection?) -> [[Float]] {
         let w = raw.width, h = raw.height, colors = raw.cfa.colors
         let blacks = (0..<4).map { raw.blackLevel.isEmpty ? 0 : Float(raw.blackLevel[$0 % raw.blackLevel.count]) }
@@ -131,10 +131,9 @@ package struct LocalToneMap: Sendable {
         let green0 = greens.first ?? 0, green1 = greens.last ?? 0
         // Normalising factor per cell (the vignetting gain at its centre).
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell
-        let vignetting = shading.flatMap { $0.hasVignetting && $0.size == Size(width: w, height: h) ? $0 : nil }
         let factors: [Float] = (0..<(columns * rows)).map { k in
             let centre = SIMD2(Double(k % columns) + 0.5, Double(k / columns) + 0.5) * Double(cell)
-            return Float(scale / Double(2 * range) * (vignetting?.gain(at: centre) ?? 1))
+            return Float(scale / Double(2 * range) * (shading?.gain(at: centre) ?? 1))
         }
         let offset = 2 * greenBlack
         return raw.bayer.storage.withUnsafeBufferPointer { codes in

@@ -9,9 +9,9 @@ import CaptureCore
 ///   photon-noise optimum) and taper to zero between 90 % and 98 % of `saturation`.
 ///
 /// Linear frames: a frame's weight for a pixel is the least of its channels' (all channels of a pixel mix the frames
-/// alike, so an imperfect response cannot turn into colour blotches near clipping). Where every frame is clipped the shortest exposure's value
-/// is used (a lower bound); where every frame is near-black the longest exposure's value is used. Output has the input's channel count (RGB in, RGB out),
-/// in the units of 1/exposure.
+/// alike, so an imperfect response cannot turn into colour blotches near clipping). Where every frame is clipped the
+/// shortest exposure's value is used (a lower bound); where every frame is near-black the longest exposure's value is
+/// used. Output has the input's channel count (RGB in, RGB out), in the units of 1/exposure.
 public struct HDRMerge: Sendable {
     public init() {}
 

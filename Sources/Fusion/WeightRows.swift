@@ -5,9 +5,9 @@ import Foundation
 /// frames, so no full-resolution weight plane is ever held: `ExposureFusion` asks once for the rows it
 /// reduces to the first pyramid level and once more, band by band, when it forms the finest level.
 ///
-/// Weights are C^wc · S^ws · E^we (or, adding, wc·C + ws·S + we·E with S the HSL saturation) plus ε, times the frame's consistency (deghosting) where given, then
-/// normalised across frames to sum to 1. Rows outside the image are mirrored
-/// (BORDER_REFLECT_101, as the pyramid does).
+/// Weights are C^wc · S^ws · E^we (or, adding, wc·C + ws·S + we·E with S the HSL saturation) plus ε, times the
+/// frame's consistency (deghosting) where given, then normalised across frames to sum to 1. Rows outside the image are
+/// mirrored (BORDER_REFLECT_101, as the pyramid does).
 final class WeightRows {
     let sources: [UnsafePointer<UInt8>]
     let width: Int, height: Int, count: Int

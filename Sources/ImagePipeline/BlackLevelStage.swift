@@ -27,8 +27,7 @@ struct BlackLevelStage {
         // Each channel saturates at its gain × 1.0 normalised; the smallest of those is where
         // white stops being white, so nothing may exceed it.
         clip = Float(min(gains.x, gains.y, gains.z) * exposureGain)
-        if correctsShading, let lens = raw.lensCorrection, lens.hasVignetting,
-           lens.size == Size(width: raw.width, height: raw.height) {
+        if correctsShading, let lens = raw.vignettingCorrection {
             let m = lens.normalisingRadius
             var k = SIMD8<Float>()
             for (i, value) in lens.vignetting.prefix(5).enumerated() { k[i] = Float(value) }

@@ -107,16 +107,15 @@ public struct ImageSignalProcessor: Sendable {
     /// The level of `processLinear`'s output from which a sample of `raw` counts as clipped (`RawImage.clipCode`),
     /// and the vignetting correction that raises it at each pixel by its gain there (nil when the ISP corrects none).
     public func linearClipLevel(for raw: RawImage) -> (level: Float, shading: LensCorrection?) {
-        let exposureGain = settings.exposureGain * pow(2, raw.baselineExposure)
-        let black = BlackLevelStage(raw: raw, gains: whiteBalanceGains(for: raw), exposureGain: exposureGain,
+        let black = BlackLevelStage(raw: raw, gains: whiteBalanceGains(for: raw), exposureGain: exposureGain(raw.baselineExposure),
                                     correctsShading: false)
         let lowestBlack = raw.blackLevel.filter(\.isFinite).min() ?? 0
         let fraction = (Float(raw.clipCode) - lowestBlack) / max(1, Float(raw.whiteLevel) - lowestBlack)
-        let shading = raw.lensCorrection.flatMap { lens in
-            settings.correctsLensShading && lens.hasVignetting && lens.size == Size(width: raw.width, height: raw.height) ? lens : nil
-        }
-        return (black.clip * fraction, shading)
+        return (black.clip * fraction, settings.correctsLensShading ? raw.vignettingCorrection : nil)
     }
+
+    /// The digital gain for a frame: the requested one times its baseline exposure (auto exposure's highlight headroom).
+    private func exposureGain(_ baselineExposure: Double) -> Double { settings.exposureGain * pow(2, baselineExposure) }
 
     /// The same path stopping before tone mapping: linear output-space RGB, 1.0 = white.
     /// (`outputSize` is not applied.)
@@ -149,7 +148,7 @@ public struct ImageSignalProcessor: Sendable {
         var out = Raster<UInt8>(width: w, height: h, channels: 3)
         let tone = ToneStage(curve: settings.toneCurve, headroom: baselineExposure)
         let conversion = settings.colorSpace.conversion(from: .sRGB)
-        let gain = settings.exposureGain * pow(2, baselineExposure)
+        let gain = exposureGain(baselineExposure)
         let m = (conversion * Matrix3.diagonal(gain, gain, gain))
             .m.map(Float.init)
         let local = LocalToneMap(linear: linearSRGB, exposureGain: gain, headroom: baselineExposure)
@@ -181,8 +180,7 @@ public struct ImageSignalProcessor: Sendable {
     private func run(_ raw: RawImage, correctingLens: Bool = true, tonesLocally: Bool = true,
                      emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let gains = whiteBalanceGains(for: raw)
-        // The frame's baseline exposure (auto exposure's highlight headroom) is digital gain like the requested one.
-        let exposureGain = settings.exposureGain * pow(2, raw.baselineExposure)
+        let exposureGain = self.exposureGain(raw.baselineExposure)
         let black = BlackLevelStage(raw: raw, gains: gains, exposureGain: exposureGain,
                                     correctsShading: settings.correctsLensShading)
         var demosaic = DemosaicStage(method: settings.demosaic, cfa: raw.cfa)

@@ -6,8 +6,8 @@ import CaptureCore
 /// 5×5 for U and V) and a detail d; the detail is kept with weight d² / (d² + λσ²), where σ² is the
 /// variance the raw noise profile predicts at that signal level after white balance, gain and
 /// colour matrix. Detail well above the noise survives (the sharpening amount boosts luma detail, applied as a gain
-/// on the pixel within one EV either way), detail at the noise level is flattened. With a zero noise profile it is the identity
-/// (plus sharpening). Cost: a few horizontal box sums per band and one fused pass per row.
+/// on the pixel within one EV either way), detail at the noise level is flattened. With a zero noise profile it is the
+/// identity (plus sharpening). Cost: a few horizontal box sums per band and one fused pass per row.
 struct NoiseReductionStage {
     /// Luma noise variance = aY · level + bY (λ folded in); likewise for U and V.
     private let aY: Float, bY: Float, aU: Float, bU: Float, aV: Float, bV: Float
