@@ -54,52 +54,40 @@ struct RenderCache: Sendable {
         "\(buildIdentity)|\(module)|\(scene)|\(size.width)x\(size.height)|focus \(focusSteps.map(String.init) ?? "sharp")"
     }
 
-    /// The planes stored under `key` for a `width`×`height` readout, or nil.
-    func load(key: String, width: Int, height: Int) -> (rate: [Float], flashRatio: [Float], depth: [Float])? {
+    /// The planes stored under `key` for a `width`×`height` readout, mapped from the file in place (no copy: a 12 MP
+    /// entry's 240 MB copied out of the page cache was the largest serial step of a first photo), or nil.
+    func load(key: String, width: Int, height: Int) -> (rate: PlaneStorage, flashRatio: PlaneStorage, depth: PlaneStorage)? {
         let url = fileURL(key)
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         let header = Self.header(key: key, width: width, height: height)
-        let count = width * height
+        let count = width * height, floatSize = MemoryLayout<Float>.size
         var status = stat()
-        guard fstat(fd, &status) == 0, Int(status.st_size) == header.count + count * 5 * MemoryLayout<Float>.size else {
-            return nil
-        }
-        var stored = [UInt8](repeating: 0, count: header.count)
-        guard stored.withUnsafeMutableBytes({ Self.readFully(fd, into: $0, at: 0) }), stored == header else { return nil }
-        // Read in 4 MB pieces on all cores: copying a 12 MP readout's 240 MB out of the page cache is otherwise the
-        // largest serial step of a first photo.
-        func plane(_ elements: Int, at offset: Int) -> [Float]? {
-            let piece = 1 << 20   // Floats
-            var ok = false
-            let values = [Float](unsafeUninitializedCapacity: elements) { buffer, initialized in
-                nonisolated(unsafe) let base = UnsafeMutableRawPointer(buffer.baseAddress)
-                let floatSize = MemoryLayout<Float>.size
-                ok = Parallel.map(count: (elements + piece - 1) / piece) { i in
-                    let start = i * piece, count = min(piece, elements - start)
-                    return Self.readFully(fd, into: UnsafeMutableRawBufferPointer(start: base.map { $0 + start * floatSize },
-                                                                                 count: count * floatSize),
-                                          at: offset + start * floatSize)
-                }.allSatisfy { $0 }
-                initialized = ok ? elements : 0
-            }
-            return ok ? values : nil
-        }
-        let floatSize = MemoryLayout<Float>.size
-        guard let rate = plane(3 * count, at: header.count),
-              let flash = plane(count, at: header.count + 3 * count * floatSize),
-              let depth = plane(count, at: header.count + 4 * count * floatSize) else { return nil }
+        guard fstat(fd, &status) == 0, Int(status.st_size) == header.count + count * 5 * floatSize,
+              let file = MappedFile(fd: fd, count: Int(status.st_size)),
+              UnsafeRawBufferPointer(start: file.base, count: header.count).elementsEqual(header),
+              let rate = PlaneStorage(file: file, byteOffset: header.count, count: 3 * count),
+              let flash = PlaneStorage(file: file, byteOffset: header.count + 3 * count * floatSize, count: count),
+              let depth = PlaneStorage(file: file, byteOffset: header.count + 4 * count * floatSize, count: count)
+        else { return nil }
         // Most recently used: the trimming keeps it.
         _ = utimes(url.path, nil)
         return (rate, flash, depth)
     }
 
     /// Stores planes under `key` (temporary name, then rename), then trims the folder.
-    func store(key: String, width: Int, height: Int, rate: [Float], flashRatio: [Float], depth: [Float]) {
+    func store(key: String, width: Int, height: Int, rate: PlaneStorage, flashRatio: PlaneStorage, depth: PlaneStorage) {
         let count = width * height
         guard rate.count == 3 * count, flashRatio.count == count, depth.count == count else { return }
-        write(fileURL(key), header: Self.header(key: key, width: width, height: height), [rate, flashRatio, depth])
+        rate.withUnsafeBufferPointer { rate in
+            flashRatio.withUnsafeBufferPointer { flashRatio in
+                depth.withUnsafeBufferPointer { depth in
+                    write(fileURL(key), header: Self.header(key: key, width: width, height: height),
+                          [UnsafeRawBufferPointer(rate), UnsafeRawBufferPointer(flashRatio), UnsafeRawBufferPointer(depth)])
+                }
+            }
+        }
     }
 
     /// A few numbers stored under `key` (a result that took frames to find, such as auto focus), or nil.
@@ -120,12 +108,12 @@ struct RenderCache: Sendable {
     /// Stores a few numbers under `key`.
     func storeValues(key: String, _ values: [Double]) {
         let bits = values.map { $0.bitPattern.littleEndian }
-        write(fileURL(key, kind: "values"), header: Self.header(key: key, width: values.count, height: 1), [bits])
+        bits.withUnsafeBytes { write(fileURL(key, kind: "values"), header: Self.header(key: key, width: values.count, height: 1), [$0]) }
     }
 
     /// Writes the header and the arrays' bytes to a temporary name in the folder, renames it to `url`, then
     /// trims the folder.
-    private func write<Element>(_ url: URL, header: [UInt8], _ arrays: [[Element]]) {
+    private func write(_ url: URL, header: [UInt8], _ pieces: [UnsafeRawBufferPointer]) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -136,9 +124,7 @@ struct RenderCache: Sendable {
         guard fd >= 0 else { return }
         var ok: Bool
         ok = header.withUnsafeBytes { writeFully(fd, $0) }
-        for array in arrays where ok {
-            ok = array.withUnsafeBytes { writeFully(fd, $0) }
-        }
+        for piece in pieces where ok { ok = writeFully(fd, piece) }
         ok = close(fd) == 0 && ok
         guard ok, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
@@ -179,7 +165,8 @@ struct RenderCache: Sendable {
         return directory.appendingPathComponent(String(hash, radix: 16) + "." + kind)
     }
 
-    /// Magic, the key's length and bytes, width and height (little-endian 64-bit).
+    /// Magic, the key's length and bytes, width and height (little-endian 64-bit), zero-padded to a multiple of 64
+    /// bytes so the planes after it are aligned where the file is mapped.
     static func header(key: String, width: Int, height: Int) -> [UInt8] {
         var bytes = Array("OCPLANES".utf8)
         func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
@@ -188,22 +175,11 @@ struct RenderCache: Sendable {
         bytes.append(contentsOf: keyBytes)
         append(UInt64(width))
         append(UInt64(height))
+        bytes.append(contentsOf: repeatElement(0, count: (64 - bytes.count % 64) % 64))
         return bytes
     }
 
     private func discard(_ url: URL) { unlink(url.path) }
-
-    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Bool {
-        guard let base = buffer.baseAddress else { return true }
-        var done = 0
-        while done < buffer.count {
-            let n = pread(fd, base + done, buffer.count - done, off_t(offset + done))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
-    }
 
     private func writeFully(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Bool {
         guard let base = buffer.baseAddress else { return true }

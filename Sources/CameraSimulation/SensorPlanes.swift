@@ -6,22 +6,27 @@ final class SensorPlanes: Sendable {
     let width: Int
     let height: Int
     /// Interleaved camera R, G, B electrons per second (before PRNU).
-    let rate: [Float]
+    let rate: PlaneStorage
     /// Flash-lit over ambient radiance for a 1 cd flash at the lens.
-    let flashRatio: [Float]
+    let flashRatio: PlaneStorage
     /// Fixed-pattern noise of this readout (from the session seed): per pixel a PRNU and a DSNU deviate
     /// in units of σ/32, interleaved.
     let fixedPattern: [Int8]
     /// Distance along the optical axis at each pixel centre, metres (what the defocus blur depends on).
-    let depth: [Float]
+    let depth: PlaneStorage
 
-    init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: [Int8], depth: [Float]) {
+    init(width: Int, height: Int, rate: PlaneStorage, flashRatio: PlaneStorage, fixedPattern: [Int8], depth: PlaneStorage) {
         self.width = width
         self.height = height
         self.rate = rate
         self.flashRatio = flashRatio
         self.fixedPattern = fixedPattern
         self.depth = depth
+    }
+
+    convenience init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: [Int8], depth: [Float]) {
+        self.init(width: width, height: height, rate: PlaneStorage(rate), flashRatio: PlaneStorage(flashRatio),
+                  fixedPattern: fixedPattern, depth: PlaneStorage(depth))
     }
 
     /// Standard-normal deviates per pixel from `seed`, quantised to σ/32 and clipped at ±4σ (a `GaussianTable`

@@ -42,14 +42,14 @@ extension SimulatedCamera {
             }
         }
         let out = DefocusBlur.blurred(
-            [Raster(width: w, height: h, channels: 3, storage: planes.rate), Raster(width: w, height: h, channels: 1, storage: flash)],
+            [Raster(width: w, height: h, channels: 3, storage: planes.rate.values), Raster(width: w, height: h, channels: 1, storage: flash)],
             cocDiameter: Raster(width: w, height: h, channels: 1, storage: coc),
-            depth: Raster(width: w, height: h, channels: 1, storage: planes.depth))
+            depth: Raster(width: w, height: h, channels: 1, storage: planes.depth.values))
         let rate = out[0].storage, flashLit = out[1].storage
         var ratio = [Float](repeating: 0, count: count)
         for i in 0..<count where rate[3 * i + 1] > 0 { ratio[i] = flashLit[i] / rate[3 * i + 1] }
-        return SensorPlanes(width: w, height: h, rate: rate, flashRatio: ratio, fixedPattern: planes.fixedPattern,
-                            depth: planes.depth)
+        return SensorPlanes(width: w, height: h, rate: PlaneStorage(rate), flashRatio: PlaneStorage(ratio),
+                            fixedPattern: planes.fixedPattern, depth: planes.depth)
     }
 
     /// Contrast-detection auto focus at a point of interest (Apple's convention: (0,0) top-left, (1,1) bottom-right
