@@ -36,6 +36,7 @@ final class SensorPlanes: Sendable {
         return [Int8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = count
             guard let p = buffer.baseAddress else { return }
+            LargeAllocation.adviseHugePages(p, bytes: count)
             quantisedGaussian.withUnsafeBufferPointer { table in
                 let t = table.baseAddress!
                 Parallel.forEachBandIndexed(height: height, bandHeight: 64) { band, rows in

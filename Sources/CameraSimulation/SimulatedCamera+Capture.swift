@@ -36,6 +36,7 @@ extension SimulatedCamera {
         // Every element is written by the kernel; skip the zero fill of 24 MB at full resolution.
         let bayer = [UInt16](unsafeUninitializedCapacity: w * h) { out, initialized in
             initialized = w * h
+            LargeAllocation.adviseHugePages(out.baseAddress!, bytes: w * h * 2)
             CaptureKernel.run(planes: planes, taps: taps, colours: colours, constants: constants, frameSeed: frameSeed,
                               out: out.baseAddress!, top: top, rows: h, pendulum: pendulum(exposure, geometry: g, planes: planes))
         }

@@ -261,6 +261,15 @@ package struct LocalToneMap: Sendable {
         return exponent + (-0.344_848_43 * m + 2.024_665_78) * m - 1.674_877_59
     }
 
+    /// `fastLog2` of eight values, lane for lane the same results.
+    @inline(__always)
+    static func fastLog2(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
+        let exponent = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: bits &>> 23) &- 127)
+        let m = unsafeBitCast((bits & 0x007F_FFFF) | 0x3F80_0000, to: SIMD8<Float>.self)
+        return exponent + (-0.344_848_43 * m + 2.024_665_78) * m - 1.674_877_59
+    }
+
     /// Applies the gains to `width` pixels of output row `y` (linear RGB, 1.0 = white), in place; a pixel's channels
     /// are `r[x × stride]`, `g[x × stride]` and `b[x × stride]` (planar rows: stride 1; interleaved RGB: 3).
     package func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
@@ -293,13 +302,48 @@ package struct LocalToneMap: Sendable {
                 // z0 = floor(z) from the float's bits: 2²³ + max(z − ½, 0) holds round(z − ½) in its low mantissa bits (z
                 // lies in 0…19; an integer z may give z − 1 with fz = 1, the same value): no checked conversion per pixel.
                 let top = Float(active - 1), lastPair = active - 2, origin = Float(i) + 0.5
-                var fxAt = (Float(start) + 0.5) * inverseCell - origin
-                for x in start..<end {
+                var x = start
+                if stride == 1 {
+                    // Eight pixels at a time; the four table reads per pixel are gathered lane by lane.
+                    let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+                    while x + 8 <= end {
+                        let rv = UnsafeRawPointer(r + x).loadUnaligned(as: SIMD8<Float>.self)
+                        let gv = UnsafeRawPointer(g + x).loadUnaligned(as: SIMD8<Float>.self)
+                        let bv = UnsafeRawPointer(b + x).loadUnaligned(as: SIMD8<Float>.self)
+                        // (Clamps written as selects: the standard library's pointwise min and max are calls here.)
+                        let l = luma.x * rv + luma.y * gv + luma.z * bv
+                        let level = Self.fastLog2(l.replacing(with: 1.0 / 65_536, where: l .< 1.0 / 65_536))
+                        var fx = (SIMD8(repeating: Float(x)) + lanes + 0.5) * inverseCell - origin
+                        fx.replace(with: 0, where: fx .< 0)
+                        fx.replace(with: 1, where: fx .> 1)
+                        var z = (level - lowestRead) * inverseBin - 0.5
+                        z.replace(with: 0, where: z .< 0)
+                        z.replace(with: top, where: z .> top)
+                        var below = z - 0.5
+                        below.replace(with: 0, where: below .< 0)
+                        below.replace(with: Float(lastPair), where: below .> Float(lastPair))   // (integer selects go lane by lane)
+                        let z0 = unsafeBitCast(below + 8_388_608, to: SIMD8<Int32>.self) & 0x7F_FFFF
+                        let fz = z - SIMD8<Float>(z0)
+                        @inline(__always) func gather(_ table: UnsafeMutablePointer<Float>, _ offset: Int) -> SIMD8<Float> {
+                            SIMD8(table[Int(z0[0]) + offset], table[Int(z0[1]) + offset], table[Int(z0[2]) + offset],
+                                  table[Int(z0[3]) + offset], table[Int(z0[4]) + offset], table[Int(z0[5]) + offset],
+                                  table[Int(z0[6]) + offset], table[Int(z0[7]) + offset])
+                        }
+                        let l0 = gather(left, 0), l1 = gather(left, 1), r0 = gather(right, 0), r1 = gather(right, 1)
+                        let near = l0 + (l1 - l0) * fz, far = r0 + (r1 - r0) * fz
+                        let m = (near + (far - near) * fx).replacing(with: 1, where: level .<= darkest)
+                        UnsafeMutableRawPointer(r + x).storeBytes(of: rv * m, as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(g + x).storeBytes(of: gv * m, as: SIMD8<Float>.self)
+                        UnsafeMutableRawPointer(b + x).storeBytes(of: bv * m, as: SIMD8<Float>.self)
+                        x += 8
+                    }
+                }
+                while x < end {
                     let k = x &* stride
                     let l = luma.x * r[k] + luma.y * g[k] + luma.z * b[k]
                     let level = Self.fastLog2(max(l, 1.0 / 65_536))
-                    let fx = min(max(fxAt, 0), 1)
-                    fxAt += inverseCell
+                    let fx = min(max((Float(x) + 0.5) * inverseCell - origin, 0), 1)
+                    x += 1
                     guard level > darkest else { continue }
                     let z = min(max((level - lowestRead) * inverseBin - 0.5, 0), top)
                     let z0 = min(Int((max(z - 0.5, 0) + 8_388_608).bitPattern & 0x7F_FFFF), lastPair), fz = z - Float(z0)

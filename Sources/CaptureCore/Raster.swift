@@ -11,7 +11,7 @@ public struct Raster<Element: BitwiseCopyable & Sendable>: Sendable {
         self.width = width
         self.height = height
         self.channels = channels
-        storage = Array(repeating: value, count: width * height * channels)
+        storage = LargeAllocation.array(repeating: value, count: width * height * channels)
     }
 
     public init(width: Int, height: Int, channels: Int = 1, storage: [Element]) {

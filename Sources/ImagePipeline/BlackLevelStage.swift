@@ -85,7 +85,8 @@ struct BlackLevelStage {
         var x = 0
         while x + 8 <= w {
             let codes = UnsafeRawPointer(src + x).loadUnaligned(as: SIMD8<UInt16>.self)
-            var v = pointwiseMin((SIMD8<Float>(codes) - blacks) * scales, clips)
+            var v = (SIMD8<Float>(codes) - blacks) * scales
+            v.replace(with: clips, where: v .> clips)   // (a select: pointwiseMin is a call here)
             if let shading { v *= gain(lanes + (Float(x) + 0.5 - shading.center.x), shading) }
             UnsafeMutableRawPointer(dst + x).storeBytes(of: v, as: SIMD8<Float>.self)
             x += 8

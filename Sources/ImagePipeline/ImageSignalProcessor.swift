@@ -7,10 +7,10 @@ import Foundation
 /// intermediate Float data stays in cache:
 /// `BlackLevelStage` (with lens shading) → `DemosaicStage` → `ColorMatrixStage` → `NoiseReductionStage` → (`LocalToneMap`, for a
 /// frame with highlight headroom) → `ToneStage`.
-/// With a lens to correct (`correctsDistortion`), it runs in two passes: black level and demosaic band by band into
-/// a frame of linear camera RGB (16-bit codes); then, band by band again, each plane of that frame resampled to
-/// undo the lens's distortion and lateral chromatic aberration — in the sensor's own colour planes and in linear
-/// light, where the aberration happens — followed by the colour matrix, noise reduction and tone.
+/// With a lens to correct (`correctsDistortion`), black level and demosaic run ahead into a window of rows of linear
+/// camera RGB (16-bit codes) per worker, and each output band resamples its rows from that window to undo the lens's
+/// distortion and lateral chromatic aberration — in the sensor's own colour planes and in linear light, where the
+/// aberration happens — before the colour matrix, noise reduction and tone.
 public struct ImageSignalProcessor: Sendable {
     /// What this processor does; see ``ISPSettings``.
     public var settings: ISPSettings
@@ -175,7 +175,7 @@ public struct ImageSignalProcessor: Sendable {
     }
 
     /// Runs stages 1–4 band by band on all cores, handing each finished row (planar linear RGB) to `emit`; with
-    /// `correctingLens` and a lens to correct, in the two passes the type's documentation describes. With
+    /// `correctingLens` and a lens to correct, through the row windows the type's documentation describes. With
     /// `tonesLocally`, a frame with highlight headroom gets its `LocalToneMap` before `emit`.
     private func run(_ raw: RawImage, correctingLens: Bool = true, tonesLocally: Bool = true,
                      emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
@@ -206,29 +206,8 @@ public struct ImageSignalProcessor: Sendable {
                         .knots(width: w, height: h, planes: 1)
                 }
             }
-            let planes = demosaicToCameraRGB(raw, black: black, demosaic: demosaic)
-            let rowLimits = 0...(Int32(h - 1) << 16 - 1)
-            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
-                                context: noise.context, demosaics: false) { band in
-                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
-                    let kx = memory.baseAddress!, ky = kx + knots.count
-                    for y in band.rows {
-                        for c in 0..<3 {
-                            knots.fill(row: y, plane: c, x: kx, y: ky)
-                            PlanarWarpRow.resample(knotsX: kx, knotsY: ky, width: w, source: UnsafePointer(planes.plane(c)),
-                                                   stride: w, limitX: knots.limits.x, rowLimits: rowLimits,
-                                                   scale: planes.step, offset: planes.minimum, into: band.row(c, y))
-                        }
-                    }
-                }
-                color.run(band)
-                noise.prepare(band)
-                for y in band.output {
-                    noise.finish(band, row: y)
-                    local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: w)
-                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
-                }
-            }
+            runCorrectingLens(raw, knots: knots, black: black, demosaic: demosaic, color: color, noise: noise,
+                              local: local, emit: emit)
             return
         }
         raw.bayer.storage.withUnsafeBufferPointer { codes in
@@ -248,23 +227,87 @@ public struct ImageSignalProcessor: Sendable {
         }
     }
 
-    /// The first pass of a lens-correcting run: black level and demosaic, band by band, into linear camera RGB.
-    private func demosaicToCameraRGB(_ raw: RawImage, black: BlackLevelStage, demosaic: DemosaicStage) -> LinearPlanes {
+    /// The lens-correcting run: each worker takes a run of consecutive output bands and keeps a `LinearRowWindow` of
+    /// linear camera RGB (black level and demosaic, in chunks of twice the band height, ahead of need) holding the
+    /// source rows its next band reads where the lens put them; each band resamples its rows from the window, then
+    /// goes through the colour matrix, noise reduction and local tone map. The frame of linear camera RGB is never
+    /// whole in memory.
+    private func runCorrectingLens(_ raw: RawImage, knots: RadialWarp.Knots, black: BlackLevelStage, demosaic: DemosaicStage,
+                                   color: ColorMatrixStage, noise: NoiseReductionStage, local: LocalToneMap?,
+                                   emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let w = raw.width, h = raw.height
+        let bands = RowBands(height: h, bandHeight: ImageSignalProcessor.bandHeight)
+        // The demosaic's 10 rows of context cost less per row in taller chunks.
+        let chunk = 2 * ImageSignalProcessor.bandHeight
+        let context = noise.context
+        // Source rows each band reads (its rows with the noise reduction's context), and the most any band spans.
+        let needs = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
+            let kx = memory.baseAddress!, ky = kx + knots.count
+            return bands.map { output in
+                let rows = max(0, output.lowerBound - context)..<min(h, output.upperBound + context)
+                var low = Int32.max, high = Int32.min
+                for y in [rows.lowerBound, rows.upperBound - 1] {
+                    for c in 0..<3 {
+                        knots.fill(row: y, plane: c, x: kx, y: ky)
+                        for k in 0..<knots.count {
+                            let p = min(max(ky[k], 0), knots.limits.y)
+                            low = min(low, p); high = max(high, p)
+                        }
+                    }
+                }
+                // A position reads its row and the one below it.
+                return Int(low >> 16)...Int(high >> 16) + 1
+            }
+        }
+        let capacity = (needs.map(\.count).max() ?? 0) + chunk + 2 * ImageSignalProcessor.bandHeight
         // Room for the demosaic's overshoot past the clip level and below black.
         let top = black.maximum * 1.5
-        let planes = LinearPlanes(width: w, height: h, minimum: -top / 8, maximum: top)
+        let runs = RowBands(height: bands.count, maxCount: Parallel.coreCount)
         raw.bayer.storage.withUnsafeBufferPointer { codes in
             let codes = codes.baseAddress!
-            // Taller bands than the one-pass pipeline's: the demosaic's 10 rows of context cost less per band.
-            ISPBand.forEachBand(width: w, height: h, bandHeight: 2 * ImageSignalProcessor.bandHeight, context: 0) { band in
-                black.run(codes, into: band)
-                demosaic.run(band)
-                for y in band.output {
-                    for c in 0..<3 { planes.store(band.row(c, y), plane: c, row: y) }
+            Parallel.forEachBand(height: runs.height, bandHeight: runs.bandHeight) { run in
+                let window = LinearRowWindow(width: w, imageHeight: h, capacity: min(capacity, h + chunk), minimum: -top / 8,
+                                             maximum: top)
+                ISPBand.withWorkspace(width: w, height: h, bandHeight: chunk, context: 0) { demosaicBand in
+                    ISPBand.withWorkspace(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight, context: context,
+                                          demosaics: false) { layout in
+                        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
+                            let kx = memory.baseAddress!, ky = kx + knots.count
+                            for b in run {
+                                window.cover(needs[b], chunk: chunk) { rows in
+                                    let source = demosaicBand(rows)
+                                    black.run(codes, into: source)
+                                    demosaic.run(source)
+                                    for y in rows { for c in 0..<3 { window.store(source.row(c, y), plane: c, row: y) } }
+                                }
+                                let band = layout(bands[b])
+                                // Positions in window rows: shifted up by the window's first image row, clamped to the rows
+                                // it holds (which cover the band's needs).
+                                let shift = Int64(window.base) << 16
+                                let rowLimits = 0...Int32(min(Int64(knots.limits.y) - shift, Int64(window.count - 1) << 16 - 1))
+                                for y in band.rows {
+                                    for c in 0..<3 {
+                                        knots.fill(row: y, plane: c, x: kx, y: ky)
+                                        for k in 0..<knots.count { ky[k] = Int32(clamping: Int64(ky[k]) - shift) }
+                                        PlanarWarpRow.resample(knotsX: kx, knotsY: ky, width: w,
+                                                               source: UnsafePointer(window.planes.plane(c)), stride: w,
+                                                               limitX: knots.limits.x, rowLimits: rowLimits,
+                                                               scale: window.planes.step, offset: window.planes.minimum,
+                                                               into: band.row(c, y))
+                                    }
+                                }
+                                color.run(band)
+                                noise.prepare(band)
+                                for y in band.output {
+                                    noise.finish(band, row: y)
+                                    local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: w)
+                                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
-        return planes
     }
 }

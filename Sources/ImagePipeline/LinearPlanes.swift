@@ -1,9 +1,10 @@
-/// A whole frame of linear camera RGB, planar, stored as 16-bit codes: what the ISP's first pass (black level,
-/// demosaic) leaves for its second (lens correction, colour matrix, noise reduction, tone). Half the memory of
-/// Floats; a code is 1/65535 of the range [`minimum`, `maximum`], finer than a 12-bit sensor's step at any gain
-/// this range is sized for. Values outside the range are clamped.
-final class LinearPlanes: @unchecked Sendable {
-    // Unchecked: the storage is written in disjoint rows by the first pass's bands, and only read after it.
+import CaptureCore
+
+/// Rows of linear camera RGB, planar, stored as 16-bit codes: what the ISP's black level and demosaic leave for its
+/// lens correction (`LinearRowWindow`). Half the memory of Floats; a code is 1/65535 of the range
+/// [`minimum`, `maximum`], finer than a 12-bit sensor's step at any gain this range is sized for. Values outside the
+/// range are clamped. One worker's: not shared between threads.
+final class LinearPlanes {
     let width: Int, height: Int
     let minimum: Float, step: Float
     private let storage: UnsafeMutablePointer<UInt16>
@@ -14,10 +15,10 @@ final class LinearPlanes: @unchecked Sendable {
         self.height = height
         self.minimum = minimum
         step = max(maximum - minimum, 1e-6) / 65535
-        storage = .allocate(capacity: 3 * width * height)
+        storage = LargeAllocation.allocate(UInt16.self, capacity: 3 * width * height)
     }
 
-    deinit { storage.deallocate() }
+    deinit { LargeAllocation.deallocate(storage) }
 
     /// Plane `c` (rows `width` apart).
     @inline(__always)
