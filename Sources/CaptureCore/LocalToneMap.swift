@@ -149,6 +149,7 @@ package struct LocalToneMap: Sendable {
     /// Per cell (of `cell` pixels, `columns` across) and bin, over the image's 2 × 2 quads: Σ log2 of the quad's value
     /// and the number of quads, and apart (their value is only a lower bound) the number of clipped quads. `quad`
     /// gives a quad's value and whether it is clipped from its top-left pixel and its cell's index.
+    @inline(__always)   // so each caller's `quad` is inlined into the loop, not called per quad
     private static func accumulate(width w: Int, height h: Int, cell: Int,
                                    quad: (Int, Int, Int) -> (value: Float, clipped: Bool)) -> [[Float]] {
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = binCount

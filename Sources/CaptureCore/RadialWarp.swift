@@ -62,7 +62,7 @@ public struct RadialWarp: Sendable {
     /// fixed point: a lens's mapping is smooth, so the in-between error (spacing² / 8 × the mapping's curvature) stays
     /// below a thousandth of a pixel for phone lenses on images of a megapixel or more. The knots are exact on every
     /// `knotSpacing`-th row and interpolated on the rows between (within 16/65536 px; see `Knots`).
-    package static let knotSpacing = 8
+    @usableFromInline package static let knotSpacing = 8
 
     /// The knots of a `width` × `height` image's rows. Rows that are multiples of `knotSpacing` (and a few beyond
     /// the image each side) are computed exactly when the knots are made, on all cores; the rows between are
@@ -181,7 +181,7 @@ public struct RadialWarp: Sendable {
     /// Segment `k` of a row's knots: its first source position and its step per pixel (16.16), the positions of
     /// the segment's pixels being start + i · step. Steps are computed in 64 bits: two knots of a wild warp may lie
     /// up to 64,000 pixels apart (the readers' clamps keep reads inside).
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func segment(_ knotsX: UnsafePointer<Int32>, _ knotsY: UnsafePointer<Int32>,
                                 _ k: Int) -> (x: Int32, y: Int32, stepX: Int32, stepY: Int32) {
         let shift = Int64(knotSpacing.trailingZeroBitCount), x = knotsX[k], y = knotsY[k]

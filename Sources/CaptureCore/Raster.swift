@@ -14,6 +14,23 @@ public struct Raster<Element: BitwiseCopyable & Sendable>: Sendable {
         storage = LargeAllocation.array(repeating: value, count: width * height * channels)
     }
 
+    /// A raster whose every element `body` writes (no zero fill first): whole-frame outputs written by parallel bands,
+    /// whose pages then fault in on the workers that write them. The buffer is advised huge pages.
+    package init(width: Int, height: Int, channels: Int, writingEveryElement body: (UnsafeMutablePointer<Element>) -> Void) {
+        precondition(width >= 0 && height >= 0 && channels > 0, "invalid raster shape")
+        let count = width * height * channels
+        self.width = width
+        self.height = height
+        self.channels = channels
+        storage = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress, count > 0 {
+                LargeAllocation.adviseHugePages(base, bytes: count * MemoryLayout<Element>.stride)
+                body(base)
+            }
+            initialized = count
+        }
+    }
+
     public init(width: Int, height: Int, channels: Int = 1, storage: [Element]) {
         precondition(storage.count == width * height * channels, "storage does not match raster shape")
         self.width = width

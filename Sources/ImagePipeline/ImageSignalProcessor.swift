@@ -32,11 +32,10 @@ public struct ImageSignalProcessor: Sendable {
     /// → 8-bit RGB (3 channels interleaved), in bands, on all cores.
     public func process(_ raw: RawImage) -> Raster<UInt8> {
         let w = raw.width, h = raw.height
-        var out = Raster<UInt8>(width: w, height: h, channels: 3)
-        guard w > 0, h > 0 else { return out }
+        guard w > 0, h > 0 else { return Raster<UInt8>(width: w, height: h, channels: 3) }
         let tone = ToneStage(curve: settings.toneCurve, headroom: raw.baselineExposure)
-        out.storage.withUnsafeMutableBufferPointer { dst in
-            let dst = dst.baseAddress!
+        // Every row is emitted once: the bands write the whole raster.
+        let out = Raster<UInt8>(width: w, height: h, channels: 3) { dst in
             run(raw) { band, y, r, g, b in
                 tone.run(r: r, g: g, b: b, into: dst + y * w * 3, width: w)
             }
@@ -52,11 +51,9 @@ public struct ImageSignalProcessor: Sendable {
     /// applied.)
     public func process16(_ raw: RawImage) -> Raster<UInt16> {
         let w = raw.width, h = raw.height
-        var out = Raster<UInt16>(width: w, height: h, channels: 3, repeating: 0)
-        guard w > 0, h > 0 else { return out }
+        guard w > 0, h > 0 else { return Raster<UInt16>(width: w, height: h, channels: 3, repeating: 0) }
         let table = ToneCurve.Table16(curve: settings.toneCurve, headroom: raw.baselineExposure)
-        out.storage.withUnsafeMutableBufferPointer { dst in
-            let dst = dst.baseAddress!
+        return Raster<UInt16>(width: w, height: h, channels: 3) { dst in
             run(raw) { band, y, r, g, b in
                 let o = dst + y * w * 3
                 for x in 0..<w {
@@ -66,7 +63,6 @@ public struct ImageSignalProcessor: Sendable {
                 }
             }
         }
-        return out
     }
 
     /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`), two rows at a time inside
@@ -121,10 +117,8 @@ public struct ImageSignalProcessor: Sendable {
     /// (`outputSize` is not applied.)
     public func processLinear(_ raw: RawImage) -> Raster<Float> {
         let w = raw.width, h = raw.height
-        var out = Raster<Float>(width: w, height: h, channels: 3)
-        guard w > 0, h > 0 else { return out }
-        out.storage.withUnsafeMutableBufferPointer { dst in
-            let dst = dst.baseAddress!
+        guard w > 0, h > 0 else { return Raster<Float>(width: w, height: h, channels: 3) }
+        return Raster<Float>(width: w, height: h, channels: 3) { dst in
             run(raw, tonesLocally: false) { band, y, r, g, b in
                 let o = dst + y * w * 3
                 for x in 0..<w {
@@ -134,7 +128,6 @@ public struct ImageSignalProcessor: Sendable {
                 }
             }
         }
-        return out
     }
 
     /// Reference rendering of a ground-truth linear sRGB image (1.0 = saturation) through the same

@@ -25,6 +25,25 @@ extension Float: PlanarWarpSample {
 /// linear between knots `RadialWarp.knotSpacing` apart), into Floats: the ISP's lens correction of linear camera
 /// RGB and its demosaic's chromatic-aberration guides.
 enum PlanarWarpRow {
+    /// Eight samples from `p` on and their right neighbours, where `total` (6, 7 or 8) columns are crossed in eight
+    /// steps: lanes whose `drift` is −1 (+1) read one column to the left (right).
+    @_transparent   // (@inline(__always) leaves the specialised generic a call, with the vectors through memory)
+    private static func pair<T: PlanarWarpSample>(_ p: UnsafePointer<T>, total: Int32,
+                                                  drift: SIMD8<Float>) -> (SIMD8<Float>, SIMD8<Float>) {
+        let e0 = T.eight(p), e1 = T.eight(p + 1)
+        var left = e0, right = e1
+        if total == 6 {
+            let behind = drift .< 0
+            left.replace(with: T.eight(p - 1), where: behind)
+            right.replace(with: e0, where: behind)
+        } else if total == 8 {
+            let ahead = drift .> 0
+            left.replace(with: e1, where: ahead)
+            right.replace(with: T.eight(p + 2), where: ahead)
+        }
+        return (left, right)
+    }
+
     /// Writes `width` samples `bilinear × scale + offset` to `out`. Source row r starts at `source + r × stride`;
     /// positions are clamped to columns [0, `limitX`] and rows `rowLimits` (16.16; the upper bounds 1/65536 inside
     /// the last sample, so its right and lower neighbours exist).
@@ -36,7 +55,7 @@ enum PlanarWarpRow {
                                               into out: UnsafeMutablePointer<Float>) {
         let spacing = RadialWarp.knotSpacing
         let unit: Float = 1.0 / 65536
-        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7), laneColumns = lanes
         let yLow = rowLimits.lowerBound, yHigh = rowLimits.upperBound
         var x = 0, k = 0
         while x < w {
@@ -51,19 +70,28 @@ enum PlanarWarpRow {
                 let px = SIMD8(repeating: x0) &+ lanes &* stepX, py = SIMD8(repeating: y0) &+ lanes &* stepY
                 let ix = px &>> 16, iy = py &>> 16
                 let fx = SIMD8<Float>(px & 0xFFFF) * unit, fy = SIMD8<Float>(py & 0xFFFF) * unit
-                var a = SIMD8<Float>(), b = a, c = a, d = a
+                // Each row pair blended across at once (few vectors live: SSE has sixteen registers, two per vector).
+                var upper: SIMD8<Float>, lower: SIMD8<Float>
                 let firstRow = min(iy[0], iy[7]), rows = max(iy[0], iy[7]) &- firstRow
-                if ix[7] &- ix[0] == 7, stepX >= 0, stepX < 0x20000, rows <= 1 {
-                    // Each step moves the integer column by exactly one (a step below one pixel moves it by 0 or 1,
-                    // one above by 1 or 2, and 7 steps moved it 7): the reads are consecutive, on one pair of source
-                    // rows or, where the row curves across a source row, on three (each lane picks its pair).
-                    let j = Int(ix[0])
+                // Eight steps along a row move seven columns where the lens keeps the scale; where it magnifies or shrinks
+                // a little (by up to ⅛ over eight pixels), six or eight, and then each lane's column is its index's or
+                // one behind (ahead), from a lane on (the steps are equal). Lane masks from Float compares: integer
+                // vector masks compile lane by lane here.
+                let total = ix[7] &- ix[0], j = Int(ix[0])
+                if rows <= 1, total >= 6, total <= 8, total != 6 || j >= 1, total != 8 || j + 9 <= Int(limitX >> 16) + 1 {
+                    let drift = SIMD8<Float>(ix &- (SIMD8(repeating: ix[0]) &+ laneColumns))
+                    // The reads are consecutive (but for that one column), on one pair of source rows or, where the row
+                    // curves across a source row, on three (each lane picks its pair).
                     let top = source + Int(firstRow) * stride + j, bottom = top + stride
-                    a = T.eight(top); b = T.eight(top + 1); c = T.eight(bottom); d = T.eight(bottom + 1)
+                    let (a, b) = pair(top, total: total, drift: drift)
+                    upper = a + (b - a) * fx
+                    let (c, d) = pair(bottom, total: total, drift: drift)
+                    lower = c + (d - c) * fx
                     if rows == 1 {
-                        let lower = iy .!= firstRow, below = bottom + stride
-                        a.replace(with: c, where: lower); b.replace(with: d, where: lower)
-                        c.replace(with: T.eight(below), where: lower); d.replace(with: T.eight(below + 1), where: lower)
+                        let shifted = SIMD8<Float>(iy &- firstRow) .> 0.5
+                        let (e, f) = pair(bottom + stride, total: total, drift: drift)
+                        upper.replace(with: lower, where: shifted)
+                        lower.replace(with: e + (f - e) * fx, where: shifted)
                     }
                 } else {
                     // Gathered: each lane's own pair of rows and columns, built in registers (a lane at a time
@@ -74,9 +102,11 @@ enum PlanarWarpRow {
                               base[offsets[3]].floatValue, base[offsets[4]].floatValue, base[offsets[5]].floatValue,
                               base[offsets[6]].floatValue, base[offsets[7]].floatValue)
                     }
-                    a = gather(source); b = gather(source + 1); c = gather(source + stride); d = gather(source + stride + 1)
+                    let a = gather(source), b = gather(source + 1)
+                    upper = a + (b - a) * fx
+                    let c = gather(source + stride), d = gather(source + stride + 1)
+                    lower = c + (d - c) * fx
                 }
-                let upper = a + (b - a) * fx, lower = c + (d - c) * fx
                 let value = (upper + (lower - upper) * fy) * scale + offset
                 UnsafeMutableRawPointer(o).storeBytes(of: value, as: SIMD8<Float>.self)
             } else {
