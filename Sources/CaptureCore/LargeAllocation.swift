@@ -28,28 +28,6 @@ package enum LargeAllocation {
         _ = madvise(aligned, end - start, MADV_HUGEPAGE)
     }
 
-    /// An array of `count` copies of `value` whose buffer is advised huge pages before it is written.
-    package static func array<T: BitwiseCopyable>(repeating value: T, count: Int) -> [T] {
-        guard count * MemoryLayout<T>.stride >= 2 * hugePage else { return Array(repeating: value, count: count) }
-        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if let base = buffer.baseAddress {
-                let bytes = count * MemoryLayout<T>.stride
-                adviseHugePages(base, bytes: bytes)
-                // Filled by doubling copies of the bytes written so far: a handful of memcpy calls, where an element
-                // at a time costs a value-witness call per element in this unspecialised generic code.
-                base.initialize(to: value)
-                let raw = UnsafeMutableRawPointer(base)
-                var done = MemoryLayout<T>.stride
-                while done < bytes {
-                    let piece = min(done, bytes - done)
-                    (raw + done).copyMemory(from: raw, byteCount: piece)
-                    done += piece
-                }
-            }
-            initialized = count
-        }
-    }
-
     /// Frees memory from `allocate`.
     package static func deallocate<T>(_ pointer: UnsafeMutablePointer<T>) {
         free(pointer)

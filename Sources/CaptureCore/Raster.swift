@@ -11,7 +11,9 @@ public struct Raster<Element: BitwiseCopyable & Sendable>: Sendable {
         self.width = width
         self.height = height
         self.channels = channels
-        storage = LargeAllocation.array(repeating: value, count: width * height * channels)
+        // (Array's own fill: this initialiser stays inlinable into other modules, so it is specialised for the
+        // element type there; through a package helper it would fill element by element through value witnesses.)
+        storage = Array(repeating: value, count: width * height * channels)
     }
 
     /// A raster whose every element `body` writes (no zero fill first): whole-frame outputs written by parallel bands,
