@@ -8,7 +8,10 @@ linear sRGB, so camera RGB is linear sRGB and a correct develop reproduces the p
 benchmark develops each file with OpenCapture and with LibRaw's dcraw_emu, fits away each tool's
 tone curve, and compares with the original photograph.
 
-usage: make-third-party-dngs.py DATA_DIR OUT_DIR    (prints one line per file: DNG path, reference path)
+With --large, it writes one 12 MP DNG instead (4000×3000): the 24 Kodak crops tiled 8 × 6 (each used twice, the
+second time mirrored), a real-content file the size of a phone's photo for timing develops end to end.
+
+usage: make-third-party-dngs.py [--large] DATA_DIR OUT_DIR    (prints one line per file: DNG path, reference path)
 """
 import glob
 import os
@@ -75,11 +78,31 @@ def write(reference, destination):
     converter.convert(codes, filename=base)
 
 
+def large(data, out):
+    tiles = [np.asarray(Image.open(p).convert("RGB")) for p in sorted(glob.glob(os.path.join(data, "demosaic", "kodak24", "*")))]
+    if len(tiles) < 24 or any(t.shape[:2] != (500, 500) for t in tiles):
+        sys.exit("the 24 Kodak crops of 500 × 500 are needed")
+    rows = []
+    for r in range(6):
+        row = [tiles[(r * 8 + c) % 24] if r < 3 else tiles[(r * 8 + c) % 24][:, ::-1] for c in range(8)]
+        rows.append(np.concatenate(row, axis=1))
+    reference = os.path.join(out, "large-kodak-12mp.png")
+    destination = os.path.join(out, "large-kodak-12mp.dng")
+    if not os.path.exists(destination):
+        Image.fromarray(np.concatenate(rows, axis=0)).save(reference)
+        write(reference, destination)
+    print(f"{destination}\t{reference}")
+
+
 def main():
-    if len(sys.argv) != 3:
+    arguments = [a for a in sys.argv[1:] if a != "--large"]
+    if len(arguments) != 2:
         sys.exit(__doc__)
-    data, out = sys.argv[1], sys.argv[2]
+    data, out = arguments
     os.makedirs(out, exist_ok=True)
+    if "--large" in sys.argv[1:]:
+        large(data, out)
+        return
     for collection in ("kodak24", "mcmaster18"):
         for reference in sorted(glob.glob(os.path.join(data, "demosaic", collection, "*"))):
             name = os.path.splitext(os.path.basename(reference))[0]

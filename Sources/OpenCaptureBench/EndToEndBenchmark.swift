@@ -116,6 +116,43 @@ enum EndToEndBenchmark {
         } else {
             print("e2e.anchor.dcraw_emu_T: skipped (apt-get install libraw-bin)")
         }
+        // develop a DNG another writer made from photographs (PiDNG, 12 MP of tiled Kodak crops; no lens opcodes, no
+        // headroom), against dcraw_emu's AHD, DHT and AAHD on the same file, with each result's CPSNR against the
+        // photograph after a per-channel gain + gamma fit (each tool's tone curve removed).
+        if let data = options.dataDirectory {
+            switch ThirdPartyDevelopBenchmark.makeDNGs(data: data, folder: root.appendingPathComponent("pidng"), large: true) {
+            case .success(let made) where made.count == 1:
+                let dng = URL(fileURLWithPath: made[0].dng)
+                let reference = try PNGCodec.decode(Data(contentsOf: URL(fileURLWithPath: made[0].reference)))
+                func score(_ tool: String, _ tiff: URL?) {
+                    guard let tiff, let image = try? TIFFCodec.decode(Data(contentsOf: tiff)), image.size == reference.size else { return }
+                    report("e2e.develop.third_party_12mp.\(tool).cpsnr",
+                           ImageQuality.cpsnr(DevelopBenchmark.fitted(image, to: reference), reference, border: 10), "dB",
+                           format: "%.2f", anchor: "against the photographs, after a per-channel gain + gamma fit")
+                }
+                let ours = try timeCommand("develop.third_party_12mp", program: cli, { ["develop", dng.path, "--format", "tiff", "-o", $0.path] },
+                                           expect: ".tif", anchor: "PiDNG 12 MP DNG of photographs → 8-bit TIFF (residual interpolation)")
+                score("opencapture", files(in: ours, suffix: ".tif").first)
+                if let dcraw = ExternalTool.find("dcraw_emu") {
+                    for (name, quality) in ThirdPartyDevelopBenchmark.libRawMethods {
+                        let folder = try timeCommand("anchor.dcraw_emu_q\(quality)_third_party_12mp", program: dcraw, { folder in
+                            let copy = folder.appendingPathComponent(dng.lastPathComponent)
+                            try? FileManager.default.copyItem(at: dng, to: copy)
+                            return ["-q", quality, "-w", "-o", "1", "-T", copy.path]
+                        }, expect: ".tiff", anchor: "LibRaw dcraw_emu -q \(quality) (\(name.uppercased())) -T on the same DNG")
+                        score("dcraw_emu_\(name)", files(in: folder, suffix: ".tiff").first)
+                    }
+                    for (name, quality) in ThirdPartyDevelopBenchmark.libRawMethods {
+                        if let ours = medianTimes["develop.third_party_12mp"], let theirs = medianTimes["anchor.dcraw_emu_q\(quality)_third_party_12mp"] {
+                            report("e2e.develop.third_party_12mp.speedup_vs_\(name)", theirs / ours, "×", format: "%.1f",
+                                   anchor: quality == "3" ? "target ≥ 4×" : "")
+                        }
+                    }
+                }
+            case .success: print("e2e.develop.third_party_12mp: skipped (the script wrote no file)")
+            case .failure(let why): print("e2e.develop.third_party_12mp: skipped (\(why.description))")
+            }
+        }
         // (develop runs before the fusion rows: those decode three 12 MP images in this process, and a child spawned
         // afterwards would report this process's memory as its own peak.)
 

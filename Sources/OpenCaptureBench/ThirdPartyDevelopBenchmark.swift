@@ -12,27 +12,35 @@ import OpenCapture
 enum ThirdPartyDevelopBenchmark {
     static let libRawMethods = [("ahd", "3"), ("dht", "11"), ("aahd", "12")]
 
+    /// Writes the DNGs with scripts/make-third-party-dngs.py (`large`: the one 12 MP tiled file) into `folder`: each
+    /// file's path and its reference photograph's, or why they could not be made.
+    static func makeDNGs(data: String, folder: URL, large: Bool) -> Result<[(dng: String, reference: String)], BenchmarkError> {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/make-third-party-dngs.py").path
+        guard let python = ExternalTool.find("python3") else { return .failure(BenchmarkError(description: "no python3")) }
+        let made = ExternalTool.run(python, [script] + (large ? ["--large"] : []) + [data, folder.path])
+        guard made.status == 0 else {
+            return .failure(BenchmarkError(description: "PiDNG could not write the files: pip install pidng pillow"))
+        }
+        return .success(made.output.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t").map(String.init)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        })
+    }
+
     static func run(_ options: BenchmarkOptions) throws {
         guard let data = options.dataDirectory else {
             print("develop.third_party: skipped (no ../shared/data)")
             return
         }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/make-third-party-dngs.py").path
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-pidng-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }
-        guard let python = ExternalTool.find("python3") else {
-            print("develop.third_party: skipped (no python3)")
+        let pairs: [(dng: String, reference: String)]
+        switch makeDNGs(data: data, folder: folder, large: false) {
+        case .success(let made): pairs = made
+        case .failure(let why):
+            print("develop.third_party: skipped (\(why.description))")
             return
-        }
-        let made = ExternalTool.run(python, [script, data, folder.path])
-        guard made.status == 0 else {
-            print("develop.third_party: skipped (PiDNG could not write the files: pip install pidng pillow)")
-            return
-        }
-        let pairs = made.output.split(separator: "\n").compactMap { line -> (dng: String, reference: String)? in
-            let parts = line.split(separator: "\t").map(String.init)
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
         }
         let dcraw = ExternalTool.find("dcraw_emu")
         let developer = RawDeveloper()
