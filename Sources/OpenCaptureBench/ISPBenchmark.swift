@@ -20,7 +20,7 @@ enum ISPBenchmark {
             report("isp.12mp.\(method.rawValue).throughput", megapixels / median(times), "MP/s", format: "%.0f",
                    anchor: "target ≥ 100 MP/s; LibRaw dcraw_emu AHD 12 MP 2.28 s ≈ 5 MP/s")
         }
-        // What correcting the lens costs inside the ISP (distortion + lateral CA, in a second pass over linear camera
+        // What correcting the lens costs inside the ISP (distortion + lateral CA, resampled from windows of linear camera
         // RGB): the default demosaic with the correction off.
         if raw.lensCorrection != nil {
             var settings = ISPSettings()
