@@ -40,6 +40,33 @@ public enum JPEGSegments {
         }
     }
 
+    /// The offset just past the EOI marker that ends the primary image — its entropy-coded data from the first scan
+    /// on, through any later scans of a progressive file — or nil when the data ends first (a truncated file) or has
+    /// no scan. What follows it (a Motion Photo's video, MPF's secondary images) is not read.
+    public static func endOfImage(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        guard let scan = walk(bytes).0.last, scan.marker == 0xDA else { return nil }
+        return endOfImage(bytes, after: scan.payload.upperBound)
+    }
+
+    /// The offset just past the EOI marker that ends the entropy-coded data starting at `start`.
+    static func endOfImage(_ b: [UInt8], after start: Int) -> Int? {
+        var i = start
+        while i + 1 < b.count {
+            if b[i] == 0xFF {
+                let next = b[i + 1]
+                if next == 0xD9 { return i + 2 }
+                if next == 0x00 || next == 0xFF || (0xD0...0xD7).contains(next) { i += next == 0xFF ? 1 : 2; continue }
+                // Another marker (a later scan of a progressive JPEG): skip its segment.
+                guard i + 3 < b.count else { return nil }
+                i += 2 + (Int(b[i + 2]) << 8 | Int(b[i + 3]))
+                continue
+            }
+            i += 1
+        }
+        return nil
+    }
+
     /// The segments readable before any damage; throws only when `b` is not a JPEG at all.
     private static func readable(_ b: [UInt8]) throws -> [JPEGSegment] {
         let (result, error) = walk(b)

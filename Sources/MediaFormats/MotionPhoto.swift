@@ -20,7 +20,7 @@ public enum MotionPhoto {
         let bytes = [UInt8](jpeg)
         let segments = try JPEGSegments.segments(in: bytes)
         guard let scan = segments.last, scan.marker == 0xDA else { throw MediaFormatError.truncated }
-        guard let end = endOfImage(bytes, after: scan.payload.upperBound) else { throw MediaFormatError.truncated }
+        guard let end = JPEGSegments.endOfImage(bytes, after: scan.payload.upperBound) else { throw MediaFormatError.truncated }
         let xmp = Array(xmpPacket(videoLength: video.count, presentationTimestampUs: presentationTimestampUs, heic: false).utf8)
         let payload = xmpPrefix + xmp
         guard payload.count + 2 <= 0xFFFF else { throw MediaFormatError.unsupported("Motion Photo XMP longer than one segment") }
@@ -125,24 +125,6 @@ public enum MotionPhoto {
         let length = payload.count + 2
         out += [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]
         out += payload
-    }
-
-    /// The offset just past the EOI marker that ends the entropy-coded data starting at `start`.
-    private static func endOfImage(_ b: [UInt8], after start: Int) -> Int? {
-        var i = start
-        while i + 1 < b.count {
-            if b[i] == 0xFF {
-                let next = b[i + 1]
-                if next == 0xD9 { return i + 2 }
-                if next == 0x00 || next == 0xFF || (0xD0...0xD7).contains(next) { i += next == 0xFF ? 1 : 2; continue }
-                // Another marker (a later scan of a progressive JPEG): skip its segment.
-                guard i + 3 < b.count else { return nil }
-                i += 2 + (Int(b[i + 2]) << 8 | Int(b[i + 3]))
-                continue
-            }
-            i += 1
-        }
-        return nil
     }
 
     private static func attribute(_ name: String, in text: String) -> String? {

@@ -58,6 +58,8 @@ struct FuseCommand: ParsableCommand {
         fusion.alignsLocally = !globalAlign
         fusion.removesGhosts = !noDeghost
         fusion.mergesHDR = mergesHDR
+        // --hdr asks for the HDR: without exposures that is an error before any work, not a fused photo and a note.
+        fusion.requiresExposures = mergesHDR
         if let contrastWeight { fusion.contrastWeight = contrastWeight }
         if let saturationWeight { fusion.saturationWeight = saturationWeight }
         if let exposureWeight { fusion.exposureWeight = exposureWeight }
@@ -95,7 +97,7 @@ struct FuseCommand: ParsableCommand {
             print("  → \(hdrURL.path) (scene-linear radiance)")
             print("  → \(toneURL.path) (HDR, tone-mapped)")
         } else if hdrRequested {
-            print("  (no HDR merge: exposures unknown; pass --exposures)")
+            print("  (no HDR merge)")
         }
     }
 }

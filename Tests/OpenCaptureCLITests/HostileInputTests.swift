@@ -58,6 +58,7 @@ struct HostileInputTests {
         ("fuse output under a file", ["fuse", "good.jpg", "good2.jpg", "-o", "a-file/fused.jpg"]),
         ("fuse bad exposures", ["fuse", "good.jpg", "good2.jpg", "--exposures", "1,,2", "-o", "out/fused.jpg"]),
         ("fuse into a PNG name", ["fuse", "good.jpg", "good2.jpg", "-o", "out/fused.png"]),
+        ("fuse --hdr without exposures", ["fuse", "good.jpg", "good2.jpg", "--hdr", "-o", "out/fused.jpg"]),
         ("develop empty", ["develop", "empty.dng", "-o", "out"]),
         ("develop not raw", ["develop", "good.jpg", "-o", "out"]),
         ("develop output is a file", ["develop", "good.jpg", "-o", "a-file/sub"]),

@@ -26,6 +26,9 @@ public struct PhotoFusion: Sendable {
     public var removesGhosts = true
     /// Also merge to scene-linear HDR and tone-map it when the exposures are known (default true).
     public var mergesHDR = true
+    /// Fail, before decoding anything, when `mergesHDR` is set and the exposures are neither given nor in every file
+    /// (default false: the fused photo is still made, without the HDR).
+    public var requiresExposures = false
     /// Largest shift searched, in pixels.
     public var maxShift = 64
     /// JPEG quality of the fused outputs, 0…1.
@@ -98,6 +101,10 @@ public struct PhotoFusion: Sendable {
             throw PhotoFusionError.mixedColorSpaces("\(inputs[0].name) is \(colorSpace.rawValue), \(other.name) is \(other.colorSpace.rawValue)")
         }
         let exposures = given ?? (inputs.allSatisfy { $0.exposure != nil } ? inputs.compactMap(\.exposure) : nil)
+        if requiresExposures, mergesHDR, exposures == nil {
+            let missing = inputs.filter { $0.exposure == nil }.map(\.name).joined(separator: ", ")
+            throw PhotoFusionError.invalidExposures("unknown for \(missing) (no EXIF exposure time and ISO); give them, e.g. 0.25,1,4")
+        }
         let reference = inputs.count / 2
         let exif = outputExif(inputs[reference], colorSpace: colorSpace)
         let icc = ICCProfile.data(for: colorSpace)

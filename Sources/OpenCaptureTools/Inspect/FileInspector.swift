@@ -61,6 +61,8 @@ public enum FileInspector {
         } catch let error as MediaFormatError {
             throw inspectionError(error)
         }
+        // The headers alone decode: a file cut inside its image data is damaged all the same.
+        guard JPEGSegments.endOfImage(in: data) != nil else { throw FileInspectionError.truncated }
         report.width = size.width
         report.height = size.height
         report.add("File", "Kind", "JPEG")

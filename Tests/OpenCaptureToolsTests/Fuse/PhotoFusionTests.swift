@@ -23,6 +23,14 @@ import Testing
         let withoutExposures = try PhotoFusion().fuse(contentsOf: urls)
         #expect(withoutExposures.radianceHDR == nil && withoutExposures.exposures == nil)
         #expect(withoutExposures.shifts.count == 3)
+        // Asking for the HDR without exposures fails before any decoding, naming the files that lack them.
+        var strict = PhotoFusion()
+        strict.requiresExposures = true
+        #expect(throws: PhotoFusionError.invalidExposures(
+            "unknown for shot0.png, shot1.tif, shot2.png (no EXIF exposure time and ISO); give them, e.g. 0.25,1,4")) {
+            try strict.fuse(contentsOf: urls)
+        }
+        #expect(try strict.fuse(contentsOf: urls, exposures: [0.25, 1, 4]).radianceHDR != nil)
         let withExposures = try PhotoFusion().fuse(contentsOf: urls, exposures: [0.25, 1, 4])
         let hdr = try RadianceHDR.decode(try #require(withExposures.radianceHDR))
         #expect(hdr.width == 96 && hdr.height == 64)

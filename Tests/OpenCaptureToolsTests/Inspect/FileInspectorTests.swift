@@ -84,6 +84,22 @@ import Testing
         #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(png.prefix(30)) }
     }
 
+    @Test func aJPEGCutInsideItsImageDataIsTruncated() throws {
+        // Noise, so the entropy-coded data is long enough to cut through.
+        var rng = SystemRandomNumberGenerator()
+        let image = Raster<UInt8>(width: 64, height: 48, channels: 3, storage: (0..<(64 * 48 * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let jpeg = try JPEGEncoder.encode(image)
+        let scan = try #require(JPEGSegments.segments(in: jpeg).last(where: { $0.marker == 0xDA }))
+        #expect(JPEGSegments.endOfImage(in: jpeg) == jpeg.count)
+        #expect(try FileInspector.inspect(jpeg).kind == .jpeg)
+        // Headers whole, image data cut: libjpeg reads the size, the file is damaged all the same.
+        for end in [scan.payload.upperBound + 10, (scan.payload.upperBound + jpeg.count) / 2, jpeg.count - 2] {
+            #expect(throws: FileInspectionError.truncated, "cut at \(end) of \(jpeg.count)") { try FileInspector.inspect(jpeg.prefix(end)) }
+        }
+        // Data after the end of the image (a Motion Photo's video, MPF's secondary images) is not damage.
+        #expect(try FileInspector.inspect(jpeg + Data(repeating: 0x5A, count: 100)).kind == .jpeg)
+    }
+
     @Test func garbageThrowsATypedError() throws {
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data()) }
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data(repeating: 0x42, count: 1000)) }
