@@ -52,6 +52,33 @@ public enum PNGCodec {
     }
 
     /// Encodes 8-bit RGB (3 channels), RGBA (4) or gray (1).
+    /// `image` as PNG (8-bit grey, RGB or RGBA) and, with `exif`, its EXIF (orientation, dates, camera) in an `eXIf`
+    /// chunk after the header, as PNG's third edition places it (libpng's simplified writer has no chunks of its own).
+    public static func encode(_ image: Raster<UInt8>, exif: ExifMetadata?) throws -> Data {
+        let png = try encode(image)
+        guard let exif else { return png }
+        return try inserting(chunk: "eXIf", ExifWriter.tiffData(for: exif), into: png)
+    }
+
+    /// `png` with a chunk of `type` holding `body` right after IHDR (its length, type, body and CRC-32, zlib's).
+    static func inserting(chunk type: String, _ body: Data, into png: Data) throws -> Data {
+        // Signature (8 bytes), then IHDR: length 13, "IHDR", 13 bytes, CRC.
+        let afterHeader = 8 + 4 + 4 + 13 + 4
+        guard png.count > afterHeader, body.count < Int(Int32.max) else { throw MediaFormatError.invalidImage("PNG too short for a chunk") }
+        var chunk = Data()
+        withUnsafeBytes(of: UInt32(body.count).bigEndian) { chunk.append(contentsOf: $0) }
+        chunk.append(contentsOf: Array(type.utf8))
+        chunk.append(body)
+        let crc = chunk.dropFirst(4).withUnsafeBytes { bytes in
+            UInt32(crc32(0, bytes.bindMemory(to: UInt8.self).baseAddress, UInt32(bytes.count)))
+        }
+        withUnsafeBytes(of: crc.bigEndian) { chunk.append(contentsOf: $0) }
+        var out = Data(png.prefix(afterHeader))
+        out.append(chunk)
+        out.append(png.dropFirst(afterHeader))
+        return out
+    }
+
     public static func encode(_ image: Raster<UInt8>) throws -> Data {
         guard image.width > 0, image.height > 0, image.width < 1 << 24, image.height < 1 << 24 else {
             throw MediaFormatError.invalidImage("PNG cannot hold a \(image.width)×\(image.height) image")
@@ -69,10 +96,8 @@ public enum PNGCodec {
         png.height = UInt32(image.height)
         png.format = format
         return try image.storage.withUnsafeBytes { pixels in
-            var size: png_alloc_size_t = 0
-            guard png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, Int32(image.rowStride), nil) != 0 else {
-                throw failure(&png, decoding: false)
-            }
+            // One pass into a buffer of the most it can need (asking libpng the size first compresses the image twice).
+            var size = ocp_png_image_png_size_max(&png)
             var out = Data(count: Int(size))
             let ok = out.withUnsafeMutableBytes { buffer in
                 png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, Int32(image.rowStride), nil)

@@ -12,6 +12,31 @@ import Testing
         #expect(try PNGCodec.decode(png) == image)
     }
 
+    @Test func exifTravelsInAnEXIfChunkBeforeTheImageData() throws {
+        let image = TestImages.colourful(width: 33, height: 17)
+        var exif = ExifMetadata()
+        exif.orientation = 6
+        exif.make = "OpenCapture"
+        let png = try PNGCodec.encode(image, exif: exif)
+        let types = try PNGHeader.chunks(in: png).map(\.type)
+        #expect(types.first == "IHDR" && types.dropFirst().first == "eXIf")
+        #expect(try PNGCodec.decode(png) == image)   // libpng checks every chunk's CRC on reading
+        let chunk = try #require(PNGHeader.chunks(in: png).first { $0.type == "eXIf" })
+        let read = try ExifReader.read(jpeg: png.subdata(in: chunk.body))
+        #expect(read.orientation == 6 && read.make == "OpenCapture")
+        #expect(try PNGCodec.encode(image, exif: nil) == PNGCodec.encode(image))
+    }
+
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
+    func exiftoolReadsTheOrientation() throws {
+        var exif = ExifMetadata()
+        exif.orientation = 8
+        let png = try PNGCodec.encode(TestImages.colourful(width: 16, height: 8), exif: exif)
+        let result = try ExternalTool.exiftool.run(["-n", "-s", "-s", "-s", "-Orientation", "-Warning"], file: png, fileExtension: "png")
+        #expect(result.status == 0)
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "\(result.output)")
+    }
+
     @Test func rgbaDropsAlphaKeepingColour() throws {
         let rgba = TestImages.colourful(width: 12, height: 7, channels: 4)
         let decoded = try PNGCodec.decode(try PNGCodec.encode(rgba))

@@ -2,7 +2,7 @@
 public enum DevelopedFileFormat: String, Sendable, CaseIterable {
     /// Baseline JPEG with EXIF and an sRGB ICC profile.
     case jpeg
-    /// 8-bit RGB PNG.
+    /// 8-bit RGB PNG with the raw file's EXIF (orientation included) in an `eXIf` chunk.
     case png
     /// Uncompressed 8-bit RGB TIFF.
     case tiff

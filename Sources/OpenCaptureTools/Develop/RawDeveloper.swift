@@ -53,7 +53,7 @@ public struct RawDeveloper: Sendable {
                 let quality = Int((jpegQuality * 100).rounded())
                 encoded = try JPEGEncoder.encode(isp.process(raw), quality: min(100, max(1, quality)), exif: exif, iccProfile: icc)
             case .png:
-                encoded = try PNGCodec.encode(isp.process(raw))
+                encoded = try PNGCodec.encode(isp.process(raw), exif: exif)
             case .tiff:
                 encoded = try TIFFCodec.encode(isp.process(raw), orientation: info.orientation, exif: exif, iccProfile: icc)
             case .tiff16:

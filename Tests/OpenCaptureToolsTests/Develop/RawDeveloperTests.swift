@@ -41,6 +41,9 @@ import Testing
         // Every format carries the same rendering (JPEG within its compression loss).
         let reference = try PNGCodec.decode(try developer.develop(dng, as: .png).data)
         #expect(ImageQuality.cpsnr(image, reference) >= (format == .jpeg ? 30 : 45))
+        // and the raw file's EXIF: its camera, exposure and orientation (PNG in an eXIf chunk).
+        let report = try FileInspector.inspect(developed.data)
+        #expect(report["Make"] == "OpenCapture", "\(format)")
     }
 
     @Test func sixteenBitTIFFKeepsSixteenBits() throws {
