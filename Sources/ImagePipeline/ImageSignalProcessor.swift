@@ -209,14 +209,21 @@ public struct ImageSignalProcessor: Sendable {
                                 context: noise.context) { band in
                 black.run(codes, into: band)
                 demosaic.run(band)
-                color.run(band)
-                noise.prepare(band)
-                for y in band.output {
-                    noise.finish(band, row: y)
-                    local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: w)
-                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
-                }
+                Self.finish(band, color: color, noise: noise, local: local, emit: emit)
             }
+        }
+    }
+
+    /// Stages 3–5 of a band holding camera RGB: colour matrix, noise reduction, the local tone map, then each output
+    /// row to `emit`.
+    private static func finish(_ band: ISPBand, color: ColorMatrixStage, noise: NoiseReductionStage, local: LocalToneMap?,
+                               emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
+        color.run(band)
+        noise.prepare(band)
+        for y in band.output {
+            noise.finish(band, row: y)
+            local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: band.width)
+            emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
         }
     }
 
@@ -289,13 +296,7 @@ public struct ImageSignalProcessor: Sendable {
                                                                into: band.row(c, y))
                                     }
                                 }
-                                color.run(band)
-                                noise.prepare(band)
-                                for y in band.output {
-                                    noise.finish(band, row: y)
-                                    local?.apply(r: band.row(0, y), g: band.row(1, y), b: band.row(2, y), row: y, width: w)
-                                    emit(band, y, band.row(0, y), band.row(1, y), band.row(2, y))
-                                }
+                                Self.finish(band, color: color, noise: noise, local: local, emit: emit)
                             }
                         }
                     }
