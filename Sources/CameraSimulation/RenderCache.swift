@@ -14,7 +14,9 @@ import Glibc
 /// modification time, so a rebuilt binary (a changed renderer or scene) never reads an older render. Files
 /// are written under a temporary name in the folder and renamed; a damaged or foreign file is a miss
 /// (the next store replaces it); the folder is trimmed to `byteLimit`, least recently used first.
-/// Failures only cost the render: the cache never throws.
+/// Failures only cost the render: the cache never throws. Entries are read in place (mapped): they are only ever
+/// replaced by renaming a new file over them or removed, which leaves a mapping intact; a file truncated in place by
+/// something else while a process reads it would fault that process (SIGBUS), as with any mapped file.
 struct RenderCache: Sendable {
     let directory: URL
 

@@ -2,20 +2,23 @@
 import Glibc
 #endif
 
-/// Memory for a whole-frame working buffer, asked of the kernel in 2 MB pages where it allows them (transparent huge
-/// pages, `madvise` mode): a 72 MB frame then costs 36 page faults instead of 18,000, and reading it across rows
-/// misses the TLB far less. Falls back to ordinary pages; free with `deallocate`.
+/// Memory for a large working buffer (the ISP's row windows, a frame's raw samples), asked of the kernel in 2 MB pages
+/// where it allows them (transparent huge pages in `madvise` or `always` mode; a hint, nothing happens with `never`):
+/// a 72 MB buffer then costs 36 page faults instead of 18,000, and reads across its rows miss the TLB far less.
 package enum LargeAllocation {
     /// Alignment (and page size) of a huge page.
     static let hugePage = 2 << 20
 
-    /// Uninitialised memory for `capacity` values of `type`, aligned to a huge page when it spans at least one.
+    /// Uninitialised memory for `capacity` values of `type` (posix_memalign: aligned to a huge page when it spans at
+    /// least one, else to 64 bytes); free it with `deallocate`.
     package static func allocate<T>(_ type: T.Type, capacity: Int) -> UnsafeMutablePointer<T> {
         let bytes = max(1, capacity) * MemoryLayout<T>.stride
-        guard bytes >= hugePage else { return .allocate(capacity: max(1, capacity)) }
+        let alignment = max(bytes >= hugePage ? hugePage : 64, MemoryLayout<T>.alignment)
         var memory: UnsafeMutableRawPointer?
-        guard posix_memalign(&memory, hugePage, bytes) == 0, let memory else { return .allocate(capacity: capacity) }
-        adviseHugePages(memory, bytes: bytes)
+        guard posix_memalign(&memory, alignment, bytes) == 0, let memory else {
+            fatalError("out of memory: \(bytes) bytes")   // as UnsafeMutablePointer.allocate does
+        }
+        if bytes >= hugePage { adviseHugePages(memory, bytes: bytes) }
         return memory.bindMemory(to: T.self, capacity: capacity)
     }
 

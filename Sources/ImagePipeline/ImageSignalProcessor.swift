@@ -246,7 +246,9 @@ public struct ImageSignalProcessor: Sendable {
             return bands.map { output in
                 let rows = max(0, output.lowerBound - context)..<min(h, output.upperBound + context)
                 var low = Int32.max, high = Int32.min
-                for y in [rows.lowerBound, rows.upperBound - 1] {
+                // Every knot row in the band and its ends (a lens whose correction folds back is not monotone).
+                let knotRows = Array(stride(from: rows.lowerBound, to: rows.upperBound, by: RadialWarp.knotSpacing)) + [rows.upperBound - 1]
+                for y in knotRows {
                     for c in 0..<3 {
                         knots.fill(row: y, plane: c, x: kx, y: ky)
                         for k in 0..<knots.count {

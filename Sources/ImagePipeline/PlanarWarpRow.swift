@@ -76,9 +76,10 @@ enum PlanarWarpRow {
                 // Eight steps along a row move seven columns where the lens keeps the scale; where it magnifies or shrinks
                 // a little (by up to ⅛ over eight pixels), six or eight, and then each lane's column is its index's or
                 // one behind (ahead), from a lane on (the steps are equal). Lane masks from Float compares: integer
-                // vector masks compile lane by lane here.
+                // vector masks compile lane by lane here. Every read stays within the row: the pair reads columns j − 1
+                // (six) … j + 8 (+ 1 for eight), and the last column is limitX's + 1.
                 let total = ix[7] &- ix[0], j = Int(ix[0])
-                if rows <= 1, total >= 6, total <= 8, total != 6 || j >= 1, total != 8 || j + 9 <= Int(limitX >> 16) + 1 {
+                if rows <= 1, total >= 6, total <= 8, total != 6 || j >= 1, j + 8 + (total == 8 ? 1 : 0) <= Int(limitX >> 16) + 1 {
                     let drift = SIMD8<Float>(ix &- (SIMD8(repeating: ix[0]) &+ laneColumns))
                     // The reads are consecutive (but for that one column), on one pair of source rows or, where the row
                     // curves across a source row, on three (each lane picks its pair).

@@ -51,7 +51,6 @@ public enum PNGCodec {
         return Raster(width: width, height: height, channels: 3, storage: rgb)
     }
 
-    /// Encodes 8-bit RGB (3 channels), RGBA (4) or gray (1).
     /// `image` as PNG (8-bit grey, RGB or RGBA) and, with `exif`, its EXIF (orientation, dates, camera) in an `eXIf`
     /// chunk after the header, as PNG's third edition places it (libpng's simplified writer has no chunks of its own).
     public static func encode(_ image: Raster<UInt8>, exif: ExifMetadata?) throws -> Data {
@@ -79,6 +78,7 @@ public enum PNGCodec {
         return out
     }
 
+    /// Encodes 8-bit RGB (3 channels), RGBA (4) or gray (1).
     public static func encode(_ image: Raster<UInt8>) throws -> Data {
         guard image.width > 0, image.height > 0, image.width < 1 << 24, image.height < 1 << 24 else {
             throw MediaFormatError.invalidImage("PNG cannot hold a \(image.width)×\(image.height) image")

@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import Testing
 @testable import ImagePipeline
 
@@ -62,5 +63,40 @@ import Testing
         // 0.01 px (a phone lens over a 12 MP image, 200 times less).
         #expect(worstFloats < 0.012 * 60_000, "largest difference \(worstFloats)")
         #expect(worstCodes < 0.006 * 60_000, "largest difference \(worstCodes)")
+    }
+
+    /// Steps of 0.85 px reach the last column (six columns in eight steps at the right edge) over a source that ends
+    /// where a guard page begins: a read past the last sample faults instead of passing unseen. Values are the exact
+    /// bilinear reads (rows 0 and 1 of two, positions 16.16).
+    @Test(arguments: [Float(0.85), 1.0, 1.12])
+    func theRightEdgeReadsNoFurtherThanTheLastSample(step: Float) throws {
+        let w = 64, page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard let memory = mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              memory != MAP_FAILED else { throw CancellationError() }
+        defer { munmap(memory, 2 * page) }
+        #expect(mprotect(memory + page, page, PROT_NONE) == 0)
+        let source = (memory + page - 2 * w * 2).bindMemory(to: UInt16.self, capacity: 2 * w)
+        for i in 0..<(2 * w) { source[i] = UInt16((i * 7919) % 60_000) }
+        // Column positions ending exactly at the last one bilinear may start from (w − 2), y = 0.25 (rows 0 and 1).
+        let count = w / RadialWarp.knotSpacing + 1
+        let xs = (0..<count).map { k in Float(w - 2) - step * Float(w - 1 - k * RadialWarp.knotSpacing) }
+        var kx = xs.map { Int32(($0 * 65536).rounded()) }, ky = [Int32](repeating: 1 << 14, count: count)
+        var out = [Float](repeating: 0, count: w)
+        let limitX = Int32(w - 1) << 16 - 1
+        kx.withUnsafeMutableBufferPointer { kx in
+            ky.withUnsafeMutableBufferPointer { ky in
+                out.withUnsafeMutableBufferPointer { o in
+                    PlanarWarpRow.resample(knotsX: kx.baseAddress!, knotsY: ky.baseAddress!, width: w, source: source, stride: w,
+                                           limitX: limitX, rowLimits: 0...(1 << 16 - 1), into: o.baseAddress!)
+                }
+            }
+        }
+        for x in (w - 16)..<w {
+            let px = min(max(Float(w - 2) - step * Float(w - 1 - x), 0), Float(limitX) / 65536)
+            let x0 = Int(px), fx = px - Float(x0)
+            func at(_ c: Int, _ r: Int) -> Float { Float(source[r * w + c]) }
+            let top = at(x0, 0) + (at(x0 + 1, 0) - at(x0, 0)) * fx, bottom = at(x0, 1) + (at(x0 + 1, 1) - at(x0, 1)) * fx
+            #expect(abs(out[x] - (top + (bottom - top) * 0.25)) < 0.02 * 60_000, "x \(x)")
+        }
     }
 }

@@ -20,8 +20,17 @@ import Testing
         let png = try PNGCodec.encode(image, exif: exif)
         let types = try PNGHeader.chunks(in: png).map(\.type)
         #expect(types.first == "IHDR" && types.dropFirst().first == "eXIf")
-        #expect(try PNGCodec.decode(png) == image)   // libpng checks every chunk's CRC on reading
+        #expect(try PNGCodec.decode(png) == image)
         let chunk = try #require(PNGHeader.chunks(in: png).first { $0.type == "eXIf" })
+        // The chunk's CRC-32 (over type and body, big-endian after the body), against a bitwise reference (libpng
+        // only warns about a bad CRC on an ancillary chunk, and drops it).
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in png[(chunk.body.lowerBound - 4)..<chunk.body.upperBound] {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        let stored = png[chunk.body.upperBound..<(chunk.body.upperBound + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        #expect(stored == ~crc)
         let read = try ExifReader.read(jpeg: png.subdata(in: chunk.body))
         #expect(read.orientation == 6 && read.make == "OpenCapture")
         #expect(try PNGCodec.encode(image, exif: nil) == PNGCodec.encode(image))

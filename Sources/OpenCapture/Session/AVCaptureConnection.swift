@@ -8,7 +8,7 @@ import Foundation
 /// is `@Locked`; `input` is a weak reference set once at creation.
 public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     private let lock = NSLock()
-    private var _rotation: CGFloat = 90
+    private var _rotation: CGFloat = 0
     private var _mirrored = false
     private var _enabled = true
 
@@ -30,8 +30,10 @@ public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     /// Whether the connection is enabled and its input has a device.
     public var isActive: Bool { isEnabled && input != nil }
 
-    /// Clockwise rotation in degrees (0, 90, 180, 270); default 90 (portrait), as the photo
-    /// output's connection on an iPhone.
+    /// Clockwise rotation in degrees (0, 90, 180, 270) that turns the recorded frame upright. Default 0 (landscape):
+    /// the simulated phone is held in landscape — its room is upright in the sensor's frame — where an iPhone's photo
+    /// connection starts at 90 (portrait, the phone held upright). Set it to the angle the device is held at, as
+    /// Apple's rotation coordinator would; a photo records it as its EXIF orientation (pixels are not rotated).
     public var videoRotationAngle: CGFloat {
         get { lock.lock(); defer { lock.unlock() }; return _rotation }
         set {

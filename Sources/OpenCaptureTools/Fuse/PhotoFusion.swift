@@ -26,8 +26,9 @@ public struct PhotoFusion: Sendable {
     public var removesGhosts = true
     /// Also merge to scene-linear HDR and tone-map it when the exposures are known (default true).
     public var mergesHDR = true
-    /// Fail, before decoding anything, when `mergesHDR` is set and the exposures are neither given nor in every file
-    /// (default false: the fused photo is still made, without the HDR).
+    /// Fail, once the headers are read and before any image is decoded or fused, when `mergesHDR` is set and the
+    /// exposures are neither given nor in every file (default false: the fused photo is still made, without the HDR).
+    /// (A raw file's exposure comes with its mosaic, which is read to learn it.)
     public var requiresExposures = false
     /// Largest shift searched, in pixels.
     public var maxShift = 64

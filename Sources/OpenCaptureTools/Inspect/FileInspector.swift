@@ -61,8 +61,11 @@ public enum FileInspector {
         } catch let error as MediaFormatError {
             throw inspectionError(error)
         }
-        // The headers alone decode: a file cut inside its image data is damaged all the same.
-        guard JPEGSegments.endOfImage(in: data) != nil else { throw FileInspectionError.truncated }
+        // The headers alone decode: a file whose image data runs out before its end marker is cut. (Only when the
+        // header walk reached the scan: stray bytes between segments, which libjpeg reads past, are not truncation.)
+        if let scan = try? JPEGSegments.segments(in: data).last, scan.marker == 0xDA, JPEGSegments.endOfImage(in: data) == nil {
+            throw FileInspectionError.truncated
+        }
         report.width = size.width
         report.height = size.height
         report.add("File", "Kind", "JPEG")

@@ -99,7 +99,7 @@ import Testing
         // The TIFF says what the photo is: EXIF (34665), ICC profile (34675), orientation and resolution.
         let ifd0 = try #require(try TIFFTagReader(tiff).mainDirectories().first)
         #expect(ifd0.contains(34665) && ifd0.contains(34675))
-        #expect(ifd0.integer(274) == 6)
+        #expect(ifd0.integer(274) == 1)   // the simulated phone is held in landscape
         #expect(ifd0.real(282) == 72 && ifd0.real(283) == 72 && ifd0.integer(296) == 2)
         #expect(ifd0.string(271) == "OpenCapture")
 
@@ -131,7 +131,7 @@ import Testing
         #expect((exif[kCGImagePropertyExifExposureTime as String] as? Double ?? 0) > 0)
         #expect(exif[kCGImagePropertyExifFNumber as String] as? Double == 1.8)
         #expect((exif[kCGImagePropertyExifISOSpeedRatings as String] as? [Int])?.first ?? 0 >= 25)
-        #expect(photo.metadata[kCGImagePropertyOrientation as String] as? Int == 6)
+        #expect(photo.metadata[kCGImagePropertyOrientation as String] as? Int == 1)
         #expect(tiff[kCGImagePropertyTIFFArtist as String] as? String == "Test Artist")
         #expect(tiff[kCGImagePropertyTIFFMake as String] as? String == "OpenCapture")
     }

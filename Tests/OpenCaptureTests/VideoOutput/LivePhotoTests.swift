@@ -148,6 +148,8 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
     func theFrameAtTheDisplayTimeIsTheStillsMoment() throws {
         let (session, output) = try Self.running()
         defer { session.stopRunning() }
+        // Held in portrait: the still says so in EXIF, the movie in its track's display matrix.
+        output.connection(with: .video)?.videoRotationAngle = 90
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("moment.mov")

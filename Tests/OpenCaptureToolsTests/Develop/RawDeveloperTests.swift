@@ -44,6 +44,8 @@ import Testing
         // and the raw file's EXIF: its camera, exposure and orientation (PNG in an eXIf chunk).
         let report = try FileInspector.inspect(developed.data)
         #expect(report["Make"] == "OpenCapture", "\(format)")
+        #expect(report["Orientation"] == String(developed.info.orientation), "\(format)")
+        #expect(report["ExposureTime"] != nil, "\(format)")
     }
 
     @Test func sixteenBitTIFFKeepsSixteenBits() throws {
