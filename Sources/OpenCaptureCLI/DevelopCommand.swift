@@ -11,10 +11,11 @@ struct DevelopCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output directory (created if missing).") var output: String
     @Option(help: "jpeg, png, tiff or tiff16.") var format: String = "jpeg"
     @Option(help: "residualInterpolation (default), edgeDirected, malvarHeCutler or bilinear.") var demosaic: String = "residualInterpolation"
-    @Option(help: "Exposure compensation in EV.") var exposure: Double = 0
-    @Option(help: "Noise reduction strength (0 = off, 1 = default).") var noiseReduction: Double = 1
-    @Option(help: "Sharpening (0 = off, the faithful default; 0.5 = the look of OpenCapture's camera photos).") var sharpening: Double = 0
-    @Option(help: "JPEG quality 0…1.") var quality: Double = 0.92
+    @Option(parsing: .unconditional, help: "Exposure compensation in EV.") var exposure: Double = 0
+    @Option(parsing: .unconditional, help: "Noise reduction strength (0 = off, 1 = default).") var noiseReduction: Double = 1
+    @Option(parsing: .unconditional, help: "Sharpening (0 = off, the faithful default; 0.5 = the look of OpenCapture's camera photos).") var sharpening: Double = 0
+    @Option(parsing: .unconditional, help: "JPEG quality 0…1.") var quality: Double = 0.92
+    @Flag(help: "Replace output files that already exist (by default a developed file never replaces one).") var overwrite = false
 
     func validate() throws {
         guard !inputs.isEmpty else { throw CLIError("give at least one raw file") }
@@ -25,8 +26,11 @@ struct DevelopCommand: ParsableCommand {
             throw CLIError("--demosaic must be one of \(RawDemosaicMethod.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard exposure.isFinite, abs(exposure) <= 10 else { throw CLIError("--exposure \(exposure) EV must be within -10…10") }
-        guard noiseReduction.isFinite, noiseReduction >= 0 else { throw CLIError("--noise-reduction \(noiseReduction) must be ≥ 0") }
-        guard sharpening.isFinite, sharpening >= 0 else { throw CLIError("--sharpening \(sharpening) must be ≥ 0") }
+        guard noiseReduction.isFinite, (0...10).contains(noiseReduction) else {
+            throw CLIError("--noise-reduction \(noiseReduction) must be within 0…10")
+        }
+        guard sharpening.isFinite, (0...10).contains(sharpening) else { throw CLIError("--sharpening \(sharpening) must be within 0…10") }
+        guard !output.isEmpty else { throw CLIError("-o: give an output folder") }
         guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
     }
 
@@ -43,15 +47,26 @@ struct DevelopCommand: ParsableCommand {
         developer.jpegQuality = quality
         let directory = URL(fileURLWithPath: output, isDirectory: true)
         var failures = 0
+        var written: Set<String> = []
         for input in inputs {
             let source = URL(fileURLWithPath: input)
             let start = Date()
             do {
-                let photo = try developer.develop(contentsOf: source, as: format)
                 let target = directory.appendingPathComponent(source.deletingPathExtension().lastPathComponent)
                     .appendingPathExtension(format.fileExtension)
+                // A developed file never replaces another (the camera's own JPEG beside its RAW, an input, the file
+                // an earlier input of this run made) unless asked to.
+                let key = target.resolvingSymlinksInPath().standardizedFileURL.path
+                if written.contains(key) {
+                    throw CLIError("\(target.path) was made from an earlier input of this run (same name)")
+                }
+                if !overwrite, FileManager.default.fileExists(atPath: target.path) {
+                    throw CLIError("\(target.path) exists; pass --overwrite to replace it")
+                }
+                let photo = try developer.develop(contentsOf: source, as: format)
                 try AtomicFile.makeFolder(directory)
                 try AtomicFile.write(photo.data, to: target)
+                written.insert(key)
                 let seconds = String(format: "%.2f s", Date().timeIntervalSince(start))
                 print("\(input) → \(target.path)  \(photo.width)×\(photo.height)  \(Self.byteCount(photo.data.count))  \(seconds)")
             } catch let error as FileAccessError where error.operation == .createFolder {

@@ -14,9 +14,9 @@ struct FuseCommand: ParsableCommand {
     @Flag(help: "Do not align the frames.") var noAlign = false
     @Flag(help: "Align by one global shift only, not tile by tile.") var globalAlign = false
     @Flag(help: "Do not reject what moved between frames (deghosting).") var noDeghost = false
-    @Option(help: "Weight of local contrast (as enfuse's --contrast-weight).") var contrastWeight: Double?
-    @Option(help: "Weight of colour saturation (as enfuse's --saturation-weight).") var saturationWeight: Double?
-    @Option(help: "Weight of well-exposedness (as enfuse's --exposure-weight).") var exposureWeight: Double?
+    @Option(parsing: .unconditional, help: "Weight of local contrast (as enfuse's --contrast-weight).") var contrastWeight: Double?
+    @Option(parsing: .unconditional, help: "Weight of colour saturation (as enfuse's --saturation-weight).") var saturationWeight: Double?
+    @Option(parsing: .unconditional, help: "Weight of well-exposedness (as enfuse's --exposure-weight).") var exposureWeight: Double?
 
     func validate() throws {
         guard inputs.count >= 2 else { throw CLIError("give at least two files to fuse") }
@@ -52,7 +52,13 @@ struct FuseCommand: ParsableCommand {
         let paths = Self.outputs(fused)
         // Cheap checks first: every destination can be written before any input is decoded.
         let mergesHDR = hdr || exposures != nil
-        for url in mergesHDR ? [paths.fused, paths.hdr, paths.toneMapped] : [paths.fused] { try AtomicFile.checkDestination(url) }
+        let destinations = mergesHDR ? [paths.fused, paths.hdr, paths.toneMapped] : [paths.fused]
+        for url in destinations { try AtomicFile.checkDestination(url) }
+        // Never write over a frame of the bracket.
+        let sources = Set(inputs.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path })
+        if let clash = destinations.first(where: { sources.contains($0.resolvingSymlinksInPath().standardizedFileURL.path) }) {
+            throw CLIError("\(clash.path) is one of the inputs; choose another output name")
+        }
         var fusion = PhotoFusion()
         fusion.alignsImages = !noAlign
         fusion.alignsLocally = !globalAlign

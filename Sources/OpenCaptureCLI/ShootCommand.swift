@@ -32,6 +32,11 @@ struct ShootCommand: AsyncParsableCommand {
             throw CLIError("--duration '\(duration)' must be a positive number of seconds like 0.01 or 1/100")
         }
         if let iso, !(iso.isFinite && iso > 0) { throw CLIError("--iso \(iso) must be a positive number") }
+        // Formats are checked before any folder is made.
+        let formats = ["heic", "hevc", "jpeg", "jpg", "bgra", "420f"] + (raw ? ["none"] : [])
+        guard formats.contains(format) else {
+            throw CLIError("unknown --format \(format): use heic, jpeg, bgra or 420f" + (raw ? " or none" : " (none only with --raw)"))
+        }
         guard bias.isFinite else { throw CLIError("--bias must be a number of EV") }
         guard quality.isFinite, (0...1).contains(quality) else { throw CLIError("--quality \(quality) must be within 0…1") }
         guard (1...1000).contains(count) else { throw CLIError("--count must be 1…1000") }

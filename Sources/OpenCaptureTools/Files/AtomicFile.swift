@@ -95,6 +95,11 @@ public enum AtomicFile {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
             throw FileAccessError(.read, path: url.path, reason: "it is a folder")
         }
+        // A device or pipe (/dev/zero, a FIFO) is not an image file: reading it might never end.
+        var status = stat()
+        if stat(url.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw FileAccessError(.read, path: url.path, reason: "not a regular file")
+        }
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {

@@ -1,0 +1,37 @@
+import Foundation
+import OpenCaptureTestSupport
+import Testing
+
+/// `opencapture develop` never replaces a file it did not just make unless asked, and reads negative values.
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
+struct DevelopCommandTests {
+    @Test func theCamerasOwnJPEGBesideItsRAWIsNotReplaced() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-develop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shot = try OpenCaptureBinary.tool.run(["shoot", "--preset", "low", "--raw", "--format", "none", "-o", folder.path])
+        #expect(shot.status == 0, "\(shot.errorOutput)")
+        let dng = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".dng") })
+        let base = String(dng.dropLast(4))
+        // The camera's JPEG of the same shot, as a RAW + JPEG capture leaves it.
+        let jpeg = folder.appendingPathComponent(base + ".jpg")
+        try Data("the camera's own JPEG".utf8).write(to: jpeg)
+
+        let refused = try HostileInputTests.run(["develop", dng, "-o", "."], in: folder)
+        #expect(refused.status != 0)
+        #expect(refused.stderrLines.count == 1 && refused.stderr.contains("--overwrite"), "\(refused.stderr)")
+        #expect(try Data(contentsOf: jpeg) == Data("the camera's own JPEG".utf8))
+
+        let replaced = try OpenCaptureBinary.tool.run(["develop", dng, "--overwrite", "--exposure", "-1", "-o", "."], in: folder)
+        #expect(replaced.status == 0, "\(replaced.errorOutput)")
+        #expect(try Data(contentsOf: jpeg).prefix(2) == Data([0xFF, 0xD8]))
+
+        // Two inputs of one name into one folder: the second is refused, the first kept.
+        let other = folder.appendingPathComponent("other", isDirectory: true)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(dng), to: other.appendingPathComponent(dng))
+        let twice = try HostileInputTests.run(["develop", dng, "other/" + dng, "--format", "png", "-o", "out"], in: folder)
+        #expect(twice.status != 0 && twice.stderr.contains("earlier input"), "\(twice.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(base).png").path))
+    }
+}
