@@ -15,14 +15,15 @@ import MediaFormats
 ///
 /// Every input's header is checked first (kind, size, equal sizes, memory), so a bad bracket fails
 /// before anything is decoded. Inputs are read in the colour space they declare, and the JPEGs
-/// written carry the reference (middle) frame's EXIF, its orientation, and the ICC profile of that
-/// colour space.
+/// written carry the reference frame's EXIF, its orientation, and the ICC profile of that colour space. The reference
+/// is the frame of the middle exposure when the exposures are known (EXIF or given), else the middle file.
 public struct PhotoFusion: Sendable {
     /// Align the frames before fusing (default true).
     public var alignsImages = true
     /// When aligning, also align tile by tile after the global shift (default true).
     public var alignsLocally = true
-    /// Keep only the reference (middle) frame where the others disagree with it — something moved (default true).
+    /// Keep only the reference frame (the middle exposure) where the others disagree with it — something moved (default
+    /// true).
     public var removesGhosts = true
     /// Also merge to scene-linear HDR and tone-map it when the exposures are known (default true).
     public var mergesHDR = true
@@ -106,7 +107,9 @@ public struct PhotoFusion: Sendable {
             let missing = inputs.filter { $0.exposure == nil }.map(\.name).joined(separator: ", ")
             throw PhotoFusionError.invalidExposures("unknown for \(missing) (no EXIF exposure time and ISO); give them, e.g. 0.25,1,4")
         }
-        let reference = inputs.count / 2
+        // The reference is the middle exposure when the exposures are known (files in any order, as a wildcard sorts
+        // them), else the middle file.
+        let reference = exposures.map { e in e.indices.sorted { (e[$0], $0) < (e[$1], $1) }[e.count / 2] } ?? inputs.count / 2
         let exif = outputExif(inputs[reference], colorSpace: colorSpace)
         let icc = ICCProfile.data(for: colorSpace)
         let quality = max(1, min(100, Int((jpegQuality * 100).rounded())))
