@@ -70,14 +70,20 @@ public struct HDRMerge: Sendable {
         return out
     }
 
-    /// Merges scene-linear frames (identity response) whose clipping level is `saturation`.
-    public func merge(linear images: [Raster<Float>], exposures: [Double], saturation: Float = 1) throws -> Raster<Float> {
+    /// Merges scene-linear frames (identity response) whose clipping level is `saturation`. `consistency[k]` (nil:
+    /// unscaled), e.g. ``GhostDetector`` weights, scales frame k's weights: where something moved, the radiance comes
+    /// from the frames that agree with the reference, as the deghosted fusion's pixels do.
+    public func merge(linear images: [Raster<Float>], exposures: [Double], saturation: Float = 1,
+                      consistency: [TileGrid?]? = nil) throws -> Raster<Float> {
         try Self.validate(images, exposures: exposures)
         guard saturation > 0, saturation.isFinite else {
             throw FusionError.invalidParameter("saturation = \(saturation) (must be finite and > 0)")
         }
+        if let consistency, consistency.count != images.count {
+            throw FusionError.invalidParameter("\(consistency.count) consistency grids for \(images.count) frames")
+        }
         let knee = 0.9 * saturation, stop = 0.98 * saturation
-        return Self.combine(images, exposures: exposures) { (v: Float) -> (Float, Float) in
+        return Self.combine(images, exposures: exposures, consistency: consistency) { (v: Float) -> (Float, Float) in
             guard v.isFinite else { return (0, 0) }
             let w: Float = v <= knee ? 1 : v >= stop ? 0 : (stop - v) / (stop - knee)
             return (max(v, 0), w)
@@ -100,8 +106,8 @@ public struct HDRMerge: Sendable {
 
     /// Σ wᵢ·vᵢ/eᵢ / Σ wᵢ per sample, with `sample` giving (linear value, base weight) and linear inputs' weights
     /// scaled by exposure. `clipped` decides the fallback when no frame has weight.
-    static func combine<T>(_ images: [Raster<T>], exposures: [Double], sample: (T) -> (Float, Float),
-                           clipped: (T) -> Bool) -> Raster<Float> {
+    static func combine<T>(_ images: [Raster<T>], exposures: [Double], consistency: [TileGrid?]? = nil,
+                           sample: (T) -> (Float, Float), clipped: (T) -> Bool) -> Raster<Float> {
         let w = images[0].width, h = images[0].height, ch = images[0].channels, n = images.count
         let exposureScaled = T.self == Float.self
         let inverse = exposures.map { Float(1 / $0) }
@@ -114,12 +120,20 @@ public struct HDRMerge: Sendable {
             let d = dst.baseAddress!
             withUnsafeBufferPointers(buffers) { sources in
                 Parallel.forEachBand(height: h) { rows in
-                    // One weight per frame and pixel, the least of its channels' (a frame counts for a pixel only as far
-                    // as all its channels are well exposed), so every channel of a pixel mixes the frames alike: per
-                    // channel, a colour near clipping took its channels from different frames, and any error in the
-                    // frames' response became a colour blotch.
-                    for pixel in (rows.lowerBound * w)..<(rows.upperBound * w) {
-                        let first = pixel * ch
+                  // Per frame, its consistency along the current row (1 where it has none).
+                  withUnsafeTemporaryAllocation(of: Float.self, capacity: n * w) { scratch in
+                    let agree = scratch.baseAddress!
+                    agree.initialize(repeating: 1, count: n * w)
+                    for y in rows {
+                      if let consistency {
+                          for k in 0..<n { consistency[k]?.fillRow(y, width: w, into: agree + k * w) }
+                      }
+                      // One weight per frame and pixel, the least of its channels' (a frame counts for a pixel only as
+                      // far as all its channels are well exposed), so every channel of a pixel mixes the frames alike:
+                      // per channel, a colour near clipping took its channels from different frames, and any error in
+                      // the frames' response became a colour blotch.
+                      for x in 0..<w {
+                        let pixel = y * w + x, first = pixel * ch
                         var sums = SIMD4<Float>(), weights: Float = 0
                         for k in 0..<n {
                             var weight = Float.greatestFiniteMagnitude, values = SIMD4<Float>()
@@ -128,7 +142,7 @@ public struct HDRMerge: Sendable {
                                 values[c] = v
                                 weight = min(weight, wt)
                             }
-                            weight *= weightScale[k]
+                            weight *= weightScale[k] * max(agree[k * w + x], 0)
                             sums += weight * inverse[k] * values
                             weights += weight
                         }
@@ -141,7 +155,9 @@ public struct HDRMerge: Sendable {
                                 d[i] = sample(sources[k][i]).0 * inverse[k]
                             }
                         }
+                      }
                     }
+                  }
                 }
             }
         }

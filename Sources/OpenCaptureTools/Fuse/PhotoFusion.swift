@@ -207,7 +207,9 @@ public struct PhotoFusion: Sendable {
                 progress?("HDR merge to scene-linear radiance")
                 let hdr = try timed("HDR merge") {
                     let linear = zip(images, inputs).map { image, input in input.response.linearize(image) }
-                    return try HDRMerge().merge(linear: linear, exposures: exposures, saturation: 1)
+                    // The deghosting weights too: the radiance of what moved comes from the frames that agree with the
+                    // reference, as the fused photo's pixels do.
+                    return try HDRMerge().merge(linear: linear, exposures: exposures, saturation: 1, consistency: consistency)
                 }
                 hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
                 progress?("tone mapping")

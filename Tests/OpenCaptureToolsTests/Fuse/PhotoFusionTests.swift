@@ -66,4 +66,37 @@ import Testing
         #expect(result.exposures.map { $0.count } == 3)
         #expect(result.orientation == 6)
     }
+
+    /// A dark square in another place in each frame of a −2/0/+2 bracket: the HDR holds it where the reference frame
+    /// saw it and the background where the other frames did (no ghost), as the deghosted fusion does.
+    @Test func theHDRDoesNotGhostWhatMoved() throws {
+        let width = 256, height = 160, squares = [16, 104, 192], top = 56, side = 48
+        func radiance(_ x: Int, _ y: Int, frame k: Int) -> Double {
+            (squares[k]..<(squares[k] + side)).contains(x) && (top..<(top + side)).contains(y) ? 0.01 : 0.05 + 0.3 * Double(x) / Double(width)
+        }
+        let exposures = [0.25, 1.0, 4.0]
+        let files = try exposures.indices.map { k -> Data in
+            var image = Raster<UInt8>(width: width, height: height, channels: 3)
+            for y in 0..<height { for x in 0..<width {
+                let v = UInt8((SRGBTransfer.encode(Float(min(radiance(x, y, frame: k) * exposures[k], 1))) * 255).rounded())
+                for c in 0..<3 { image[x, y, c] = v }
+            } }
+            return try PNGCodec.encode(image)
+        }
+        var fusion = PhotoFusion()
+        fusion.alignsImages = false
+        let result = try fusion.fuse(fileData: files, exposures: exposures)
+        let hdr = try RadianceHDR.decode(try #require(result.radianceHDR))
+        func mean(_ x0: Int) -> Double {
+            var sum = 0.0
+            for y in (top + 12)..<(top + side - 12) { for x in (x0 + 12)..<(x0 + side - 12) { sum += Double(hdr[x, y, 1]) } }
+            return sum / Double((side - 24) * (side - 24))
+        }
+        // In units of the reference (exposure 1): the square where the middle frame saw it, the background elsewhere.
+        #expect(abs(mean(squares[1]) - 0.01) < 0.004, "reference square \(mean(squares[1]))")
+        for k in [0, 2] {
+            let background = 0.05 + 0.3 * Double(squares[k] + side / 2) / Double(width)
+            #expect(abs(mean(squares[k]) / background - 1) < 0.1, "frame \(k)'s square: \(mean(squares[k])) vs \(background)")
+        }
+    }
 }
