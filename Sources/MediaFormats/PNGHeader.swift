@@ -1,3 +1,4 @@
+import CPNG
 import Foundation
 
 /// A PNG's IHDR fields and chunk list, read through `ByteReader` (every length checked against
@@ -46,5 +47,18 @@ public struct PNGHeader: Sendable, Equatable {
             if type == "IEND" { return result }
             i += 12 + length
         }
+    }
+
+    /// The type of the first chunk in `data` whose stored CRC-32 (over its type and body) does not match, or nil when
+    /// every chunk's does (zlib's crc32). libpng rejects a bad critical chunk but only warns about an ancillary one.
+    public static func firstChunkWithBadCRC(in data: Data) throws -> String? {
+        let bytes = [UInt8](data)
+        for chunk in try chunks(in: data) {
+            let start = chunk.body.lowerBound - 4, end = chunk.body.upperBound
+            let crc = bytes.withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress! + start, UInt32(end - start))) }
+            let stored = bytes[end..<(end + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            if crc != stored { return chunk.type }
+        }
+        return nil
     }
 }

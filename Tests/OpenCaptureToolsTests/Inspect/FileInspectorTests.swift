@@ -100,6 +100,27 @@ import Testing
         #expect(try FileInspector.inspect(jpeg + Data(repeating: 0x5A, count: 100)).kind == .jpeg)
     }
 
+    @Test func damagedPNGsAndTIFFsAreErrors() throws {
+        let png = try PNGCodec.encode(Raster<UInt8>(width: 30, height: 20, channels: 3, repeating: 7))
+        var flipped = png
+        flipped[flipped.count - 20] ^= 0x01   // inside IDAT (IEND is the last 12 bytes): the CRC no longer matches
+        #expect(throws: FileInspectionError.malformed("PNG chunk IDAT: CRC mismatch")) { try FileInspector.inspect(flipped) }
+        // A TIFF whose directory came first (as Pillow writes it) cut inside its pixel data.
+        let image = Raster<UInt8>(width: 40, height: 30, channels: 3, repeating: 90)
+        let tiff = try TIFFCodec.encode(image)
+        #expect(try FileInspector.inspect(tiff).kind == .tiff)
+        let reader = try TIFFTagReader(tiff)
+        let ifd0 = try #require(try reader.mainDirectories().first)
+        let lastStrip = try #require(ifd0.integers(273)?.max())
+        if lastStrip > (try #require(ifd0.integers(273)?.min())), lastStrip < tiff.count {
+            #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(tiff.prefix(lastStrip + 1)) }
+        }
+        // A DNG cut in half: its raw image (a SubIFD, or strips past the cut) is gone, though IFD0 still reads.
+        let dng = DevelopFixtures.frame.dng
+        #expect(try FileInspector.inspect(dng).kind == .dng)
+        #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(dng.prefix(dng.count / 2)) }
+    }
+
     @Test func garbageThrowsATypedError() throws {
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data()) }
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data(repeating: 0x42, count: 1000)) }
