@@ -120,44 +120,44 @@ public struct HDRMerge: Sendable {
             let d = dst.baseAddress!
             withUnsafeBufferPointers(buffers) { sources in
                 Parallel.forEachBand(height: h) { rows in
-                  // Per frame, its consistency along the current row (1 where it has none).
-                  withUnsafeTemporaryAllocation(of: Float.self, capacity: n * w) { scratch in
-                    let agree = scratch.baseAddress!
-                    agree.initialize(repeating: 1, count: n * w)
-                    for y in rows {
-                      if let consistency {
-                          for k in 0..<n { consistency[k]?.fillRow(y, width: w, into: agree + k * w) }
-                      }
-                      // One weight per frame and pixel, the least of its channels' (a frame counts for a pixel only as
-                      // far as all its channels are well exposed), so every channel of a pixel mixes the frames alike:
-                      // per channel, a colour near clipping took its channels from different frames, and any error in
-                      // the frames' response became a colour blotch.
-                      for x in 0..<w {
-                        let pixel = y * w + x, first = pixel * ch
-                        var sums = SIMD4<Float>(), weights: Float = 0
-                        for k in 0..<n {
-                            var weight = Float.greatestFiniteMagnitude, values = SIMD4<Float>()
-                            for c in 0..<min(ch, 4) {
-                                let (v, wt) = sample(sources[k][first + c])
-                                values[c] = v
-                                weight = min(weight, wt)
+                    // Per frame, its consistency along the current row (1 where it has none).
+                    withUnsafeTemporaryAllocation(of: Float.self, capacity: n * w) { scratch in
+                        let agree = scratch.baseAddress!
+                        agree.initialize(repeating: 1, count: n * w)
+                        for y in rows {
+                            if let consistency {
+                                for k in 0..<n { consistency[k]?.fillRow(y, width: w, into: agree + k * w) }
                             }
-                            weight *= weightScale[k] * max(agree[k * w + x], 0)
-                            sums += weight * inverse[k] * values
-                            weights += weight
-                        }
-                        for c in 0..<ch {
-                            let i = first + c
-                            if weights > 0, c < 4 {
-                                d[i] = sums[c] / weights
-                            } else {
-                                let k = clipped(sources[shortest][i]) ? shortest : longest
-                                d[i] = sample(sources[k][i]).0 * inverse[k]
+                            // One weight per frame and pixel, the least of its channels' (a frame counts for a pixel
+                            // only as far as all its channels are well exposed), so every channel of a pixel mixes the
+                            // frames alike: per channel, a colour near clipping took its channels from different
+                            // frames, and any error in the frames' response became a colour blotch.
+                            for x in 0..<w {
+                                let pixel = y * w + x, first = pixel * ch
+                                var sums = SIMD4<Float>(), weights: Float = 0
+                                for k in 0..<n {
+                                    var weight = Float.greatestFiniteMagnitude, values = SIMD4<Float>()
+                                    for c in 0..<min(ch, 4) {
+                                        let (v, wt) = sample(sources[k][first + c])
+                                        values[c] = v
+                                        weight = min(weight, wt)
+                                    }
+                                    weight *= weightScale[k] * max(agree[k * w + x], 0)
+                                    sums += weight * inverse[k] * values
+                                    weights += weight
+                                }
+                                for c in 0..<ch {
+                                    let i = first + c
+                                    if weights > 0, c < 4 {
+                                        d[i] = sums[c] / weights
+                                    } else {
+                                        let k = clipped(sources[shortest][i]) ? shortest : longest
+                                        d[i] = sample(sources[k][i]).0 * inverse[k]
+                                    }
+                                }
                             }
                         }
-                      }
                     }
-                  }
                 }
             }
         }

@@ -55,7 +55,7 @@ enum PlanarWarpRow {
                                               into out: UnsafeMutablePointer<Float>) {
         let spacing = RadialWarp.knotSpacing
         let unit: Float = 1.0 / 65536
-        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7), laneColumns = lanes
+        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
         let yLow = rowLimits.lowerBound, yHigh = rowLimits.upperBound
         var x = 0, k = 0
         while x < w {
@@ -80,7 +80,7 @@ enum PlanarWarpRow {
                 // (six) … j + 8 (+ 1 for eight), and the last column is limitX's + 1.
                 let total = ix[7] &- ix[0], j = Int(ix[0])
                 if rows <= 1, total >= 6, total <= 8, total != 6 || j >= 1, j + 8 + (total == 8 ? 1 : 0) <= Int(limitX >> 16) + 1 {
-                    let drift = SIMD8<Float>(ix &- (SIMD8(repeating: ix[0]) &+ laneColumns))
+                    let drift = SIMD8<Float>(ix &- (SIMD8(repeating: ix[0]) &+ lanes))
                     // The reads are consecutive (but for that one column), on one pair of source rows or, where the row
                     // curves across a source row, on three (each lane picks its pair).
                     let top = source + Int(firstRow) * stride + j, bottom = top + stride

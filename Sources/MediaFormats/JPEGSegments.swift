@@ -44,9 +44,21 @@ public enum JPEGSegments {
     /// on, through any later scans of a progressive file — or nil when the data ends first (a truncated file) or has
     /// no scan. What follows it (a Motion Photo's video, MPF's secondary images) is not read.
     public static func endOfImage(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
-        guard let scan = walk(bytes).0.last, scan.marker == 0xDA else { return nil }
-        return endOfImage(bytes, after: scan.payload.upperBound)
+        imageEnd([UInt8](data)).end
+    }
+
+    /// Whether the header walk reaches the first scan and the image data then runs out before its end marker: a file
+    /// cut inside its image data. (A walk stopped by damage before the scan — stray bytes between segments, which
+    /// libjpeg reads past — is not this.)
+    public static func isCutInsideImageData(_ data: Data) -> Bool {
+        let found = imageEnd([UInt8](data))
+        return found.reachedScan && found.end == nil
+    }
+
+    /// One walk: whether the headers reach a scan, and where the primary image's data ends after it.
+    private static func imageEnd(_ bytes: [UInt8]) -> (reachedScan: Bool, end: Int?) {
+        guard let scan = walk(bytes).0.last, scan.marker == 0xDA else { return (false, nil) }
+        return (true, endOfImage(bytes, after: scan.payload.upperBound))
     }
 
     /// The offset just past the EOI marker that ends the entropy-coded data starting at `start`.

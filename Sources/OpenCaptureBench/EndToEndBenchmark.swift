@@ -141,8 +141,6 @@ enum EndToEndBenchmark {
                             return ["-q", quality, "-w", "-o", "1", "-T", copy.path]
                         }, expect: ".tiff", anchor: "LibRaw dcraw_emu -q \(quality) (\(name.uppercased())) -T on the same DNG")
                         score("dcraw_emu_\(name)", files(in: folder, suffix: ".tiff").first)
-                    }
-                    for (name, quality) in ThirdPartyDevelopBenchmark.libRawMethods {
                         if let ours = medianTimes["develop.third_party_12mp"], let theirs = medianTimes["anchor.dcraw_emu_q\(quality)_third_party_12mp"] {
                             report("e2e.develop.third_party_12mp.speedup_vs_\(name)", theirs / ours, "×", format: "%.1f",
                                    anchor: quality == "3" ? "target ≥ 4×" : "")

@@ -61,11 +61,8 @@ public enum FileInspector {
         } catch let error as MediaFormatError {
             throw inspectionError(error)
         }
-        // The headers alone decode: a file whose image data runs out before its end marker is cut. (Only when the
-        // header walk reached the scan: stray bytes between segments, which libjpeg reads past, are not truncation.)
-        if let scan = try? JPEGSegments.segments(in: data).last, scan.marker == 0xDA, JPEGSegments.endOfImage(in: data) == nil {
-            throw FileInspectionError.truncated
-        }
+        // The headers alone decode: a file whose image data runs out before its end marker is cut.
+        if JPEGSegments.isCutInsideImageData(data) { throw FileInspectionError.truncated }
         report.width = size.width
         report.height = size.height
         report.add("File", "Kind", "JPEG")
@@ -158,14 +155,13 @@ public enum FileInspector {
         do {
             reader = try TIFFTagReader(data)
             main = try reader.mainDirectories()
+            // Every directory the file points to lies within it (a DNG cut before its raw image's SubIFD is truncated),
+            // as the raw reader checks before LibRaw walks them.
+            try reader.validateDirectoryTree()
         } catch let error as MediaFormatError {
             throw inspectionError(error)
         }
         guard let ifd0 = main.first else { throw FileInspectionError.malformed("TIFF without an image directory") }
-        // A SubIFD (a DNG's raw image) pointed to past the end: the file was cut before it.
-        for directory in main {
-            for offset in directory.integers(330) ?? [] where offset >= data.count - 2 { throw FileInspectionError.truncated }
-        }
         let all = main + main.flatMap { reader.subDirectories(of: $0) }
         // The directories read; a file cut after them has image data (strips or tiles) that ends past its end.
         for directory in all {
