@@ -4,7 +4,9 @@ import Foundation
 
 /// Reads camera raw files and DNGs with LibRaw: the undeveloped Bayer mosaic (LibRaw's unpacked
 /// `raw_image`, cropped to the visible area) with what OpenCapture's own pipeline needs to develop
-/// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure.
+/// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure. An
+/// uncompressed 16-bit DNG's samples are copied straight from the file on every core instead of
+/// through LibRaw's unpack (the same values; LibRaw still reads all its metadata).
 ///
 /// Only Bayer (2×2 RGB) mosaics are supported; X-Trans, Foveon, four-colour and linear (demosaiced)
 /// files throw `.unsupported`. LibRaw 0.20 does not expose DNG NoiseProfile, so libtiff reads it from
@@ -21,10 +23,20 @@ public enum RawFileReader {
     }
 
     public static func read(_ data: Data) throws -> (raw: RawImage, info: RawFileInfo) {
-        guard !data.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
+        try read(bytes: [UInt8](data))
+    }
+
+    /// The same from the file's bytes in an array (read from them in place, never copied whole).
+    public static func read(bytes: [UInt8]) throws -> (raw: RawImage, info: RawFileInfo) {
+        try read(bytes: bytes, copyingUncompressedMosaic: true)
+    }
+
+    /// `copyingUncompressedMosaic: false` has LibRaw unpack every file (tests compare the two).
+    static func read(bytes: [UInt8], copyingUncompressedMosaic: Bool) throws -> (raw: RawImage, info: RawFileInfo) {
+        guard !bytes.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
         // TIFF-based raws (DNG, NEF, CR2, ARW, ORF, RW2…): LibRaw parses every file that starts with a byte order as
         // TIFF, whatever its magic number, and trusts its directory pointers and value offsets, so check them first.
-        let tiff = TIFFTagReader.isTIFFStructuredRaw(data) ? try TIFFTagReader(data, anyMagic: true) : nil
+        let tiff = TIFFTagReader.isTIFFStructuredRaw(bytes) ? try TIFFTagReader(bytes: bytes, anyMagic: true) : nil
         try tiff?.validateDirectoryTree()
         guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
         defer { libraw_close(lr) }
@@ -33,27 +45,33 @@ public enum RawFileReader {
         defer { dataErrors.deallocate() }
         opencapture_libraw_silence(lr, dataErrors)
 
-        // LibRaw reads from the buffer until unpack has copied the mosaic out.
-        try data.withUnsafeBytes { bytes in
+        // LibRaw reads from the buffer until unpack has copied the mosaic out. An uncompressed DNG's mosaic is
+        // copied straight from the bytes instead (`UncompressedMosaic`: the values LibRaw's unpack would produce).
+        var uncompressed: UncompressedMosaic?
+        try bytes.withUnsafeBytes { bytes in
             try check(libraw_open_buffer(lr, UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count), "open")
             // Header-declared sizes are checked before LibRaw allocates the mosaic.
             var header = opencapture_libraw_info()
             opencapture_libraw_get_info(lr, &header)
             try ImageLimits.check(width: Int(header.raw_width), height: Int(header.raw_height), format: "raw mosaic")
-            try check(libraw_unpack(lr), "unpack")
+            if copyingUncompressedMosaic, header.dng_version != 0, let tiff {
+                uncompressed = UncompressedMosaic(tiff, rawWidth: Int(header.raw_width), rawHeight: Int(header.raw_height),
+                                              fileSize: bytes.count)
+            }
+            if uncompressed == nil { try check(libraw_unpack(lr), "unpack") }
         }
         guard dataErrors.pointee == 0 else { throw MediaFormatError.decoderFailed("LibRaw reported corrupt or missing raw data") }
         var s = opencapture_libraw_info()
         opencapture_libraw_get_info(lr, &s)
 
-        guard let source = s.raw_image else {
+        guard uncompressed != nil || s.raw_image != nil else {
             throw MediaFormatError.unsupported("not a single-channel mosaic (linear DNG, Foveon or float data)")
         }
         guard s.filters >= 1000, s.colors == 3, string(s.cdesc).hasPrefix("RGBG") else {
             throw MediaFormatError.unsupported("not an RGB Bayer mosaic (colours \(s.colors), \(string(s.cdesc)))")
         }
         let width = Int(s.width), height = Int(s.height), top = Int(s.top_margin), left = Int(s.left_margin)
-        let pitch = Int(s.raw_pitch) / 2
+        let pitch = uncompressed == nil ? Int(s.raw_pitch) / 2 : Int(s.raw_width)
         guard width >= 2, height >= 2, top + height <= Int(s.raw_height), left + width <= Int(s.raw_width),
               pitch >= Int(s.raw_width) else {
             throw MediaFormatError.invalidImage("inconsistent raw geometry \(width)×\(height) in \(s.raw_width)×\(s.raw_height)")
@@ -68,11 +86,17 @@ public enum RawFileReader {
             throw MediaFormatError.unsupported("CFA layout \(tile) is not a 2×2 Bayer pattern")
         }
 
-        let mosaic = [UInt16](unsafeUninitializedCapacity: width * height) { out, initialized in
-            for y in 0..<height {
-                (out.baseAddress! + y * width).initialize(from: source + (top + y) * pitch + left, count: width)
+        let mosaic: [UInt16]
+        if let uncompressed {
+            mosaic = uncompressed.copy(from: bytes, top: top, left: left, width: width, height: height)
+        } else {
+            let source = s.raw_image!
+            mosaic = [UInt16](unsafeUninitializedCapacity: width * height) { out, initialized in
+                for y in 0..<height {
+                    (out.baseAddress! + y * width).initialize(from: source + (top + y) * pitch + left, count: width)
+                }
+                initialized = width * height
             }
-            initialized = width * height
         }
 
         let cblack = withUnsafeBytes(of: s.cblack) { Array($0.bindMemory(to: UInt32.self)) }
@@ -95,7 +119,7 @@ public enum RawFileReader {
                            bitDepth: min(16, max(1, Int(log2(Double(s.maximum) + 1).rounded(.up)))),
                            blackLevel: blackLevel, whiteLevel: Int(s.maximum),
                            asShotNeutral: 1 / multipliers, cameraToSRGB: matrix,
-                           noiseProfile: s.dng_version != 0 ? data.withUnsafeBytes { dngNoiseProfile($0) } : [],
+                           noiseProfile: s.dng_version != 0 ? bytes.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
         if s.baseline_exposure.isFinite, abs(s.baseline_exposure) <= 8 { raw.baselineExposure = Double(s.baseline_exposure) }
         if s.dng_version != 0, let tiff { raw.lensCorrection = dngLensCorrection(tiff, size: Size(width: width, height: height)) }

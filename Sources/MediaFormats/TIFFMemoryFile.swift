@@ -1,8 +1,10 @@
 import CTIFF
+import CaptureCore
 import Foundation
 
 /// An in-memory file for `TIFFClientOpen`: a growable buffer libtiff writes into, sized up front
-/// so large raw strips are copied once, or borrowed bytes libtiff reads from.
+/// so large raw strips are copied once (into huge pages where the kernel gives them), or borrowed
+/// bytes libtiff reads from.
 final class TIFFMemoryFile {
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
@@ -12,7 +14,7 @@ final class TIFFMemoryFile {
 
     init(capacity: Int) {
         self.capacity = max(capacity, 4096)
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 16)
+        buffer = UnsafeMutableRawPointer(LargeAllocation.allocate(UInt8.self, capacity: self.capacity))
         owned = true
         opencapture_tiff_silence()
     }
@@ -26,7 +28,7 @@ final class TIFFMemoryFile {
         opencapture_tiff_silence()
     }
 
-    deinit { if owned { buffer.deallocate() } }
+    deinit { if owned { free(buffer) } }
 
     /// Opens the borrowed bytes for reading (no memory mapping, IFD0 current).
     func openForReading() -> OpaquePointer? { open(mode: "rm") }
@@ -63,11 +65,11 @@ final class TIFFMemoryFile {
     func takeData() -> Data {
         assert(owned, "only a written file can be taken")
         let taken = buffer, count = length
-        buffer = UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 16)
+        buffer = UnsafeMutableRawPointer(LargeAllocation.allocate(UInt8.self, capacity: 1))
         capacity = 1
         length = 0
         position = 0
-        return Data(bytesNoCopy: taken, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
+        return Data(bytesNoCopy: taken, count: count, deallocator: .free)
     }
 
     private static func from(_ handle: thandle_t?) -> TIFFMemoryFile {
@@ -87,9 +89,9 @@ final class TIFFMemoryFile {
         let end = position + Int(size)
         if end > capacity {
             let grown = max(end, capacity * 2)
-            let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+            let bigger = UnsafeMutableRawPointer(LargeAllocation.allocate(UInt8.self, capacity: grown))
             bigger.copyMemory(from: buffer, byteCount: length)
-            buffer.deallocate()
+            free(buffer)
             buffer = bigger
             capacity = grown
         }

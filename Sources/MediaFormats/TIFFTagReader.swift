@@ -41,13 +41,18 @@ public struct TIFFTagReader: Sendable {
     /// Parses the header; throws `MediaFormatError` for anything that is not a TIFF stream. With `anyMagic`, any
     /// number may follow the byte order (camera raws built on TIFF use their own).
     public init(_ data: Data, anyMagic: Bool = false) throws {
-        parser = try TIFFParser([UInt8](data), anyMagic: anyMagic)
+        try self.init(bytes: [UInt8](data), anyMagic: anyMagic)
     }
 
-    /// Whether a raw decoder reads `data` as TIFF structure: it starts with a byte order ("II" or "MM"), whatever
+    /// The same from bytes already in an array (shared, not copied).
+    public init(bytes: [UInt8], anyMagic: Bool = false) throws {
+        parser = try TIFFParser(bytes, anyMagic: anyMagic)
+    }
+
+    /// Whether a raw decoder reads `bytes` as TIFF structure: it starts with a byte order ("II" or "MM"), whatever
     /// number follows, and is not Canon's CIFF (CRW, "HEAPCCDR" at byte 6). LibRaw parses all of these as TIFF.
-    public static func isTIFFStructuredRaw(_ data: Data) -> Bool {
-        let head = [UInt8](data.prefix(14))
+    public static func isTIFFStructuredRaw<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        let head = [UInt8](bytes.prefix(14))
         guard head.count >= 2, head[0] == head[1], head[0] == 0x49 || head[0] == 0x4D else { return false }
         return head.count < 14 || Array(head[6..<14]) != Array("HEAPCCDR".utf8)
     }

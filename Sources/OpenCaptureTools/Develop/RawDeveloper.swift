@@ -28,24 +28,28 @@ public struct RawDeveloper: Sendable {
     /// Reads any camera raw or DNG through LibRaw, develops the *mosaic* with OpenCapture's own pipeline
     /// (not LibRaw's), encodes.
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try AtomicFile.read(url)
+            bytes = try AtomicFile.readBytes(url)
         } catch {
             throw RawDevelopError.unreadableFile(path: url.path, reason: FileAccessError.reason(for: error))
         }
-        return try develop(data, as: format)
+        return try develop(bytes: bytes, as: format)
     }
 
     /// Develops the raw file in `data`; see `develop(contentsOf:as:)`.
     public func develop(_ data: Data, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
+        try develop(bytes: [UInt8](data), as: format)
+    }
+
+    private func develop(bytes: [UInt8], as format: DevelopedFileFormat) throws -> DevelopedPhoto {
         let isp = ImageSignalProcessor(settings: try settings())
-        let (raw, fileInfo) = try Self.read(data)
+        let (raw, fileInfo) = try Self.read(bytes)
         let info = Self.info(raw: raw, file: fileInfo)
         let encoded: Data
         // Every output carries the raw file's EXIF (orientation included) and the profile of the
         // colour space the pipeline rendered into.
-        let exif = Self.exif(info, stored: fileInfo.exif, data: data, colorSpace: isp.settings.colorSpace)
+        let exif = Self.exif(info, stored: fileInfo.exif, bytes: bytes, colorSpace: isp.settings.colorSpace)
         let icc = ICCProfile.data(for: isp.settings.colorSpace)
         do {
             switch format {
@@ -88,8 +92,12 @@ public struct RawDeveloper: Sendable {
 
     /// LibRaw's reading of the file, with its errors mapped to `RawDevelopError`.
     static func read(_ data: Data) throws -> (RawImage, RawFileInfo) {
+        try read([UInt8](data))
+    }
+
+    static func read(_ bytes: [UInt8]) throws -> (RawImage, RawFileInfo) {
         do {
-            return try RawFileReader.read(data)
+            return try RawFileReader.read(bytes: bytes)
         } catch let error as MediaFormatError {
             switch error {
             case .truncated: throw RawDevelopError.truncated
@@ -113,12 +121,15 @@ public struct RawDeveloper: Sendable {
     }
 
     /// EXIF for the developed JPEG: the file's own EXIF when it has one (lens, date, bias…: `stored`, as the raw
-    /// reader found it, or from `data` for raws not built on TIFF), with LibRaw's exposure figures filling gaps,
+    /// reader found it, or from `bytes` for raws not built on TIFF), with LibRaw's exposure figures filling gaps,
     /// Software = OpenCapture.
-    static func exif(_ info: RawPhotoInfo, stored: ExifMetadata?, data: Data, colorSpace: ColorSpace) -> ExifMetadata {
-        var exif = stored ?? (TIFFTagReader.isTIFFStructuredRaw(data) ? nil : try? ExifReader.read(jpeg: data)) ?? ExifMetadata()
-        exif.make = info.make.isEmpty ? exif.make : info.make
-        exif.model = info.model.isEmpty ? exif.model : info.model
+    static func exif(_ info: RawPhotoInfo, stored: ExifMetadata?, bytes: [UInt8], colorSpace: ColorSpace) -> ExifMetadata {
+        var exif = stored ?? (TIFFTagReader.isTIFFStructuredRaw(bytes) ? nil : try? ExifReader.read(jpeg: Data(bytes)))
+            ?? ExifMetadata()
+        // The camera's own Make and Model as it wrote them; LibRaw's normalised names (its make split off the
+        // model: "Simulated Camera" for "OpenCapture Simulated Camera") only where the file has none.
+        if (exif.make ?? "").isEmpty, !info.make.isEmpty { exif.make = info.make }
+        if (exif.model ?? "").isEmpty, !info.model.isEmpty { exif.model = info.model }
         if exif.exposureTime == nil, info.exposureTime > 0 { exif.exposureTime = info.exposureTime }
         if exif.fNumber == nil, info.fNumber > 0 { exif.fNumber = info.fNumber }
         if exif.iso == nil, info.iso > 0 { exif.iso = Int(info.iso.rounded()) }

@@ -73,6 +73,16 @@ import Testing
         #expect(exif.software?.hasPrefix("OpenCapture") == true)
     }
 
+    @Test func developedFileKeepsTheCamerasOwnModelName() throws {
+        // LibRaw splits a make it knows off the model ("Simulated Camera"); the developed file says what the raw said.
+        let raw = DevelopFixtures.frame.raw
+        let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "OpenCapture Simulated Camera",
+                                           exif: DevelopFixtures.exif())
+        let dng = try DNGWriter.write(raw, metadata: metadata, preview: nil)
+        let exif = try ExifReader.read(jpeg: try RawDeveloper().develop(dng, as: .jpeg).data)
+        #expect(exif.make == "OpenCapture" && exif.model == "OpenCapture Simulated Camera")
+    }
+
     @Test func garbageAndTruncatedInputThrowTypedErrors() throws {
         let developer = RawDeveloper()
         #expect(throws: RawDevelopError.self) { try developer.develop(Data(), as: .jpeg) }

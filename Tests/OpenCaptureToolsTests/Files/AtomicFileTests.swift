@@ -89,6 +89,24 @@ import Testing
         #expect(try Self.contents(folder) == ["a-file"])
     }
 
+    @Test func readBytesReadsWholeFilesAndRefusesWhatIsNotOne() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bytes.bin"), empty = folder.appendingPathComponent("empty.bin")
+        let contents = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 3) }
+        try Data(contents).write(to: file)
+        try Data().write(to: empty)
+        #expect(try AtomicFile.readBytes(file) == contents)
+        #expect(try AtomicFile.readBytes(empty) == [])
+        #expect(throws: FileAccessError(.read, path: folder.path, reason: "it is a folder")) { try AtomicFile.readBytes(folder) }
+        #expect(throws: FileAccessError(.read, path: "/dev/zero", reason: "not a regular file")) {
+            try AtomicFile.readBytes(URL(fileURLWithPath: "/dev/zero"))
+        }
+        #expect(throws: FileAccessError(.read, path: "/nonexistent-opencapture/x.dng", reason: "no such file")) {
+            try AtomicFile.readBytes(URL(fileURLWithPath: "/nonexistent-opencapture/x.dng"))
+        }
+    }
+
     @Test func foundationErrorsBecomeSentences() {
         let cocoa = NSError(domain: NSCocoaErrorDomain, code: NSFileWriteOutOfSpaceError)
         #expect(FileAccessError.reason(for: cocoa) == "no space left on device")

@@ -1,0 +1,81 @@
+import CaptureCore
+import Foundation
+
+extension RawFileReader {
+    /// The layout of an uncompressed 16-bit Bayer DNG's mosaic, when LibRaw would copy its samples as they are: its
+    /// one CFA directory (an image of the size LibRaw reported) stores one 16-bit sample per pixel in strips or tiles
+    /// that lie inside the file, with no LinearizationTable (LibRaw maps samples through it) and no MaskedAreas
+    /// (LibRaw measures black from them while unpacking). LibRaw's unpack copies such a mosaic one sample at a time
+    /// on one core; copying its rows directly gives the same values several times faster and on every core (and
+    /// reads a mosaic of several tiles as TIFF lays them out, which LibRaw 0.20 reads as if it were strips). nil for
+    /// anything else, which LibRaw unpacks.
+    struct UncompressedMosaic {
+        /// Offsets of the strips or tiles, row of blocks by row of blocks.
+        let offsets: [Int]
+        /// A block's size in samples (a strip is as wide as the image).
+        let blockWidth: Int, blockHeight: Int
+        let rawWidth: Int
+        let bigEndian: Bool
+
+        init?(_ reader: TIFFTagReader, rawWidth: Int, rawHeight: Int, fileSize: Int) {
+            guard rawWidth > 0, rawHeight > 0, let main = try? reader.mainDirectories() else { return nil }
+            let cfa = (main + main.flatMap { reader.subDirectories(of: $0) }).filter { $0.integer(262) == 32803 }
+            guard cfa.count == 1, let raw = cfa.first,
+                  raw.integer(256) == rawWidth, raw.integer(257) == rawHeight,
+                  raw.integer(259) == 1, raw.integer(258) == 16, (raw.integers(258) ?? []).allSatisfy({ $0 == 16 }),
+                  (raw.integer(277) ?? 1) == 1, (raw.integer(284) ?? 1) == 1,
+                  !raw.contains(50712), !raw.contains(50830) else { return nil }
+            let offsets: [Int], counts: [Int]
+            if let tileOffsets = raw.integers(324) {
+                guard let width = raw.integer(322), let height = raw.integer(323), width > 0, height > 0,
+                      let tileCounts = raw.integers(325) else { return nil }
+                (blockWidth, blockHeight, offsets, counts) = (width, height, tileOffsets, tileCounts)
+            } else {
+                guard let stripOffsets = raw.integers(273), let stripCounts = raw.integers(279) else { return nil }
+                let rows = raw.integer(278) ?? rawHeight
+                guard rows > 0 else { return nil }
+                (blockWidth, blockHeight, offsets, counts) = (rawWidth, min(rows, rawHeight), stripOffsets, stripCounts)
+            }
+            let across = (rawWidth + blockWidth - 1) / blockWidth, down = (rawHeight + blockHeight - 1) / blockHeight
+            guard offsets.count == across * down, counts.count == offsets.count else { return nil }
+            for (index, (start, count)) in zip(offsets, counts).enumerated() {
+                // A strip holds the rows left; a tile is always whole (padded past the image's edge).
+                let rows = blockWidth == rawWidth ? min(blockHeight, rawHeight - index * blockHeight) : blockHeight
+                let needed = rows * blockWidth * 2
+                guard start > 0, count >= needed, start <= fileSize - needed else { return nil }
+            }
+            self.offsets = offsets
+            self.rawWidth = rawWidth
+            bigEndian = !reader.isLittleEndian
+        }
+
+        /// The `width` × `height` samples from raw row `top`, column `left` on, in host order, copied on every core.
+        func copy(from bytes: [UInt8], top: Int, left: Int, width: Int, height: Int) -> [UInt16] {
+            let across = (rawWidth + blockWidth - 1) / blockWidth
+            return [UInt16](unsafeUninitializedCapacity: width * height) { out, initialized in
+                LargeAllocation.adviseHugePages(UnsafeMutableRawPointer(out.baseAddress!), bytes: width * height * 2)
+                nonisolated(unsafe) let destination = out.baseAddress!
+                bytes.withUnsafeBytes { file in
+                    Parallel.forEachBand(height: height, bandHeight: 128) { rows in
+                        for y in rows {
+                            let row = top + y, to = destination + y * width
+                            let blockRow = row / blockHeight, rowInBlock = row % blockHeight
+                            // The blocks this row crosses, each contributing the columns it holds.
+                            for blockColumn in (left / blockWidth)...((left + width - 1) / blockWidth) {
+                                let first = max(left, blockColumn * blockWidth)
+                                let end = min(left + width, (blockColumn + 1) * blockWidth)
+                                let sample = rowInBlock * blockWidth + first - blockColumn * blockWidth
+                                let from = file.baseAddress! + offsets[blockRow * across + blockColumn] + sample * 2
+                                UnsafeMutableRawPointer(to + first - left).copyMemory(from: from, byteCount: (end - first) * 2)
+                            }
+                            if bigEndian {
+                                for x in 0..<width { to[x] = to[x].byteSwapped }
+                            }
+                        }
+                    }
+                }
+                initialized = width * height
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import CaptureCore
+import Foundation
+import Testing
+@testable import MediaFormats
+
+/// The direct copy of an uncompressed DNG's mosaic (`RawFileReader.UncompressedMosaic`) against LibRaw's own unpack of
+/// the same file and the samples written: strips and tiles, either byte order, tiles padded past the edge, an
+/// ActiveArea margin.
+@Suite struct RawFileReaderUncompressedTests {
+    /// A minimal uncompressed 16-bit RGGB DNG of `width` × `height` samples (value = a hash of the position), stored
+    /// in tiles of `tile` (nil: strips of `rowsPerStrip` rows), with optional ActiveArea and LinearizationTable.
+    static func dng(width: Int, height: Int, littleEndian: Bool, tile: (Int, Int)? = nil, rowsPerStrip: Int = 7,
+                    activeArea: [Int]? = nil, linearization: [UInt16]? = nil) -> (bytes: [UInt8], samples: [UInt16]) {
+        let samples = (0..<width * height).map { UInt16(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 7) & 0x0FFF | 0x0100 }
+        // Blocks (tiles padded with zeros past the edge, or strips), in the file's byte order.
+        let (blockWidth, blockHeight) = tile ?? (width, rowsPerStrip)
+        let across = (width + blockWidth - 1) / blockWidth, down = (height + blockHeight - 1) / blockHeight
+        var blocks: [[UInt8]] = []
+        for by in 0..<down {
+            for bx in 0..<across {
+                var block: [UInt8] = []
+                let rows = tile == nil ? min(blockHeight, height - by * blockHeight) : blockHeight
+                for r in 0..<rows {
+                    for c in 0..<blockWidth {
+                        let y = by * blockHeight + r, x = bx * blockWidth + c
+                        let v = y < height && x < width ? samples[y * width + x] : 0
+                        block += littleEndian ? [UInt8(v & 0xFF), UInt8(v >> 8)] : [UInt8(v >> 8), UInt8(v & 0xFF)]
+                    }
+                }
+                blocks.append(block)
+            }
+        }
+        func build(dataStart: Int) -> [UInt8] {
+            var t = TIFFBuilder(littleEndian: littleEndian)
+            let u16 = { (v: Int) in t.u16(UInt16(v)) }, u32 = { (v: Int) in t.u32(UInt32(v)) }
+            t.add(254, type: 4, u32(0))
+            t.add(256, type: 4, u32(width))
+            t.add(257, type: 4, u32(height))
+            t.add(258, type: 3, u16(16))
+            t.add(259, type: 3, u16(1))
+            t.add(262, type: 3, u16(32803))
+            t.add(271, type: 2, Array("Test\0".utf8))
+            t.add(272, type: 2, Array("Uncompressed\0".utf8))
+            t.add(277, type: 3, u16(1))
+            var offsets: [Int] = [], at = dataStart
+            for block in blocks { offsets.append(at); at += block.count }
+            let offsetBytes = offsets.flatMap(u32), countBytes = blocks.map(\.count).flatMap(u32)
+            if let tile {
+                t.add(322, type: 4, u32(tile.0))
+                t.add(323, type: 4, u32(tile.1))
+                t.add(324, type: 4, offsetBytes)
+                t.add(325, type: 4, countBytes)
+            } else {
+                t.add(273, type: 4, offsetBytes)
+                t.add(278, type: 4, u32(rowsPerStrip))
+                t.add(279, type: 4, countBytes)
+            }
+            t.add(33421, type: 3, u16(2) + u16(2))
+            t.add(33422, type: 1, [0, 1, 1, 2])
+            t.add(50706, type: 1, [1, 4, 0, 0])
+            t.add(50708, type: 2, Array("Test Uncompressed\0".utf8))
+            t.add(50714, type: 4, u32(256))
+            t.add(50717, type: 4, u32(4095))
+            // Identity-like ColorMatrix1 (XYZ → camera), SRATIONAL.
+            let identity = [1, 0, 0, 0, 1, 0, 0, 0, 1].flatMap { u32($0) + u32(1) }
+            t.add(50721, type: 10, identity)
+            t.add(50728, type: 5, [1, 1, 1].flatMap { u32($0) + u32(1) })
+            if let activeArea { t.add(50829, type: 4, activeArea.flatMap(u32)) }
+            if let linearization { t.add(50712, type: 3, linearization.flatMap { u16(Int($0)) }) }
+            return [UInt8](t.data)
+        }
+        let headerSize = build(dataStart: 0).count
+        var bytes = build(dataStart: headerSize)
+        for block in blocks { bytes += block }
+        return (bytes, samples)
+    }
+
+    static func bothWays(_ bytes: [UInt8]) throws -> (direct: RawImage, libRaw: RawImage) {
+        (try RawFileReader.read(bytes: bytes, copyingUncompressedMosaic: true).raw,
+         try RawFileReader.read(bytes: bytes, copyingUncompressedMosaic: false).raw)
+    }
+
+    static func copiesDirectly(_ bytes: [UInt8], width: Int, height: Int) throws -> Bool {
+        let reader = try TIFFTagReader(bytes: bytes, anyMagic: true)
+        return RawFileReader.UncompressedMosaic(reader, rawWidth: width, rawHeight: height, fileSize: bytes.count) != nil
+    }
+
+    @Test(arguments: [true, false])
+    func stripsMatchLibRaw(littleEndian: Bool) throws {
+        let (bytes, samples) = Self.dng(width: 70, height: 52, littleEndian: littleEndian, rowsPerStrip: 5)
+        #expect(try Self.copiesDirectly(bytes, width: 70, height: 52))
+        let (direct, libRaw) = try Self.bothWays(bytes)
+        #expect(direct.bayer.storage == samples)
+        #expect(direct.bayer == libRaw.bayer)
+        #expect(direct.blackLevel == libRaw.blackLevel && direct.whiteLevel == libRaw.whiteLevel && direct.cfa == libRaw.cfa)
+        #expect(direct.blackLevel == [256, 256, 256, 256] && direct.whiteLevel == 4095)
+    }
+
+    @Test(arguments: [true, false])
+    func tilesWithActiveAreaAreReadAsTIFFLaysThemOut(littleEndian: Bool) throws {
+        // 72 × 56 in six 32 × 32 tiles, the right and bottom ones padded to 32 × 32; visible area rows 2..<54, columns
+        // 4..<70. (LibRaw 0.20.2, Debian 12's, has no tiles in its uncompressed DNG reader: it reads such a file as
+        // strips starting at the TileOffsets array, so the direct copy is compared with the samples written.)
+        let (bytes, samples) = Self.dng(width: 72, height: 56, littleEndian: littleEndian, tile: (32, 32),
+                                        activeArea: [2, 4, 54, 70])
+        #expect(try Self.copiesDirectly(bytes, width: 72, height: 56))
+        let direct = try RawFileReader.read(bytes: bytes).raw
+        #expect(direct.width == 66 && direct.height == 52)
+        #expect(direct.bayer.storage == (2..<54).flatMap { y in (4..<70).map { samples[y * 72 + $0] } })
+    }
+
+    @Test func oneTileForTheWholeImageMatchesLibRaw() throws {
+        // PiDNG writes its mosaic as one tile the size of the image.
+        let (bytes, samples) = Self.dng(width: 64, height: 48, littleEndian: true, tile: (64, 48))
+        #expect(try Self.copiesDirectly(bytes, width: 64, height: 48))
+        let (direct, libRaw) = try Self.bothWays(bytes)
+        #expect(direct.bayer.storage == samples && direct.bayer == libRaw.bayer)
+    }
+
+    @Test func ownDNGIsCopiedDirectly() throws {
+        let raw = DNGFixtures.raw(width: 96, height: 64)
+        let metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "Strips", exif: DNGFixtures.exif())
+        let bytes = [UInt8](try DNGWriter.write(raw, metadata: metadata, preview: nil, stripBytes: 96 * 2 * 6))
+        #expect(try Self.copiesDirectly(bytes, width: 96, height: 64))
+        let (direct, libRaw) = try Self.bothWays(bytes)
+        #expect(direct.bayer == raw.bayer && libRaw.bayer == raw.bayer)
+    }
+
+    @Test func linearizedOrCutFilesGoThroughLibRaw() throws {
+        // A LinearizationTable maps every sample: LibRaw applies it, so the copy must not be used.
+        let table = (0..<4096).map { UInt16(min(4095, $0 / 2)) }
+        let (linearized, samples) = Self.dng(width: 40, height: 30, littleEndian: true, linearization: table)
+        #expect(try !Self.copiesDirectly(linearized, width: 40, height: 30))
+        let read = try RawFileReader.read(bytes: linearized).raw
+        #expect(read.bayer.storage == samples.map { table[Int($0)] })
+        // Samples cut short: not copied (LibRaw reports the damage).
+        let (whole, _) = Self.dng(width: 40, height: 30, littleEndian: true)
+        let cut = Array(whole.dropLast(100))
+        #expect(try !Self.copiesDirectly(cut, width: 40, height: 30))
+        #expect(throws: MediaFormatError.self) { try RawFileReader.read(bytes: cut) }
+        // A size other than the one LibRaw reported: not copied.
+        #expect(try !Self.copiesDirectly(whole, width: 42, height: 30))
+    }
+}
