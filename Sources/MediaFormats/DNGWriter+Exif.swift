@@ -3,8 +3,9 @@ import Foundation
 extension DNGWriter {
     /// Appends the EXIF IFD to libtiff's file and points IFD0's ExifIFD entry (a placeholder libtiff
     /// wrote) at it. Also retypes the SubIFDs and ExifIFD pointers from IFD (13), which libtiff uses,
-    /// to LONG (4), which DNG, EXIF and `exiftool -validate` expect; both are 4 bytes.
-    static func appendExif(_ exif: ExifMetadata, to file: TIFFMemoryFile) throws {
+    /// to LONG (4), which DNG, EXIF and `exiftool -validate` expect; both are 4 bytes. An RGB TIFF's EXIF also
+    /// describes its image (`imageTags: .uncompressed`).
+    static func appendExif(_ exif: ExifMetadata, to file: TIFFMemoryFile, imageTags: ExifWriter.ImageTags = .none) throws {
         if file.count & 1 == 1 { file.append([0]) }
         let exifOffset = file.count
         guard exifOffset < Int(UInt32.max) else { throw MediaFormatError.encoderFailed("DNG larger than 4 GB") }
@@ -28,6 +29,6 @@ extension DNGWriter {
         guard linked else { throw MediaFormatError.encoderFailed("libtiff did not write the ExifIFD entry") }
         // The EXIF IFD comes from the JPEG EXIF writer, so rationals come out as cameras write them
         // (1/120, 9/5): libtiff 4.5.0 stores EXIF rationals as floats (8947849/1073741824 for 1/120).
-        file.append(ExifWriter.exifDirectory(for: exif, imageTags: false).serialize(at: exifOffset, next: 0))
+        file.append(ExifWriter.exifDirectory(for: exif, imageTags: imageTags).serialize(at: exifOffset, next: 0))
     }
 }

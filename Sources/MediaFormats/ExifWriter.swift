@@ -28,7 +28,7 @@ public enum ExifWriter {
         if let date = exif.dateTimeOriginal {
             ifd0.ascii(0x0132, ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds).dateTime)
         }
-        let exifIFD = exifDirectory(for: exif, imageTags: true)
+        let exifIFD = exifDirectory(for: exif, imageTags: .compressed)
 
         if let gps = exif.gps { fill(&gpsIFD, with: gps) }
 
@@ -64,10 +64,18 @@ public enum ExifWriter {
         return Data(out)
     }
 
-    /// The Exif IFD for a capture: exposure, dates, flash, lens. With `imageTags`, also the tags that
-    /// describe a stored JPEG/HEIF image (ColorSpace, pixel dimensions, FlashpixVersion,
-    /// ComponentsConfiguration); DNG's EXIF leaves those to its own IFDs.
-    static func exifDirectory(for exif: ExifMetadata, imageTags: Bool) -> TIFFDirectory {
+    /// Which of the tags that describe the stored image an Exif IFD carries.
+    enum ImageTags {
+        /// None: DNG's EXIF leaves them to its own IFDs.
+        case none
+        /// FlashpixVersion and ColorSpace, as Exif requires of an uncompressed TIFF (which states its size itself).
+        case uncompressed
+        /// Those, ComponentsConfiguration and the pixel dimensions, for a compressed JPEG/HEIF image.
+        case compressed
+    }
+
+    /// The Exif IFD for a capture: exposure, dates, flash, lens, and the `imageTags` that describe the stored image.
+    static func exifDirectory(for exif: ExifMetadata, imageTags: ImageTags) -> TIFFDirectory {
         var ifd = TIFFDirectory()
         if let t = exif.exposureTime, t > 0 {
             ifd.rational(0x829A, t)
@@ -94,7 +102,7 @@ public enum ExifWriter {
             ifd.ascii(0x9291, stamp.subSec)
             ifd.ascii(0x9292, stamp.subSec)
         }
-        if imageTags { ifd.bytes(0x9101, type: .undefined, [1, 2, 3, 0]) }  // Y Cb Cr -
+        if imageTags == .compressed { ifd.bytes(0x9101, type: .undefined, [1, 2, 3, 0]) }  // Y Cb Cr -
         ifd.srational(0x9203, exif.brightnessValue)
         ifd.srational(0x9204, exif.exposureBiasValue)
         ifd.short(0x9207, exif.meteringMode)
@@ -110,9 +118,11 @@ public enum ExifWriter {
         if let comment = exif.userComment {
             ifd.bytes(0x9286, type: .undefined, userCommentBytes(comment))
         }
-        if imageTags {
+        if imageTags != .none {
             ifd.bytes(0xA000, type: .undefined, Array("0100".utf8))
             ifd.short(0xA001, exif.colorSpace)
+        }
+        if imageTags == .compressed {
             ifd.long(0xA002, exif.pixelXDimension.map { UInt32(clamping: $0) })
             ifd.long(0xA003, exif.pixelYDimension.map { UInt32(clamping: $0) })
         }

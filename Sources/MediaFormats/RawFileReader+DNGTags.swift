@@ -35,3 +35,38 @@ extension RawFileReader {
         return try? DNGOpcodeList.lensCorrection(list2: list2, list3: list3, size: size)
     }
 }
+
+extension RawFileReader {
+    /// Whether `bytes` start as a BigTIFF ("II" 43 0 or "MM" 0 43), which LibRaw 0.20 does not read.
+    static func isBigTIFF(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && (bytes[0...3] == [0x49, 0x49, 43, 0] || bytes[0...3] == [0x4D, 0x4D, 0, 43])
+    }
+
+    /// Why a DNG's raw directory cannot be read as it claims, found from its tags before LibRaw reads them (LibRaw
+    /// reports most of these as a file cut short): a CFA image of other than one sample per pixel, signed or
+    /// half-float samples, a tile of no width or length, an ActiveArea outside the image. Throws `.unsupported` or
+    /// `.invalidMetadata`; files without DNGVersion pass (other raws are LibRaw's to judge).
+    static func checkDNGLayout(_ reader: TIFFTagReader) throws {
+        guard let main = try? reader.mainDirectories(), main.first?.contains(50706) == true else { return }
+        for raw in (main + main.flatMap { reader.subDirectories(of: $0) }) where raw.integer(262) == 32803 {
+            if let samples = raw.integer(277), samples != 1 {
+                throw MediaFormatError.unsupported("the CFA image has \(samples) samples per pixel; a Bayer mosaic has 1")
+            }
+            switch (raw.integer(339) ?? 1, raw.integer(258) ?? 0) {
+            case (2, _): throw MediaFormatError.unsupported("signed samples in the CFA image")
+            case (3, ..<32): throw MediaFormatError.unsupported("half-float samples in the CFA image")
+            default: break
+            }
+            for (tag, name) in [(UInt16(322), "TileWidth"), (323, "TileLength")] {
+                if let value = raw.integer(tag), !(1...65_535).contains(value) {
+                    throw MediaFormatError.invalidMetadata("\(name) \(value) is not a tile size")
+                }
+            }
+            if let area = raw.integers(50829), area.count == 4, let width = raw.integer(256), let height = raw.integer(257),
+               !(0 <= area[0] && area[0] < area[2] && area[2] <= height && 0 <= area[1] && area[1] < area[3] && area[3] <= width) {
+                throw MediaFormatError.invalidMetadata("ActiveArea \(area.map(String.init).joined(separator: ", ")) does not lie "
+                                                       + "inside the \(width)×\(height) image")
+            }
+        }
+    }
+}

@@ -2,9 +2,9 @@ import CaptureCore
 import Foundation
 
 extension RawFileReader {
-    /// The layout of an uncompressed 16-bit Bayer DNG's mosaic, when LibRaw would copy its samples as they are: its
-    /// one CFA directory (an image of the size LibRaw reported) stores one 16-bit sample per pixel in strips or tiles
-    /// that lie inside the file, with no LinearizationTable (LibRaw maps samples through it) and no MaskedAreas
+    /// The layout of an uncompressed 16-bit Bayer DNG's mosaic, when LibRaw would copy its samples as they are (or
+    /// through the LinearizationTable, as LibRaw maps them): its one CFA directory (an image of the size LibRaw
+    /// reported) stores one 16-bit sample per pixel in strips or tiles that lie inside the file, with no MaskedAreas
     /// (LibRaw measures black from them while unpacking). LibRaw's unpack copies such a mosaic one sample at a time
     /// on one core; copying its rows directly gives the same values several times faster and on every core (and
     /// reads a mosaic of several tiles as TIFF lays them out, which LibRaw 0.20 reads as if it were strips). nil for
@@ -16,6 +16,9 @@ extension RawFileReader {
         let blockWidth: Int, blockHeight: Int
         let rawWidth: Int
         let bigEndian: Bool
+        /// Every 16-bit code's linear value, from the LinearizationTable (LibRaw's `curve`: codes past the table's
+        /// end take its last value); nil when the file has none.
+        let linearization: [UInt16]?
 
         init?(_ reader: TIFFTagReader, rawWidth: Int, rawHeight: Int, fileSize: Int) {
             guard rawWidth > 0, rawHeight > 0, let main = try? reader.mainDirectories() else { return nil }
@@ -23,8 +26,15 @@ extension RawFileReader {
             guard cfa.count == 1, let raw = cfa.first,
                   raw.integer(256) == rawWidth, raw.integer(257) == rawHeight,
                   raw.integer(259) == 1, raw.integer(258) == 16, (raw.integers(258) ?? []).allSatisfy({ $0 == 16 }),
-                  (raw.integer(277) ?? 1) == 1, (raw.integer(284) ?? 1) == 1,
-                  !raw.contains(50712), !raw.contains(50830) else { return nil }
+                  (raw.integer(277) ?? 1) == 1, (raw.integer(284) ?? 1) == 1, (raw.integer(339) ?? 1) == 1,
+                  !raw.contains(50830) else { return nil }
+            if let table = raw.integers(50712), !table.isEmpty {
+                guard table.count <= 65_536 else { return nil }
+                let values = table.map { UInt16(clamping: $0) }
+                linearization = values + [UInt16](repeating: values[values.count - 1], count: 65_536 - values.count)
+            } else {
+                linearization = nil
+            }
             let offsets: [Int], counts: [Int]
             if let tileOffsets = raw.integers(324) {
                 guard let width = raw.integer(322), let height = raw.integer(323), width > 0, height > 0,
@@ -70,6 +80,11 @@ extension RawFileReader {
                             }
                             if bigEndian {
                                 for x in 0..<width { to[x] = to[x].byteSwapped }
+                            }
+                            if let linearization {
+                                linearization.withUnsafeBufferPointer { curve in
+                                    for x in 0..<width { to[x] = curve[Int(to[x])] }
+                                }
                             }
                         }
                     }

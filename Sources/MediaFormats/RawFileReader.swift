@@ -36,8 +36,10 @@ public enum RawFileReader {
         guard !bytes.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
         // TIFF-based raws (DNG, NEF, CR2, ARW, ORF, RW2…): LibRaw parses every file that starts with a byte order as
         // TIFF, whatever its magic number, and trusts its directory pointers and value offsets, so check them first.
+        guard !isBigTIFF(bytes) else { throw MediaFormatError.unsupported("BigTIFF (64-bit offsets) raw files are not supported") }
         let tiff = TIFFTagReader.isTIFFStructuredRaw(bytes) ? try TIFFTagReader(bytes: bytes, anyMagic: true) : nil
         try tiff?.validateDirectoryTree()
+        if let tiff { try checkDNGLayout(tiff) }
         guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
         defer { libraw_close(lr) }
         let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -108,6 +110,10 @@ public enum RawFileReader {
                 b += Double(pattern[(row % Int(s.cblack_rows)) * Int(s.cblack_cols) + col % Int(s.cblack_cols)])
             }
             return Float(b)
+        }
+
+        if let level = blackLevel.first(where: { $0 >= Float(s.maximum) }) {
+            throw MediaFormatError.invalidMetadata("black level \(Int(level)) is not below the white level \(s.maximum)")
         }
 
         let multipliers = whiteBalance(s)

@@ -92,7 +92,7 @@ public enum TIFFCodec {
         }
         TIFFClose(tif)
         guard ok else { throw MediaFormatError.encoderFailed("libtiff could not write the image") }
-        if let exif { try DNGWriter.appendExif(exif, to: file) }
+        if let exif { try DNGWriter.appendExif(exif, to: file, imageTags: .uncompressed) }
         return file.takeData()
     }
 

@@ -56,11 +56,12 @@ struct DepthCommand: ParsableCommand {
         let seconds = Double(end - start) / 1e9
         var stored = disparity
         stored.storage = disparity.storage.map { $0.isFinite ? $0 : .infinity }
-        try AtomicFile.write(try PFMCodec.encode(stored), to: outputURL)
+        var files = [(data: try PFMCodec.encode(stored), url: outputURL)]
         if let pngURL {
             let map = DepthMap(values: disparity, kind: .disparity, accuracy: .relative, isFiltered: false)
-            try AtomicFile.write(try PNGCodec.encode(DepthColorMap.colorized(map)), to: pngURL)
+            files.append((try PNGCodec.encode(DepthColorMap.colorized(map)), pngURL))
         }
+        try AtomicFile.write(files)   // the map and its picture, both or neither
         let valid = disparity.storage.lazy.filter(\.isFinite).count
         print(String(format: "%@ → %@  %d×%d  %.1f %% matched", left, output, disparity.width, disparity.height,
                      100 * Double(valid) / Double(max(1, disparity.storage.count))))

@@ -56,7 +56,7 @@ struct DevelopCommand: ParsableCommand {
                     .appendingPathExtension(format.fileExtension)
                 // A developed file never replaces another (the camera's own JPEG beside its RAW, an input, the file
                 // an earlier input of this run made) unless asked to.
-                let key = target.resolvingSymlinksInPath().standardizedFileURL.path
+                let key = AtomicFile.canonicalPath(target)
                 if written.contains(key) {
                     throw CLIError("\(target.path) was made from an earlier input of this run (same name)")
                 }

@@ -55,8 +55,8 @@ struct FuseCommand: ParsableCommand {
         let destinations = mergesHDR ? [paths.fused, paths.hdr, paths.toneMapped] : [paths.fused]
         for url in destinations { try AtomicFile.checkDestination(url) }
         // Never write over a frame of the bracket.
-        let sources = Set(inputs.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().standardizedFileURL.path })
-        if let clash = destinations.first(where: { sources.contains($0.resolvingSymlinksInPath().standardizedFileURL.path) }) {
+        let sources = Set(inputs.map { AtomicFile.canonicalPath(URL(fileURLWithPath: $0)) })
+        if let clash = destinations.first(where: { sources.contains(AtomicFile.canonicalPath($0)) }) {
             throw CLIError("\(clash.path) is one of the inputs; choose another output name")
         }
         var fusion = PhotoFusion()
@@ -84,22 +84,25 @@ struct FuseCommand: ParsableCommand {
         return (fused, URL(fileURLWithPath: base.path + "-hdr.hdr"), URL(fileURLWithPath: base.path + "-tonemapped.jpg"))
     }
 
-    /// Writes the fused JPEG and, when present, the HDR and its tone-mapped JPEG, each atomically.
+    /// Writes the fused JPEG and, when present, the HDR and its tone-mapped JPEG, as one set (none of them
+    /// appears unless all were written).
     static func write(_ result: PhotoFusionResult, base: URL) throws {
         try write(result, to: outputs(base.appendingPathExtension("jpg")))
     }
 
     private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL),
                               hdrRequested: Bool = true) throws {
-        try AtomicFile.write(result.fusedJPEG, to: paths.fused)
+        var files = [(data: result.fusedJPEG, url: paths.fused)]
+        if let hdr = result.radianceHDR, let toneMapped = result.toneMappedJPEG {
+            files += [(hdr, paths.hdr), (toneMapped, paths.toneMapped)]
+        }
+        try AtomicFile.write(files)
         print("  → \(paths.fused.path) (\(result.mergedRaw ? "raw frames merged, then developed" : "exposure fusion"))")
         if !result.shifts.allSatisfy({ $0.dx == 0 && $0.dy == 0 }) {
             print("  shifts: " + result.shifts.map { "(\($0.dx), \($0.dy))" }.joined(separator: " "))
         }
-        if let hdr = result.radianceHDR, let toneMapped = result.toneMappedJPEG {
+        if result.radianceHDR != nil, result.toneMappedJPEG != nil {
             let hdrURL = paths.hdr, toneURL = paths.toneMapped
-            try AtomicFile.write(hdr, to: hdrURL)
-            try AtomicFile.write(toneMapped, to: toneURL)
             print("  → \(hdrURL.path) (scene-linear radiance)")
             print("  → \(toneURL.path) (HDR, tone-mapped)")
         } else if hdrRequested {

@@ -10,7 +10,8 @@ import Testing
     /// A minimal uncompressed 16-bit RGGB DNG of `width` × `height` samples (value = a hash of the position), stored
     /// in tiles of `tile` (nil: strips of `rowsPerStrip` rows), with optional ActiveArea and LinearizationTable.
     static func dng(width: Int, height: Int, littleEndian: Bool, tile: (Int, Int)? = nil, rowsPerStrip: Int = 7,
-                    activeArea: [Int]? = nil, linearization: [UInt16]? = nil) -> (bytes: [UInt8], samples: [UInt16]) {
+                    activeArea: [Int]? = nil, linearization: [UInt16]? = nil,
+                    edit: (inout TIFFBuilder) -> Void = { _ in }) -> (bytes: [UInt8], samples: [UInt16]) {
         let samples = (0..<width * height).map { UInt16(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 7) & 0x0FFF | 0x0100 }
         // Blocks (tiles padded with zeros past the edge, or strips), in the file's byte order.
         let (blockWidth, blockHeight) = tile ?? (width, rowsPerStrip)
@@ -67,6 +68,7 @@ import Testing
             t.add(50728, type: 5, [1, 1, 1].flatMap { u32($0) + u32(1) })
             if let activeArea { t.add(50829, type: 4, activeArea.flatMap(u32)) }
             if let linearization { t.add(50712, type: 3, linearization.flatMap { u16(Int($0)) }) }
+            edit(&t)
             return [UInt8](t.data)
         }
         let headerSize = build(dataStart: 0).count
@@ -126,13 +128,21 @@ import Testing
         #expect(direct.bayer == raw.bayer && libRaw.bayer == raw.bayer)
     }
 
-    @Test func linearizedOrCutFilesGoThroughLibRaw() throws {
-        // A LinearizationTable maps every sample: LibRaw applies it, so the copy must not be used.
-        let table = (0..<4096).map { UInt16(min(4095, $0 / 2)) }
-        let (linearized, samples) = Self.dng(width: 40, height: 30, littleEndian: true, linearization: table)
-        #expect(try !Self.copiesDirectly(linearized, width: 40, height: 30))
-        let read = try RawFileReader.read(bytes: linearized).raw
-        #expect(read.bayer.storage == samples.map { table[Int($0)] })
+    @Test func linearizedSamplesAreMappedAsLibRawMapsThem() throws {
+        // A LinearizationTable shorter than the codes used: codes past its end take its last value.
+        let table = (0..<3000).map { UInt16($0 / 2 + 7) }
+        let map = { (v: UInt16) in table[min(Int(v), table.count - 1)] }
+        let (strips, samples) = Self.dng(width: 40, height: 30, littleEndian: true, linearization: table)
+        #expect(try Self.copiesDirectly(strips, width: 40, height: 30))
+        let (direct, libRaw) = try Self.bothWays(strips)
+        #expect(direct.bayer.storage == samples.map(map) && direct.bayer == libRaw.bayer)
+        #expect(direct.whiteLevel == libRaw.whiteLevel)
+        // Tiles (which LibRaw 0.20.2 cannot read) with a table, big-endian.
+        let (tiles, tiled) = Self.dng(width: 72, height: 56, littleEndian: false, tile: (32, 32), linearization: table)
+        #expect(try RawFileReader.read(bytes: tiles).raw.bayer.storage == tiled.map(map))
+    }
+
+    @Test func cutOrMismeasuredFilesGoThroughLibRaw() throws {
         // Samples cut short: not copied (LibRaw reports the damage).
         let (whole, _) = Self.dng(width: 40, height: 30, littleEndian: true)
         let cut = Array(whole.dropLast(100))
@@ -140,5 +150,28 @@ import Testing
         #expect(throws: MediaFormatError.self) { try RawFileReader.read(bytes: cut) }
         // A size other than the one LibRaw reported: not copied.
         #expect(try !Self.copiesDirectly(whole, width: 42, height: 30))
+    }
+
+    @Test func layoutsLibRawWouldCallTruncatedAreNamed() throws {
+        let t = TIFFBuilder(littleEndian: true)
+        func read(_ edit: @escaping (inout TIFFBuilder) -> Void, tile: (Int, Int)? = nil) -> MediaFormatError? {
+            let (bytes, _) = Self.dng(width: 64, height: 40, littleEndian: true, tile: tile, edit: edit)
+            do { _ = try RawFileReader.read(bytes: bytes); return nil } catch { return error as? MediaFormatError }
+        }
+        #expect(read({ $0.remove(277); $0.add(277, type: 3, t.u16(2)) })
+                == .unsupported("the CFA image has 2 samples per pixel; a Bayer mosaic has 1"))
+        #expect(read({ $0.add(339, type: 3, t.u16(2)) }) == .unsupported("signed samples in the CFA image"))
+        #expect(read({ $0.add(339, type: 3, t.u16(3)) }) == .unsupported("half-float samples in the CFA image"))
+        #expect(read({ $0.remove(322); $0.add(322, type: 4, t.u32(0)) }, tile: (32, 20))
+                == .invalidMetadata("TileWidth 0 is not a tile size"))
+        #expect(read({ $0.add(50829, type: 4, [0, 0, 50, 64].flatMap { t.u32(UInt32($0)) }) })
+                == .invalidMetadata("ActiveArea 0, 0, 50, 64 does not lie inside the 64×40 image"))
+        #expect(read({ $0.remove(50714); $0.add(50714, type: 4, t.u32(5000)) })
+                == .invalidMetadata("black level 5000 is not below the white level 4095"))
+        var bigTIFF = Self.dng(width: 64, height: 40, littleEndian: true).bytes
+        bigTIFF[2] = 43
+        #expect(throws: MediaFormatError.unsupported("BigTIFF (64-bit offsets) raw files are not supported")) {
+            try RawFileReader.read(bytes: bigTIFF)
+        }
     }
 }

@@ -23,6 +23,9 @@ struct TIFFBuilder {
         entries.append((tag, type, count ?? UInt32(bytes.count / size), bytes))
     }
 
+    /// Removes every field with `tag` (to replace one: remove, then add).
+    mutating func remove(_ tag: UInt16) { entries.removeAll { $0.tag == tag } }
+
     var data: Data {
         let sorted = entries.sorted { $0.tag < $1.tag }
         var out: [UInt8] = (littleEndian ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(42) + u32(8)

@@ -17,6 +17,27 @@ import Testing
         }
     }
 
+    @Test(arguments: [8, 16])
+    func exifDescribesTheImageAsExifAsksOfATIFF(bits: Int) throws {
+        var exif = ExifMetadata()
+        exif.make = "OpenCapture"
+        exif.iso = 100
+        exif.colorSpace = 1
+        let data: Data
+        if bits == 8 {
+            data = try TIFFCodec.encode(Raster<UInt8>(width: 8, height: 6, channels: 3, repeating: 90), exif: exif)
+        } else {
+            data = try TIFF16Writer.encode(Raster<UInt16>(width: 8, height: 6, channels: 3, repeating: 9000), exif: exif)
+        }
+        let reader = try TIFFTagReader(data)
+        let ifd0 = try #require(try reader.mainDirectories().first)
+        let exifIFD = try reader.directory(at: try #require(ifd0.integer(34665)))
+        // FlashpixVersion and ColorSpace are required; pixel dimensions and ComponentsConfiguration are for compressed data.
+        #expect(exifIFD.bytes(0xA000) == Array("0100".utf8) && exifIFD.integer(0xA001) == 1)
+        #expect(!exifIFD.contains(0xA002) && !exifIFD.contains(0xA003) && !exifIFD.contains(0x9101))
+        #expect(ifd0.integer(258) == bits && ifd0.string(271) == "OpenCapture" && exifIFD.integer(0x8827) == 100)
+    }
+
     @Test func badInputThrows() throws {
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(Data()) }
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(Data("not a tiff at all".utf8)) }

@@ -8,18 +8,30 @@ import Foundation
 public enum AtomicFile {
     /// Writes `data` to `url` atomically (replacing an existing file).
     public static func write(_ data: Data, to url: URL) throws {
-        try write(to: url) { descriptor in
-            try data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw FileAccessError(.write, path: url.path, errno: errno)
-                    }
-                    offset += n
-                }
+        try write([(data, url)])
+    }
+
+    /// Writes several files as one: each goes to a temporary file beside its destination and is flushed, and only
+    /// when all are written are they renamed into place, in order. A failed write (a full disk, a folder gone)
+    /// leaves every destination as it was; only a rename failing after others succeeded (which needs the folder
+    /// itself to fail) can leave some of the set renamed.
+    public static func write(_ files: [(data: Data, url: URL)]) throws {
+        var written: [(temporary: URL, url: URL)] = [], renamed = 0
+        do {
+            for (data, url) in files {
+                written.append((try writeTemporary(beside: url) { descriptor in
+                    try data.withUnsafeBytes { try writeAll($0, to: descriptor, path: url.path) }
+                }, url))
             }
+            for file in written {
+                guard rename(file.temporary.path, file.url.path) == 0 else {
+                    throw FileAccessError(.write, path: file.url.path, errno: errno)
+                }
+                renamed += 1
+            }
+        } catch {
+            for file in written[renamed...] { unlink(file.temporary.path) }
+            throw error
         }
     }
 
@@ -27,6 +39,16 @@ public enum AtomicFile {
     /// and renames it to `url`. If `body`, the flush or the rename throws, the temporary file is
     /// removed and nothing appears under `url`. `body` must not close the descriptor.
     public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
+        let temporary = try writeTemporary(beside: url, body)
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw FileAccessError(.write, path: url.path, errno: code)
+        }
+    }
+
+    /// A hidden temporary file beside `url` that `body` writes, flushed to disk and closed; removed if anything throws.
+    private static func writeTemporary(beside url: URL, _ body: (Int32) throws -> Void) throws -> URL {
         try checkDestination(url)
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
@@ -38,12 +60,35 @@ public enum AtomicFile {
             guard fsync(descriptor) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
             closed = true
             guard close(descriptor) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
-            guard rename(temporary.path, url.path) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+            return temporary
         } catch {
             if !closed { close(descriptor) }
             unlink(temporary.path)
             throw error
         }
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileAccessError(.write, path: path, errno: errno)
+            }
+            offset += n
+        }
+    }
+
+    /// The path of `url` with symbolic links resolved and "." and ".." removed: two URLs that name the same file
+    /// give the same path (how the tools refuse to write over one of their inputs).
+    public static func canonicalPath(_ url: URL) -> String {
+        // "." and ".." first, and links through the folder when the file does not exist yet: Foundation resolves no
+        // link in a path that names anything missing.
+        let standardized = url.standardizedFileURL
+        if FileManager.default.fileExists(atPath: standardized.path) { return standardized.resolvingSymlinksInPath().path }
+        return standardized.deletingLastPathComponent().resolvingSymlinksInPath()
+            .appendingPathComponent(standardized.lastPathComponent).path
     }
 
     /// Checks, before any work, that `url` can be written: its folder exists and is a folder, and

@@ -102,6 +102,11 @@ public struct PhotoFusion: Sendable {
         if let other = inputs.first(where: { $0.colorSpace != colorSpace }) {
             throw PhotoFusionError.mixedColorSpaces("\(inputs[0].name) is \(colorSpace.rawValue), \(other.name) is \(other.colorSpace.rawValue)")
         }
+        // Pixels are fused as stored: a frame stored turned (another EXIF orientation) would be fused sideways.
+        if let other = inputs.first(where: { $0.orientation != inputs[0].orientation }) {
+            throw PhotoFusionError.mixedOrientations("\(inputs[0].name) has EXIF orientation \(inputs[0].orientation), "
+                                                     + "\(other.name) has \(other.orientation)")
+        }
         let exposures = given ?? (inputs.allSatisfy { $0.exposure != nil } ? inputs.compactMap(\.exposure) : nil)
         if requiresExposures, mergesHDR, exposures == nil {
             let missing = inputs.filter { $0.exposure == nil }.map(\.name).joined(separator: ", ")

@@ -28,8 +28,8 @@ public enum MotionPhotoExporter {
         guard ["jpg", "jpeg", "heic", "heif"].contains(kind) else {
             throw MotionPhotoError("\(output.lastPathComponent): a Motion Photo is a .jpg or a .heic file")
         }
-        let target = output.standardizedFileURL.resolvingSymlinksInPath()
-        guard ![still, movie].contains(where: { $0.standardizedFileURL.resolvingSymlinksInPath() == target }) else {
+        let target = AtomicFile.canonicalPath(output)
+        guard ![still, movie].contains(where: { AtomicFile.canonicalPath($0) == target }) else {
             throw MotionPhotoError("\(output.lastPathComponent) is one of the inputs; write the Motion Photo to another file")
         }
         let stillData = try AtomicFile.read(still)

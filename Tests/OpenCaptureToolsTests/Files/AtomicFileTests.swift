@@ -89,6 +89,28 @@ import Testing
         #expect(try Self.contents(folder) == ["a-file"])
     }
 
+    @Test func aSetOfFilesIsWrittenWhole() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let a = folder.appendingPathComponent("a.jpg"), b = folder.appendingPathComponent("b.hdr")
+        try Data("old a".utf8).write(to: a)
+        // The second destination cannot be written: nothing of the set appears, the old file stays, no temporaries.
+        let missing = folder.appendingPathComponent("no-such-folder/c.jpg")
+        #expect(throws: FileAccessError.self) { try AtomicFile.write([(Data("new a".utf8), a), (Data("c".utf8), missing)]) }
+        #expect(try Data(contentsOf: a) == Data("old a".utf8))
+        #expect(try Self.contents(folder) == ["a.jpg"])
+        try AtomicFile.write([(Data("new a".utf8), a), (Data("b".utf8), b)])
+        #expect(try Data(contentsOf: a) == Data("new a".utf8) && Data(contentsOf: b) == Data("b".utf8))
+        #expect(try Self.contents(folder) == ["a.jpg", "b.hdr"])
+        // Two spellings of one file give one path.
+        let link = folder.appendingPathComponent("link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
+        #expect(AtomicFile.canonicalPath(URL(fileURLWithPath: link.path + "/./x/../a.jpg")) == AtomicFile.canonicalPath(a))
+        // A file not written yet (an output) too.
+        #expect(AtomicFile.canonicalPath(URL(fileURLWithPath: link.path + "/new.jpg"))
+                == AtomicFile.canonicalPath(folder.appendingPathComponent("new.jpg")))
+    }
+
     @Test func readBytesReadsWholeFilesAndRefusesWhatIsNotOne() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -116,10 +116,12 @@ import Testing
         options.colorSpace = .displayP3     // as the JPEGs' EXIF ColorSpace (uncalibrated) says
         options.exif = Self.portraitExif(1)
         let frames = Self.bracket()
+        // The HEIC has no irot (its pixels are upright as stored), so the JPEGs are stored upright too.
+        let upright = { (index: Int) in var exif = Self.portraitExif(index); exif.orientation = 1; return exif }
         let files: [(String, Data)] = [
-            ("dark.heic", try JPEGEncoder.encode(frames[0], exif: Self.portraitExif(0))),
+            ("dark.heic", try JPEGEncoder.encode(frames[0], exif: upright(0))),
             ("middle.jpg", try HEIFEncoder.encode(frames[1], options: options)),
-            ("bright.png", try JPEGEncoder.encode(frames[2], exif: Self.portraitExif(2))),
+            ("bright.png", try JPEGEncoder.encode(frames[2], exif: upright(2))),
         ]
         var urls: [URL] = []
         for (name, data) in files {
@@ -160,6 +162,11 @@ import Testing
         let p3 = try JPEGEncoder.encode(Self.bracket()[0], exif: Self.portraitExif(0), iccProfile: ICCProfile.data(for: .displayP3))
         #expect(throws: PhotoFusionError.mixedColorSpaces("image 1 is sRGB, image 2 is displayP3")) {
             try PhotoFusion().fuse(fileData: [good, p3])
+        }
+        // One frame tagged as turned: its stored pixels do not line up with the others'.
+        let portrait = try JPEGEncoder.encode(Self.bracket()[0], exif: Self.portraitExif(0), iccProfile: ICCProfile.data(for: .sRGB))
+        #expect(throws: PhotoFusionError.mixedOrientations("image 1 has EXIF orientation 1, image 2 has 6")) {
+            try PhotoFusion().fuse(fileData: [good, portrait])
         }
     }
 

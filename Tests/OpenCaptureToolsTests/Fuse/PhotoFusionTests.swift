@@ -47,11 +47,11 @@ import Testing
         #expect(throws: PhotoFusionError.sizeMismatch("shot0.png is 96×64, small.png is 8×8")) { try PhotoFusion().fuse(contentsOf: [urls[0], small]) }
     }
 
-    /// Files in any order: with known exposures the reference is the middle exposure's frame (its EXIF orientation is
-    /// the result's), not the middle file.
+    /// Files in any order: with known exposures the reference is the middle exposure's frame (its EXIF is the
+    /// result's), not the middle file.
     @Test func theReferenceIsTheMiddleExposureInAnyOrder() throws {
         var files: [Data] = []
-        for (scale, orientation) in [(4.0, 3), (0.25, 1), (1.0, 6)] {
+        for (scale, lens) in [(4.0, "over"), (0.25, "under"), (1.0, "mid")] {
             var image = Raster<UInt8>(width: 64, height: 48, channels: 3)
             for y in 0..<48 { for x in 0..<64 { for c in 0..<3 {
                 image[x, y, c] = UInt8(SRGBTransfer.encode(Float(min((Double(x) / 64 * 0.8 + 0.05) * scale, 1))) * 255)
@@ -59,12 +59,14 @@ import Testing
             var exif = ExifMetadata()
             exif.exposureTime = scale / 100
             exif.iso = 100
-            exif.orientation = orientation
+            exif.orientation = 6
+            exif.lensModel = lens
             files.append(try JPEGEncoder.encode(image, exif: exif))
         }
         let result = try PhotoFusion().fuse(fileData: files, names: ["over.jpg", "under.jpg", "mid.jpg"])
         #expect(result.exposures.map { $0.count } == 3)
         #expect(result.orientation == 6)
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).lensModel == "mid")
     }
 
     /// A dark square in another place in each frame of a −2/0/+2 bracket: the HDR holds it where the reference frame
