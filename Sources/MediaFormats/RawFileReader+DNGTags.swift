@@ -22,14 +22,29 @@ extension RawFileReader {
 }
 
 extension RawFileReader {
-    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG, read by `reader` (the
-    /// one that validated its directories) from its raw image directory — the first full-resolution CFA directory
-    /// among IFD0 and its SubIFDs — for the visible `size`; nil when there are none or they cannot be read (the
-    /// opcodes are optional, so the mosaic is still developed).
-    static func dngLensCorrection(_ reader: TIFFTagReader, size: Size) -> LensCorrection? {
+    /// A DNG's raw image directory: the first full-resolution CFA directory among IFD0 and its SubIFDs, else IFD0.
+    static func dngRawDirectory(_ reader: TIFFTagReader) -> TIFFTagReader.Directory? {
         guard let ifd0 = try? reader.mainDirectories(limit: 1).first else { return nil }
         let candidates = [ifd0] + reader.subDirectories(of: ifd0)
-        let rawDirectory = candidates.first { ($0.integer(254) ?? 0) == 0 && $0.integer(262) == 32803 } ?? ifd0
+        return candidates.first { ($0.integer(254) ?? 0) == 0 && $0.integer(262) == 32803 } ?? ifd0
+    }
+
+    /// The DNG's DefaultCropOrigin and DefaultCropSize (raw pixels, from the active area's corner) as a rectangle of
+    /// the `visible` image, clipped to it; nil when the tags are absent or malformed or the crop is the whole image.
+    static func dngDefaultCrop(_ reader: TIFFTagReader, visible: Size) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let raw = dngRawDirectory(reader), let origin = raw.reals(50719), let size = raw.reals(50720),
+              origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 1e6 }) else { return nil }
+        let x = min(Int(origin[0]), visible.width), y = min(Int(origin[1]), visible.height)
+        let width = min(Int(size[0].rounded()), visible.width - x), height = min(Int(size[1].rounded()), visible.height - y)
+        guard width >= 2, height >= 2, (x, y, width, height) != (0, 0, visible.width, visible.height) else { return nil }
+        return (x, y, width, height)
+    }
+
+    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG, read by `reader` (the
+    /// one that validated its directories) from its raw image directory (`dngRawDirectory`), for the visible `size`; nil when there are none or they cannot be read (the
+    /// opcodes are optional, so the mosaic is still developed).
+    static func dngLensCorrection(_ reader: TIFFTagReader, size: Size) -> LensCorrection? {
+        guard let rawDirectory = dngRawDirectory(reader) else { return nil }
         let list2 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList2)), list3 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList3))
         guard list2 != nil || list3 != nil else { return nil }
         return try? DNGOpcodeList.lensCorrection(list2: list2, list3: list3, size: size)

@@ -4,7 +4,8 @@ import Foundation
 
 /// Reads camera raw files and DNGs with LibRaw: the undeveloped Bayer mosaic (LibRaw's unpacked
 /// `raw_image`, cropped to the visible area) with what OpenCapture's own pipeline needs to develop
-/// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure. An
+/// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure — cut to a
+/// DNG's DefaultCrop. An
 /// uncompressed 16-bit DNG's samples are copied straight from the file on every core instead of
 /// through LibRaw's unpack (the same values; LibRaw still reads all its metadata).
 ///
@@ -80,31 +81,37 @@ public enum RawFileReader {
         }
         guard (1...65_535).contains(s.maximum) else { throw MediaFormatError.invalidImage("white level \(s.maximum)") }
 
+        // A DNG's DefaultCrop (LibRaw 0.20 leaves it to the caller, Adobe's readers apply it): the mosaic is read from
+        // the crop's corner (cx, cy) of LibRaw's visible area, its CFA phase and black levels taken from there.
+        let visible = Size(width: width, height: height)
+        let crop = s.dng_version != 0 ? tiff.flatMap { dngDefaultCrop($0, visible: visible) } : nil
+        let cx = crop?.x ?? 0, cy = crop?.y ?? 0, w = crop?.width ?? width, h = crop?.height ?? height
+
         // LibRaw's colour index per visible position: 0 R, 1 G, 2 B, 3 second G.
         let index = { (row: Int, col: Int) in Int(libraw_COLOR(lr, Int32(row), Int32(col))) }
-        let tile = (0..<4).map { index($0 >> 1, $0 & 1) }
-        let periodic = (0..<16).allSatisfy { index($0 >> 2, $0 & 3) == tile[($0 >> 2 & 1) << 1 | ($0 & 1)] }
+        let tile = (0..<4).map { index(cy + $0 >> 1, cx + $0 & 1) }
+        let periodic = (0..<16).allSatisfy { index(cy + $0 >> 2, cx + $0 & 3) == tile[($0 >> 2 & 1) << 1 | ($0 & 1)] }
         guard periodic, let cfa = CFAPattern.allCases.first(where: { $0.colors == tile.map { $0 == 3 ? 1 : $0 } }) else {
             throw MediaFormatError.unsupported("CFA layout \(tile) is not a 2×2 Bayer pattern")
         }
 
         let mosaic: [UInt16]
         if let uncompressed {
-            mosaic = uncompressed.copy(from: bytes, top: top, left: left, width: width, height: height)
+            mosaic = uncompressed.copy(from: bytes, top: top + cy, left: left + cx, width: w, height: h)
         } else {
             let source = s.raw_image!
-            mosaic = [UInt16](unsafeUninitializedCapacity: width * height) { out, initialized in
-                for y in 0..<height {
-                    (out.baseAddress! + y * width).initialize(from: source + (top + y) * pitch + left, count: width)
+            mosaic = [UInt16](unsafeUninitializedCapacity: w * h) { out, initialized in
+                for y in 0..<h {
+                    (out.baseAddress! + y * w).initialize(from: source + (top + cy + y) * pitch + left + cx, count: w)
                 }
-                initialized = width * height
+                initialized = w * h
             }
         }
 
         let cblack = withUnsafeBytes(of: s.cblack) { Array($0.bindMemory(to: UInt32.self)) }
         let pattern = withUnsafeBytes(of: s.cblack_pattern) { Array($0.bindMemory(to: UInt32.self)) }
         let blackLevel: [Float] = (0..<4).map { i in
-            let row = i >> 1, col = i & 1
+            let row = cy + i >> 1, col = cx + i & 1
             var b = Double(s.black) + Double(cblack[tile[i]])
             if s.cblack_rows > 0, s.cblack_cols > 0 {
                 b += Double(pattern[(row % Int(s.cblack_rows)) * Int(s.cblack_cols) + col % Int(s.cblack_cols)])
@@ -121,15 +128,17 @@ public enum RawFileReader {
         var matrix = Matrix3(rowMajor: (0..<9).map { Double(rgbCam[($0 / 3) * 4 + $0 % 3]) })
         if matrix.m.allSatisfy({ $0 == 0 }) { matrix = .identity }
 
-        var raw = RawImage(bayer: Raster(width: width, height: height, storage: mosaic), cfa: cfa,
+        var raw = RawImage(bayer: Raster(width: w, height: h, storage: mosaic), cfa: cfa,
                            bitDepth: min(16, max(1, Int(log2(Double(s.maximum) + 1).rounded(.up)))),
                            blackLevel: blackLevel, whiteLevel: Int(s.maximum),
                            asShotNeutral: 1 / multipliers, cameraToSRGB: matrix,
                            noiseProfile: s.dng_version != 0 ? bytes.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
         if s.baseline_exposure.isFinite, abs(s.baseline_exposure) <= 8 { raw.baselineExposure = Double(s.baseline_exposure) }
-        if s.dng_version != 0, let tiff { raw.lensCorrection = dngLensCorrection(tiff, size: Size(width: width, height: height)) }
-        let info = RawFileInfo(make: string(s.make), model: string(s.model), width: width, height: height,
+        if s.dng_version != 0, let tiff {
+            raw.lensCorrection = dngLensCorrection(tiff, size: visible)?.cropped(x: cx, y: cy, width: w, height: h)
+        }
+        let info = RawFileInfo(make: string(s.make), model: string(s.model), width: w, height: h,
                                rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),
                                iso: Double(s.iso_speed), exposureTime: Double(s.shutter), fNumber: Double(s.aperture),
                                focalLength: Double(s.focal_len),

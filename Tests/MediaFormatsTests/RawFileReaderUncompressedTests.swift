@@ -174,4 +174,22 @@ import Testing
             try RawFileReader.read(bytes: bigTIFF)
         }
     }
+
+    @Test(arguments: [true, false])
+    func theDefaultCropIsApplied(tiles: Bool) throws {
+        // ActiveArea rows 2..<54, columns 4..<70; DefaultCrop from (3, 1) of it, 40 × 30: an odd corner, so the CFA
+        // phase moves from RGGB to BGGR (row 1, column 3 of an RGGB mosaic is blue).
+        let t = TIFFBuilder(littleEndian: true)
+        let rational = { (v: Int) in t.u32(UInt32(v)) + t.u32(1) }
+        let (bytes, samples) = Self.dng(width: 72, height: 56, littleEndian: true, tile: tiles ? (32, 32) : nil,
+                                        activeArea: [2, 4, 54, 70]) {
+            $0.add(50719, type: 5, rational(3) + rational(1))
+            $0.add(50720, type: 5, rational(40) + rational(30))
+        }
+        let (raw, info) = try RawFileReader.read(bytes: bytes)
+        #expect(raw.width == 40 && raw.height == 30 && info.width == 40 && info.height == 30)
+        #expect(raw.cfa == .bggr)
+        #expect(raw.bayer.storage == (3..<33).flatMap { y in (7..<47).map { samples[y * 72 + $0] } })
+        if !tiles { #expect(try RawFileReader.read(bytes: bytes, copyingUncompressedMosaic: false).raw.bayer == raw.bayer) }
+    }
 }

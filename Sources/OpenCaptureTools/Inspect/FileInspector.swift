@@ -190,9 +190,11 @@ public enum FileInspector {
             .max { ($0.integer(Tag.width) ?? 0) < ($1.integer(Tag.width) ?? 0) }
         report.add("File", "Kind", "DNG")
         if let raw = rawIFD {
-            let crop = raw.reals(Tag.defaultCropSize)
-            report.width = crop.map { Int($0[0].rounded()) } ?? raw.integer(Tag.width)
-            report.height = crop.flatMap { $0.count > 1 ? Int($0[1].rounded()) : nil } ?? raw.integer(Tag.height)
+            // The size a reader develops: the DefaultCrop, else the ActiveArea, else the whole raw image.
+            let crop = raw.reals(Tag.defaultCropSize).flatMap { $0.count == 2 ? (Int($0[0].rounded()), Int($0[1].rounded())) : nil }
+            let active = raw.integers(Tag.activeArea).flatMap { a in a.count == 4 ? (a[3] - a[1], a[2] - a[0]) : nil }
+            report.width = crop?.0 ?? active?.0 ?? raw.integer(Tag.width)
+            report.height = crop?.1 ?? active?.1 ?? raw.integer(Tag.height)
             if let w = report.width, let h = report.height { report.add("File", "Size", "\(w)×\(h)") }
         }
         addTIFFMetadata(data, ifd0: ifd0, to: &report)
@@ -417,6 +419,7 @@ public enum FileInspector {
         static let cfaRepeatPatternDim: UInt16 = 33421, cfaPattern: UInt16 = 33422, iccProfile: UInt16 = 34675
         static let dngVersion: UInt16 = 50706, uniqueCameraModel: UInt16 = 50708, blackLevel: UInt16 = 50714
         static let whiteLevel: UInt16 = 50717, defaultCropSize: UInt16 = 50720, colorMatrix2: UInt16 = 50722
+        static let activeArea: UInt16 = 50829
         static let asShotNeutral: UInt16 = 50728, baselineExposure: UInt16 = 50730
         static let calibrationIlluminant1: UInt16 = 50778, calibrationIlluminant2: UInt16 = 50779, noiseProfile: UInt16 = 51041
     }
