@@ -30,7 +30,7 @@ public enum DNGWriter {
         let thumbnail = try preview.map { try downscaled($0) } ?? generatedPreview(raw)
         _ = dngTagsRegistered
         let rawBytes = raw.width * raw.height * 2
-        let file = TIFFMemoryFile(capacity: rawBytes + thumbnail.storage.count + 65_536)
+        let file = TIFFStream(capacity: rawBytes + thumbnail.storage.count + 65_536)
         guard let tif = file.openForWriting() else { throw MediaFormatError.encoderFailed("libtiff could not start a file") }
         var open = true
         defer { if open { TIFFClose(tif) } }

@@ -7,7 +7,7 @@ extension RawFileReader {
     /// empty when absent or malformed.
     static func dngNoiseProfile(_ bytes: UnsafeRawBufferPointer) -> [(scale: Double, offset: Double)] {
         _ = dngTagsRegistered
-        let file = TIFFMemoryFile(borrowing: bytes)
+        let file = TIFFStream(borrowing: bytes)
         guard let tif = file.openForReading() else { return [] }
         defer { TIFFClose(tif) }
         var count: UInt16 = 0

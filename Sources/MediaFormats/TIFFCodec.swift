@@ -14,7 +14,7 @@ public enum TIFFCodec {
             throw MediaFormatError.invalidImage("not a TIFF (bad byte-order header)")
         }
         return try data.withUnsafeBytes { bytes in
-            let file = TIFFMemoryFile(borrowing: bytes)
+            let file = TIFFStream(borrowing: bytes)
             guard let tif = file.openForReading() else { throw MediaFormatError.decoderFailed("libtiff could not read the directory") }
             defer { TIFFClose(tif) }
             var width: UInt32 = 0, height: UInt32 = 0
@@ -48,26 +48,41 @@ public enum TIFFCodec {
     /// `iccProfile`, tag 34675. X/YResolution are 72 per inch.
     public static func encode(_ image: Raster<UInt8>, orientation: Int = 1, exif: ExifMetadata? = nil,
                               iccProfile: Data? = nil) throws -> Data {
+        let stream = TIFFStream(capacity: image.storage.count + 4096 + (iccProfile?.count ?? 0))
+        try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
+        return stream.takeData()
+    }
+
+    /// Writes the TIFF `encode` makes straight into the file open on `descriptor` (empty, open for reading and
+    /// writing; the caller closes it), without a buffer of the whole file. A failing write throws `.writeFailed`.
+    public static func write(_ image: Raster<UInt8>, to descriptor: Int32, orientation: Int = 1,
+                             exif: ExifMetadata? = nil, iccProfile: Data? = nil) throws {
+        let stream = TIFFStream(writingTo: descriptor)
+        try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
+        try stream.checkDescriptor()
+    }
+
+    private static func write(_ image: Raster<UInt8>, into stream: TIFFStream, orientation: Int, exif: ExifMetadata?,
+                              iccProfile: Data?) throws {
         guard image.channels == 3, image.width > 0, image.height > 0 else {
             throw MediaFormatError.unsupported("TIFF encoding needs 8-bit RGB")
         }
-        return try image.storage.withUnsafeBytes { pixels in
-            try encodeRGB(pixels, width: image.width, height: image.height, bitsPerSample: 8, orientation: orientation,
-                          exif: exif, iccProfile: iccProfile)
+        try image.storage.withUnsafeBytes { pixels in
+            try writeRGB(pixels, width: image.width, height: image.height, bitsPerSample: 8, into: stream,
+                         orientation: orientation, exif: exif, iccProfile: iccProfile)
         }
     }
 
     /// Uncompressed chunky RGB of `bitsPerSample` 8 or 16 (samples in the host's order, which is the little-endian
-    /// file's) from `pixels`, rows packed. libtiff appends uncompressed strips straight from the caller's memory, so
-    /// each byte is copied once, into a file buffer in huge pages.
-    static func encodeRGB(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bitsPerSample: Int, orientation: Int,
-                          exif: ExifMetadata?, iccProfile: Data?) throws -> Data {
+    /// file's) from `pixels`, rows packed, into `stream`. libtiff appends uncompressed strips straight from the
+    /// caller's memory, so each byte is copied once (into the stream's buffer or the file).
+    static func writeRGB(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bitsPerSample: Int, into file: TIFFStream,
+                         orientation: Int, exif: ExifMetadata?, iccProfile: Data?) throws {
         guard width < 1 << 16, height < 1 << 16 else {
             throw MediaFormatError.unsupported("TIFF of \(width)×\(height) is too large")
         }
         let rowBytes = width * 3 * bitsPerSample / 8
         precondition(pixels.count >= rowBytes * height, "TIFF pixels shorter than their rows")
-        let file = TIFFMemoryFile(capacity: rowBytes * height + 4096 + (iccProfile?.count ?? 0))
         guard let tif = file.openForWriting() else { throw MediaFormatError.encoderFailed("libtiff could not start a file") }
         let rowsPerStrip = max(1, min(height, (1 << 20) / rowBytes))
         var ok = [(TIFFTAG_IMAGEWIDTH, UInt32(width)), (TIFFTAG_IMAGELENGTH, UInt32(height)),
@@ -93,7 +108,6 @@ public enum TIFFCodec {
         TIFFClose(tif)
         guard ok else { throw MediaFormatError.encoderFailed("libtiff could not write the image") }
         if let exif { try DNGWriter.appendExif(exif, to: file, imageTags: .uncompressed) }
-        return file.takeData()
     }
 
     /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, identity tags and the ExifIFD

@@ -63,12 +63,10 @@ struct DevelopCommand: ParsableCommand {
                 if !overwrite, FileManager.default.fileExists(atPath: target.path) {
                     throw CLIError("\(target.path) exists; pass --overwrite to replace it")
                 }
-                let photo = try developer.develop(contentsOf: source, as: format)
-                try AtomicFile.makeFolder(directory)
-                try AtomicFile.write(photo.data, to: target)
+                let photo = try developer.develop(contentsOf: source, as: format, to: target)
                 written.insert(key)
                 let seconds = String(format: "%.2f s", Date().timeIntervalSince(start))
-                print("\(input) → \(target.path)  \(photo.width)×\(photo.height)  \(Self.byteCount(photo.data.count))  \(seconds)")
+                print("\(input) → \(target.path)  \(photo.width)×\(photo.height)  \(Self.byteCount(photo.byteCount))  \(seconds)")
             } catch let error as FileAccessError where error.operation == .createFolder {
                 throw error  // no output folder: nothing else can be written either
             } catch {

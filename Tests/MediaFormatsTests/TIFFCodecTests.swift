@@ -38,6 +38,26 @@ import Testing
         #expect(ifd0.integer(258) == bits && ifd0.string(271) == "OpenCapture" && exifIFD.integer(0x8827) == 100)
     }
 
+    @Test func writingToAFileGivesTheEncodedBytesAndReportsFailures() throws {
+        var image = Raster<UInt8>(width: 300, height: 200, channels: 3)
+        for i in image.storage.indices { image.storage[i] = UInt8(truncatingIfNeeded: i * 7) }
+        var exif = ExifMetadata()
+        exif.make = "OpenCapture"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tiff-\(UUID().uuidString).tif").path
+        defer { unlink(path) }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL, 0o644)
+        try #require(descriptor >= 0)
+        try TIFFCodec.write(image, to: descriptor, orientation: 6, exif: exif, iccProfile: ICCProfile.data(for: .sRGB))
+        close(descriptor)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written == (try TIFFCodec.encode(image, orientation: 6, exif: exif, iccProfile: ICCProfile.data(for: .sRGB))))
+        #expect(try TIFFCodec.decode(written) == image)
+        // A descriptor that cannot be written: the error, not a short file called a TIFF.
+        let readOnly = open(path, O_RDONLY)
+        defer { close(readOnly) }
+        #expect(throws: MediaFormatError.self) { try TIFF16Writer.write(Raster<UInt16>(width: 8, height: 8, channels: 3, repeating: 1), to: readOnly) }
+    }
+
     @Test func badInputThrows() throws {
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(Data()) }
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(Data("not a tiff at all".utf8)) }

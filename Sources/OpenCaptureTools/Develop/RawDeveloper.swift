@@ -28,46 +28,98 @@ public struct RawDeveloper: Sendable {
     /// Reads any camera raw or DNG through LibRaw, develops the *mosaic* with OpenCapture's own pipeline
     /// (not LibRaw's), encodes.
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        let bytes: [UInt8]
-        do {
-            bytes = try AtomicFile.readBytes(url)
-        } catch {
-            throw RawDevelopError.unreadableFile(path: url.path, reason: FileAccessError.reason(for: error))
-        }
-        return try develop(bytes: bytes, as: format)
+        let developed = try develop(bytes: try Self.readFile(url), as: format)
+        return DevelopedPhoto(width: developed.width, height: developed.height, format: format,
+                              data: try developed.encode(), info: developed.info)
     }
 
     /// Develops the raw file in `data`; see `develop(contentsOf:as:)`.
     public func develop(_ data: Data, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        try develop(bytes: [UInt8](data), as: format)
+        let developed = try develop(bytes: [UInt8](data), as: format)
+        return DevelopedPhoto(width: developed.width, height: developed.height, format: format,
+                              data: try developed.encode(), info: developed.info)
     }
 
-    private func develop(bytes: [UInt8], as format: DevelopedFileFormat) throws -> DevelopedPhoto {
+    /// Develops `url` into the file `destination` (OpenCapture addition): written under a temporary name and renamed,
+    /// its folder made once the photo is ready; a TIFF goes from the pixels to the file with no buffer of the whole
+    /// file. Throws `RawDevelopError` for the raw, `FileAccessError` for the destination.
+    public func develop(contentsOf url: URL, as format: DevelopedFileFormat, to destination: URL) throws -> DevelopedFile {
+        let developed = try develop(bytes: try Self.readFile(url), as: format)
+        try AtomicFile.makeFolder(destination.deletingLastPathComponent())
+        var byteCount = 0
+        do {
+            switch developed.pixels {
+            case .eight(let image) where format == .tiff:
+                try AtomicFile.write(to: destination) { descriptor in
+                    try TIFFCodec.write(image, to: descriptor, orientation: developed.info.orientation, exif: developed.exif,
+                                        iccProfile: developed.icc)
+                    byteCount = Int(lseek(descriptor, 0, SEEK_END))
+                }
+            case .sixteen(let image):
+                try AtomicFile.write(to: destination) { descriptor in
+                    try TIFF16Writer.write(image, to: descriptor, orientation: developed.info.orientation, exif: developed.exif,
+                                           iccProfile: developed.icc)
+                    byteCount = Int(lseek(descriptor, 0, SEEK_END))
+                }
+            default:
+                let data = try developed.encode()
+                try AtomicFile.write(data, to: destination)
+                byteCount = data.count
+            }
+        } catch MediaFormatError.writeFailed(let why) {
+            throw FileAccessError(.write, path: destination.path, reason: why)
+        }
+        return DevelopedFile(url: destination, width: developed.width, height: developed.height, format: format,
+                             byteCount: byteCount, info: developed.info)
+    }
+
+    /// A developed photo before it is encoded: its pixels and what its file carries.
+    private struct Developed {
+        enum Pixels { case eight(Raster<UInt8>), sixteen(Raster<UInt16>) }
+        let pixels: Pixels
+        let format: DevelopedFileFormat
+        let info: RawPhotoInfo
+        let exif: ExifMetadata
+        let icc: Data
+        let jpegQuality: Int
+        var width: Int { switch pixels { case .eight(let r): r.width; case .sixteen(let r): r.width } }
+        var height: Int { switch pixels { case .eight(let r): r.height; case .sixteen(let r): r.height } }
+
+        /// The file's bytes in `format`.
+        func encode() throws -> Data {
+            do {
+                switch (pixels, format) {
+                case (.eight(let image), .jpeg): return try JPEGEncoder.encode(image, quality: jpegQuality, exif: exif, iccProfile: icc)
+                case (.eight(let image), .png): return try PNGCodec.encode(image, exif: exif)
+                case (.eight(let image), _): return try TIFFCodec.encode(image, orientation: info.orientation, exif: exif, iccProfile: icc)
+                case (.sixteen(let image), _):
+                    return try TIFF16Writer.encode(image, orientation: info.orientation, exif: exif, iccProfile: icc)
+                }
+            } catch let error as MediaFormatError {
+                throw RawDevelopError.encodingFailed(error.description)
+            }
+        }
+    }
+
+    private static func readFile(_ url: URL) throws -> [UInt8] {
+        do {
+            return try AtomicFile.readBytes(url)
+        } catch {
+            throw RawDevelopError.unreadableFile(path: url.path, reason: FileAccessError.reason(for: error))
+        }
+    }
+
+    private func develop(bytes: [UInt8], as format: DevelopedFileFormat) throws -> Developed {
         let isp = ImageSignalProcessor(settings: try settings())
         let (raw, fileInfo) = try Self.read(bytes)
         let info = Self.info(raw: raw, file: fileInfo)
-        let encoded: Data
         // Every output carries the raw file's EXIF (orientation included) and the profile of the
         // colour space the pipeline rendered into.
         let exif = Self.exif(info, stored: fileInfo.exif, bytes: bytes, colorSpace: isp.settings.colorSpace)
         let icc = ICCProfile.data(for: isp.settings.colorSpace)
-        do {
-            switch format {
-            case .jpeg:
-                let quality = Int((jpegQuality * 100).rounded())
-                encoded = try JPEGEncoder.encode(isp.process(raw), quality: min(100, max(1, quality)), exif: exif, iccProfile: icc)
-            case .png:
-                encoded = try PNGCodec.encode(isp.process(raw), exif: exif)
-            case .tiff:
-                encoded = try TIFFCodec.encode(isp.process(raw), orientation: info.orientation, exif: exif, iccProfile: icc)
-            case .tiff16:
-                encoded = try TIFF16Writer.encode(isp.process16(raw),
-                                                  orientation: info.orientation, exif: exif, iccProfile: icc)
-            }
-        } catch let error as MediaFormatError {
-            throw RawDevelopError.encodingFailed(error.description)
-        }
-        return DevelopedPhoto(width: raw.width, height: raw.height, format: format, data: encoded, info: info)
+        let pixels: Developed.Pixels = format == .tiff16 ? .sixteen(isp.process16(raw)) : .eight(isp.process(raw))
+        return Developed(pixels: pixels, format: format, info: info, exif: exif, icc: icc,
+                         jpegQuality: min(100, max(1, Int((jpegQuality * 100).rounded()))))
     }
 
     /// The pipeline settings, validated.

@@ -35,8 +35,8 @@ public enum AtomicFile {
         }
     }
 
-    /// Runs `body` with the file descriptor of a fresh temporary file beside `url`, then flushes it
-    /// and renames it to `url`. If `body`, the flush or the rename throws, the temporary file is
+    /// Runs `body` with the file descriptor of a fresh temporary file beside `url` (open for reading and writing),
+    /// then flushes it and renames it to `url`. If `body`, the flush or the rename throws, the temporary file is
     /// removed and nothing appears under `url`. `body` must not close the descriptor.
     public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
         let temporary = try writeTemporary(beside: url, body)
@@ -52,7 +52,7 @@ public enum AtomicFile {
         try checkDestination(url)
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
         var closed = false
         do {

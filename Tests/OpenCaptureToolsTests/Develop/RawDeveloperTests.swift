@@ -73,6 +73,23 @@ import Testing
         #expect(exif.software?.hasPrefix("OpenCapture") == true)
     }
 
+    @Test(arguments: [DevelopedFileFormat.tiff, .tiff16, .jpeg])
+    func developingIntoAFileWritesWhatDevelopingInMemoryEncodes(format: DevelopedFileFormat) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-develop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let raw = folder.appendingPathComponent("in.dng"), out = folder.appendingPathComponent("out/photo")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try DevelopFixtures.frame.dng.write(to: raw)
+        let file = try RawDeveloper().develop(contentsOf: raw, as: format, to: out)   // makes the folder "out"
+        let inMemory = try RawDeveloper().develop(DevelopFixtures.frame.dng, as: format)
+        #expect(try Data(contentsOf: out) == inMemory.data)
+        #expect(file.byteCount == inMemory.data.count && file.width == inMemory.width && file.height == inMemory.height)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.deletingLastPathComponent().path) == ["photo"])
+        // A destination that cannot be written is the destination's error, and leaves nothing.
+        let blocked = raw.appendingPathComponent("photo.tif")   // "in.dng" is a file, not a folder
+        #expect(throws: FileAccessError.self) { try RawDeveloper().develop(contentsOf: raw, as: format, to: blocked) }
+    }
+
     @Test func developedFileKeepsTheCamerasOwnModelName() throws {
         // LibRaw splits a make it knows off the model ("Simulated Camera"); the developed file says what the raw said.
         let raw = DevelopFixtures.frame.raw
