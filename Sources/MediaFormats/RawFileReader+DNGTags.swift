@@ -22,29 +22,32 @@ extension RawFileReader {
 }
 
 extension RawFileReader {
-    /// A DNG's raw image directory: the first full-resolution CFA directory among IFD0 and its SubIFDs, else IFD0.
-    static func dngRawDirectory(_ reader: TIFFTagReader) -> TIFFTagReader.Directory? {
-        guard let ifd0 = try? reader.mainDirectories(limit: 1).first else { return nil }
-        let candidates = [ifd0] + reader.subDirectories(of: ifd0)
-        return candidates.first { ($0.integer(254) ?? 0) == 0 && $0.integer(262) == 32803 } ?? ifd0
-    }
-
-    /// The DNG's DefaultCropOrigin and DefaultCropSize (raw pixels, from the active area's corner) as a rectangle of
-    /// the `visible` image, clipped to it; nil when the tags are absent or malformed or the crop is the whole image.
-    static func dngDefaultCrop(_ reader: TIFFTagReader, visible: Size) -> (x: Int, y: Int, width: Int, height: Int)? {
-        guard let raw = dngRawDirectory(reader), let origin = raw.reals(50719), let size = raw.reals(50720),
-              origin.count == 2, size.count == 2, (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 1e6 }) else { return nil }
-        let x = min(Int(origin[0]), visible.width), y = min(Int(origin[1]), visible.height)
-        let width = min(Int(size[0].rounded()), visible.width - x), height = min(Int(size[1].rounded()), visible.height - y)
+    /// The DefaultCropOrigin and DefaultCropSize of a DNG's raw directory (raw pixels, from the active area's corner)
+    /// as a rectangle of the `visible` image, both rounded as the DNG SDK rounds them and a crop that overhangs moved
+    /// back inside; nil when the tags are absent or malformed or the crop is the whole image.
+    static func dngDefaultCrop(_ raw: TIFFTagReader.Directory, visible: Size) -> (x: Int, y: Int, width: Int, height: Int)? {
+        guard let origin = raw.reals(50719), let size = raw.reals(50720), origin.count == 2, size.count == 2,
+              (origin + size).allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 1e6 }) else { return nil }
+        let width = min(Int(size[0].rounded()), visible.width), height = min(Int(size[1].rounded()), visible.height)
+        let x = min(Int(origin[0].rounded()), visible.width - width), y = min(Int(origin[1].rounded()), visible.height - height)
         guard width >= 2, height >= 2, (x, y, width, height) != (0, 0, visible.width, visible.height) else { return nil }
         return (x, y, width, height)
     }
 
-    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG, read by `reader` (the
-    /// one that validated its directories) from its raw image directory (`dngRawDirectory`), for the visible `size`; nil when there are none or they cannot be read (the
-    /// opcodes are optional, so the mosaic is still developed).
-    static func dngLensCorrection(_ reader: TIFFTagReader, size: Size) -> LensCorrection? {
-        guard let rawDirectory = dngRawDirectory(reader) else { return nil }
+    /// A DNG's BlackLevelDeltaH (per column) and BlackLevelDeltaV (per row) of the `visible` image (LibRaw 0.20 reads
+    /// neither): what each column and row adds to BlackLevel. nil when both are absent or neither has one value per
+    /// column or row.
+    static func dngBlackLevelDeltas(_ raw: TIFFTagReader.Directory, visible: Size) -> (columns: [Double], rows: [Double])? {
+        let columns = raw.reals(50715).flatMap { $0.count == visible.width && $0.allSatisfy(\.isFinite) ? $0 : nil }
+        let rows = raw.reals(50716).flatMap { $0.count == visible.height && $0.allSatisfy(\.isFinite) ? $0 : nil }
+        guard columns != nil || rows != nil else { return nil }
+        return (columns ?? Array(repeating: 0, count: visible.width), rows ?? Array(repeating: 0, count: visible.height))
+    }
+
+    /// The lens opcodes (OpcodeList2 FixVignetteRadial, OpcodeList3 WarpRectilinear) of a DNG's raw directory, for
+    /// the visible `size`; nil when there are none or they cannot be read (the opcodes are optional, so the mosaic is
+    /// still developed).
+    static func dngLensCorrection(_ rawDirectory: TIFFTagReader.Directory, size: Size) -> LensCorrection? {
         let list2 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList2)), list3 = rawDirectory.bytes(UInt16(DNGWriter.tagOpcodeList3))
         guard list2 != nil || list3 != nil else { return nil }
         return try? DNGOpcodeList.lensCorrection(list2: list2, list3: list3, size: size)
@@ -57,31 +60,41 @@ extension RawFileReader {
         bytes.count >= 4 && (bytes[0...3] == [0x49, 0x49, 43, 0] || bytes[0...3] == [0x4D, 0x4D, 0, 43])
     }
 
-    /// Why a DNG's raw directory cannot be read as it claims, found from its tags before LibRaw reads them (LibRaw
-    /// reports most of these as a file cut short): a CFA image of other than one sample per pixel, signed or
-    /// half-float samples, a tile of no width or length, an ActiveArea outside the image. Throws `.unsupported` or
-    /// `.invalidMetadata`; files without DNGVersion pass (other raws are LibRaw's to judge).
-    static func checkDNGLayout(_ reader: TIFFTagReader) throws {
-        guard let main = try? reader.mainDirectories(), main.first?.contains(50706) == true else { return }
-        for raw in (main + main.flatMap { reader.subDirectories(of: $0) }) where raw.integer(262) == 32803 {
-            if let samples = raw.integer(277), samples != 1 {
-                throw MediaFormatError.unsupported("the CFA image has \(samples) samples per pixel; a Bayer mosaic has 1")
-            }
-            switch (raw.integer(339) ?? 1, raw.integer(258) ?? 0) {
-            case (2, _): throw MediaFormatError.unsupported("signed samples in the CFA image")
-            case (3, ..<32): throw MediaFormatError.unsupported("half-float samples in the CFA image")
-            default: break
-            }
-            for (tag, name) in [(UInt16(322), "TileWidth"), (323, "TileLength")] {
-                if let value = raw.integer(tag), !(1...65_535).contains(value) {
-                    throw MediaFormatError.invalidMetadata("\(name) \(value) is not a tile size")
-                }
-            }
-            if let area = raw.integers(50829), area.count == 4, let width = raw.integer(256), let height = raw.integer(257),
-               !(0 <= area[0] && area[0] < area[2] && area[2] <= height && 0 <= area[1] && area[1] < area[3] && area[3] <= width) {
-                throw MediaFormatError.invalidMetadata("ActiveArea \(area.map(String.init).joined(separator: ", ")) does not lie "
-                                                       + "inside the \(width)×\(height) image")
+    /// Why a DNG's raw directory (`raw`) cannot be read as it claims, found from its tags before LibRaw reads them
+    /// (LibRaw reports most of these as a file cut short, or decodes them to garbage): a CFA image of other than one
+    /// sample per pixel, signed or floating-point samples of fewer than 32 bits, a tile of no width or length, an
+    /// ActiveArea outside the image, "lossless JPEG" data that is not JPEG, uncompressed tiles the copy cannot take
+    /// (LibRaw 0.20 would read them as strips). Throws `.unsupported` or `.invalidMetadata`.
+    static func checkDNGLayout(_ raw: TIFFTagReader.Directory, bytes: [UInt8]) throws {
+        guard raw.integer(262) == 32803 else { return }
+        if let samples = raw.integer(277), samples != 1 {
+            throw MediaFormatError.unsupported("the CFA image has \(samples) samples per pixel; a Bayer mosaic has 1")
+        }
+        switch (raw.integer(339) ?? 1, raw.integer(258) ?? 0) {
+        case (2, _): throw MediaFormatError.unsupported("signed samples in the CFA image")
+        case (3, ..<32): throw MediaFormatError.unsupported("floating-point samples of fewer than 32 bits in the CFA image")
+        default: break
+        }
+        for (tag, name) in [(UInt16(322), "TileWidth"), (323, "TileLength")] {
+            if let value = raw.integer(tag), !(1...65_535).contains(value) {
+                throw MediaFormatError.invalidMetadata("\(name) \(value) is not a tile size")
             }
         }
+        // Lossless JPEG tiles or strips start with a JPEG's SOI; LibRaw decodes anything else to a black picture.
+        if raw.integer(259) == 7, let first = (raw.integers(324) ?? raw.integers(273))?.first, first >= 0,
+           first < bytes.count - 1, bytes[first] != 0xFF || bytes[first + 1] != 0xD8 {
+            throw MediaFormatError.invalidMetadata("the CFA image is said to be lossless JPEG (Compression 7), but its data is not JPEG")
+        }
+        if let area = raw.integers(50829), area.count == 4, let width = raw.integer(256), let height = raw.integer(257),
+           !(0 <= area[0] && area[0] < area[2] && area[2] <= height && 0 <= area[1] && area[1] < area[3] && area[3] <= width) {
+            throw MediaFormatError.invalidMetadata("ActiveArea \(area.map(String.init).joined(separator: ", ")) does not lie "
+                                                   + "inside the \(width)×\(height) image")
+        }
+    }
+
+    /// Whether `raw` stores uncompressed samples in more than one tile, which LibRaw 0.20 reads as strips starting at
+    /// the TileOffsets array.
+    static func hasUncompressedTiles(_ raw: TIFFTagReader.Directory) -> Bool {
+        (raw.integer(259) ?? 1) == 1 && (raw.integers(324)?.count ?? 0) > 1
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 extension RawFileReader {
     /// The layout of an uncompressed 16-bit Bayer DNG's mosaic, when LibRaw would copy its samples as they are (or
-    /// through the LinearizationTable, as LibRaw maps them): its one CFA directory (an image of the size LibRaw
+    /// through the LinearizationTable, as LibRaw maps them): its raw directory (a CFA image of the size LibRaw
     /// reported) stores one 16-bit sample per pixel in strips or tiles that lie inside the file, with no MaskedAreas
     /// (LibRaw measures black from them while unpacking). LibRaw's unpack copies such a mosaic one sample at a time
     /// on one core; copying its rows directly gives the same values several times faster and on every core (and
@@ -20,25 +20,31 @@ extension RawFileReader {
         /// end take its last value); nil when the file has none.
         let linearization: [UInt16]?
 
-        init?(_ reader: TIFFTagReader, rawWidth: Int, rawHeight: Int, fileSize: Int) {
-            guard rawWidth > 0, rawHeight > 0, let main = try? reader.mainDirectories() else { return nil }
-            let cfa = (main + main.flatMap { reader.subDirectories(of: $0) }).filter { $0.integer(262) == 32803 }
-            guard cfa.count == 1, let raw = cfa.first,
+        /// The layout of `raw` (the file's raw directory, `TIFFTagReader.dngRawDirectory`) in a file of `fileSize`
+        /// bytes whose raw image LibRaw reported as `rawWidth` × `rawHeight`.
+        init?(_ reader: TIFFTagReader, raw: TIFFTagReader.Directory, rawWidth: Int, rawHeight: Int, fileSize: Int) {
+            guard rawWidth > 0, rawHeight > 0, raw.integer(262) == 32803,
                   raw.integer(256) == rawWidth, raw.integer(257) == rawHeight,
-                  raw.integer(259) == 1, raw.integer(258) == 16, (raw.integers(258) ?? []).allSatisfy({ $0 == 16 }),
-                  (raw.integer(277) ?? 1) == 1, (raw.integer(284) ?? 1) == 1, (raw.integer(339) ?? 1) == 1,
-                  !raw.contains(50830) else { return nil }
+                  (raw.integer(259) ?? 1) == 1, raw.integer(258) == 16, (raw.integers(258) ?? []).allSatisfy({ $0 == 16 }),
+                  (raw.integer(277) ?? 1) == 1, (raw.integer(284) ?? 1) == 1, (raw.integer(339) ?? 1) == 1 else { return nil }
+            // LibRaw measures black from MaskedAreas in any directory, and linearizes with the last table it parsed
+            // (IFD0's for a raw SubIFD without one) read as SHORTs: the copy takes only a SHORT table of the raw
+            // directory itself, and no MaskedAreas anywhere.
+            let directories = reader.allDirectories()
+            guard !directories.contains(where: { $0.contains(50830) }),
+                  !directories.contains(where: { $0.contains(50712) && $0.offset != raw.offset }),
+                  !raw.contains(50712) || raw.type(50712) == 3 else { return nil }
             if let table = raw.integers(50712), !table.isEmpty {
                 guard table.count <= 65_536 else { return nil }
-                let values = table.map { UInt16(clamping: $0) }
+                let values = table.map { UInt16(truncatingIfNeeded: $0) }
                 linearization = values + [UInt16](repeating: values[values.count - 1], count: 65_536 - values.count)
             } else {
                 linearization = nil
             }
             let offsets: [Int], counts: [Int]
             if let tileOffsets = raw.integers(324) {
-                guard let width = raw.integer(322), let height = raw.integer(323), width > 0, height > 0,
-                      let tileCounts = raw.integers(325) else { return nil }
+                guard let width = raw.integer(322), let height = raw.integer(323), (1...65_535).contains(width),
+                      (1...65_535).contains(height), let tileCounts = raw.integers(325) else { return nil }
                 (blockWidth, blockHeight, offsets, counts) = (width, height, tileOffsets, tileCounts)
             } else {
                 guard let stripOffsets = raw.integers(273), let stripCounts = raw.integers(279) else { return nil }

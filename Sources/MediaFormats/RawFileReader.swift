@@ -40,7 +40,9 @@ public enum RawFileReader {
         guard !isBigTIFF(bytes) else { throw MediaFormatError.unsupported("BigTIFF (64-bit offsets) raw files are not supported") }
         let tiff = TIFFTagReader.isTIFFStructuredRaw(bytes) ? try TIFFTagReader(bytes: bytes, anyMagic: true) : nil
         try tiff?.validateDirectoryTree()
-        if let tiff { try checkDNGLayout(tiff) }
+        // A DNG's raw directory, as LibRaw picks it: what the copy, the crop, the deltas and the opcodes read.
+        let rawDirectory = tiff.flatMap { $0.isDNG ? $0.dngRawDirectory : nil }
+        if let rawDirectory { try checkDNGLayout(rawDirectory, bytes: bytes) }
         guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
         defer { libraw_close(lr) }
         let dataErrors = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
@@ -57,11 +59,17 @@ public enum RawFileReader {
             var header = opencapture_libraw_info()
             opencapture_libraw_get_info(lr, &header)
             try ImageLimits.check(width: Int(header.raw_width), height: Int(header.raw_height), format: "raw mosaic")
-            if copyingUncompressedMosaic, header.dng_version != 0, let tiff {
-                uncompressed = UncompressedMosaic(tiff, rawWidth: Int(header.raw_width), rawHeight: Int(header.raw_height),
-                                              fileSize: bytes.count)
+            if copyingUncompressedMosaic, header.dng_version != 0, let tiff, let rawDirectory {
+                uncompressed = UncompressedMosaic(tiff, raw: rawDirectory, rawWidth: Int(header.raw_width),
+                                                  rawHeight: Int(header.raw_height), fileSize: bytes.count)
             }
-            if uncompressed == nil { try check(libraw_unpack(lr), "unpack") }
+            if uncompressed == nil {
+                if let rawDirectory, hasUncompressedTiles(rawDirectory) {
+                    throw MediaFormatError.unsupported("uncompressed tiles with MaskedAreas or a linearization table outside the "
+                                                       + "raw image's directory (LibRaw 0.20 reads such tiles as strips)")
+                }
+                try check(libraw_unpack(lr), "unpack")
+            }
         }
         guard dataErrors.pointee == 0 else { throw MediaFormatError.decoderFailed("LibRaw reported corrupt or missing raw data") }
         var s = opencapture_libraw_info()
@@ -84,7 +92,7 @@ public enum RawFileReader {
         // A DNG's DefaultCrop (LibRaw 0.20 leaves it to the caller, Adobe's readers apply it): the mosaic is read from
         // the crop's corner (cx, cy) of LibRaw's visible area, its CFA phase and black levels taken from there.
         let visible = Size(width: width, height: height)
-        let crop = s.dng_version != 0 ? tiff.flatMap { dngDefaultCrop($0, visible: visible) } : nil
+        let crop = s.dng_version != 0 ? rawDirectory.flatMap { dngDefaultCrop($0, visible: visible) } : nil
         let cx = crop?.x ?? 0, cy = crop?.y ?? 0, w = crop?.width ?? width, h = crop?.height ?? height
 
         // LibRaw's colour index per visible position: 0 R, 1 G, 2 B, 3 second G.
@@ -95,7 +103,7 @@ public enum RawFileReader {
             throw MediaFormatError.unsupported("CFA layout \(tile) is not a 2×2 Bayer pattern")
         }
 
-        let mosaic: [UInt16]
+        var mosaic: [UInt16]
         if let uncompressed {
             mosaic = uncompressed.copy(from: bytes, top: top + cy, left: left + cx, width: w, height: h)
         } else {
@@ -105,6 +113,19 @@ public enum RawFileReader {
                     (out.baseAddress! + y * w).initialize(from: source + (top + cy + y) * pitch + left + cx, count: w)
                 }
                 initialized = w * h
+            }
+        }
+
+        // Per-row and per-column black level deltas, taken off the samples so one black level per CFA position holds.
+        if s.dng_version != 0, let rawDirectory, let deltas = dngBlackLevelDeltas(rawDirectory, visible: visible) {
+            mosaic.withUnsafeMutableBufferPointer { samples in
+                for y in 0..<h {
+                    let rowDelta = deltas.rows[cy + y]
+                    for x in 0..<w {
+                        let value = Double(samples[y * w + x]) - rowDelta - deltas.columns[cx + x]
+                        samples[y * w + x] = UInt16(min(65_535, max(0, value.rounded())))
+                    }
+                }
             }
         }
 
@@ -135,8 +156,8 @@ public enum RawFileReader {
                            noiseProfile: s.dng_version != 0 ? bytes.withUnsafeBytes { dngNoiseProfile($0) } : [],
                            exposure: ExposureRecord(duration: Double(s.shutter), iso: Double(s.iso_speed)))
         if s.baseline_exposure.isFinite, abs(s.baseline_exposure) <= 8 { raw.baselineExposure = Double(s.baseline_exposure) }
-        if s.dng_version != 0, let tiff {
-            raw.lensCorrection = dngLensCorrection(tiff, size: visible)?.cropped(x: cx, y: cy, width: w, height: h)
+        if s.dng_version != 0, let rawDirectory {
+            raw.lensCorrection = dngLensCorrection(rawDirectory, size: visible)?.cropped(x: cx, y: cy, width: w, height: h)
         }
         let info = RawFileInfo(make: string(s.make), model: string(s.model), width: w, height: h,
                                rawWidth: Int(s.raw_width), rawHeight: Int(s.raw_height),

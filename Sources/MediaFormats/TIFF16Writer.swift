@@ -19,7 +19,12 @@ public enum TIFF16Writer {
     public static func write(_ image: Raster<UInt16>, to descriptor: Int32, orientation: Int = 1,
                              exif: ExifMetadata? = nil, iccProfile: Data? = nil) throws {
         let stream = TIFFStream(writingTo: descriptor)
-        try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
+        do {
+            try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
+        } catch {
+            try stream.checkDescriptor()   // a failed write is why libtiff gave up: say that
+            throw error
+        }
         try stream.checkDescriptor()
     }
 

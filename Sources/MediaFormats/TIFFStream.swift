@@ -161,8 +161,8 @@ final class TIFFStream {
         case SEEK_END: base = length
         default: base = 0
         }
-        let target = base + Int(Int64(bitPattern: offset))
-        guard target >= 0 else { return toff_t(bitPattern: -1) }
+        let (target, overflow) = base.addingReportingOverflow(Int(Int64(bitPattern: offset)))
+        guard !overflow, target >= 0 else { return toff_t(bitPattern: -1) }
         position = target
         return toff_t(target)
     }

@@ -55,8 +55,8 @@ struct FuseCommand: ParsableCommand {
         let destinations = mergesHDR ? [paths.fused, paths.hdr, paths.toneMapped] : [paths.fused]
         for url in destinations { try AtomicFile.checkDestination(url) }
         // Never write over a frame of the bracket.
-        let sources = Set(inputs.map { AtomicFile.canonicalPath(URL(fileURLWithPath: $0)) })
-        if let clash = destinations.first(where: { sources.contains(AtomicFile.canonicalPath($0)) }) {
+        let sources = inputs.map { URL(fileURLWithPath: $0) }
+        if let clash = destinations.first(where: { destination in sources.contains { AtomicFile.isSameFile($0, destination) } }) {
             throw CLIError("\(clash.path) is one of the inputs; choose another output name")
         }
         var fusion = PhotoFusion()

@@ -84,7 +84,8 @@ import Testing
 
     static func copiesDirectly(_ bytes: [UInt8], width: Int, height: Int) throws -> Bool {
         let reader = try TIFFTagReader(bytes: bytes, anyMagic: true)
-        return RawFileReader.UncompressedMosaic(reader, rawWidth: width, rawHeight: height, fileSize: bytes.count) != nil
+        let raw = try #require(reader.dngRawDirectory)
+        return RawFileReader.UncompressedMosaic(reader, raw: raw, rawWidth: width, rawHeight: height, fileSize: bytes.count) != nil
     }
 
     @Test(arguments: [true, false])
@@ -161,13 +162,15 @@ import Testing
         #expect(read({ $0.remove(277); $0.add(277, type: 3, t.u16(2)) })
                 == .unsupported("the CFA image has 2 samples per pixel; a Bayer mosaic has 1"))
         #expect(read({ $0.add(339, type: 3, t.u16(2)) }) == .unsupported("signed samples in the CFA image"))
-        #expect(read({ $0.add(339, type: 3, t.u16(3)) }) == .unsupported("half-float samples in the CFA image"))
+        #expect(read({ $0.add(339, type: 3, t.u16(3)) }) == .unsupported("floating-point samples of fewer than 32 bits in the CFA image"))
         #expect(read({ $0.remove(322); $0.add(322, type: 4, t.u32(0)) }, tile: (32, 20))
                 == .invalidMetadata("TileWidth 0 is not a tile size"))
         #expect(read({ $0.add(50829, type: 4, [0, 0, 50, 64].flatMap { t.u32(UInt32($0)) }) })
                 == .invalidMetadata("ActiveArea 0, 0, 50, 64 does not lie inside the 64×40 image"))
         #expect(read({ $0.remove(50714); $0.add(50714, type: 4, t.u32(5000)) })
                 == .invalidMetadata("black level 5000 is not below the white level 4095"))
+        #expect(read({ $0.remove(259); $0.add(259, type: 3, t.u16(7)) })
+                == .invalidMetadata("the CFA image is said to be lossless JPEG (Compression 7), but its data is not JPEG"))
         var bigTIFF = Self.dng(width: 64, height: 40, littleEndian: true).bytes
         bigTIFF[2] = 43
         #expect(throws: MediaFormatError.unsupported("BigTIFF (64-bit offsets) raw files are not supported")) {
@@ -191,5 +194,59 @@ import Testing
         #expect(raw.cfa == .bggr)
         #expect(raw.bayer.storage == (3..<33).flatMap { y in (7..<47).map { samples[y * 72 + $0] } })
         if !tiles { #expect(try RawFileReader.read(bytes: bytes, copyingUncompressedMosaic: false).raw.bayer == raw.bayer) }
+    }
+
+    @Test func blackLevelDeltasAreTakenOffTheSamples() throws {
+        // BlackLevelDeltaV (a period of 3 rows) and DeltaH (5 columns) over the 64 × 40 image: what each adds to the
+        // black level is subtracted from its samples (LibRaw 0.20 leaves row and column stripes).
+        let t = TIFFBuilder(littleEndian: true)
+        let rows: [Double] = (0..<40).map { [0, 40, 90][$0 % 3] }
+        let columns: [Double] = (0..<64).map { [0, 6, 12.5, 18.5, 25][$0 % 5] }
+        let srational = { (v: Double) -> [UInt8] in t.u32(UInt32(bitPattern: Int32(v * 2))) + t.u32(2) }
+        let (bytes, samples) = Self.dng(width: 64, height: 40, littleEndian: true) {
+            $0.add(50715, type: 10, columns.flatMap(srational))
+            $0.add(50716, type: 10, rows.flatMap(srational))
+        }
+        let raw = try RawFileReader.read(bytes: bytes).raw
+        var expected: [UInt16] = []
+        for y in 0..<40 {
+            for x in 0..<64 {
+                let value: Double = Double(samples[y * 64 + x]) - rows[y] - columns[x]
+                expected.append(UInt16(max(0, value.rounded())))
+            }
+        }
+        #expect(raw.bayer.storage == expected)
+    }
+
+    @Test func aBlackLevelPatternFollowsTheCrop() throws {
+        // BlackLevelRepeatDim 2 × 2 with four different levels; a DefaultCrop from (3, 1) starts on the pattern's
+        // second row and column, so the first position's level is the fourth.
+        let t = TIFFBuilder(littleEndian: true)
+        let levels = [200, 210, 220, 230]
+        let rational = { (v: Int) -> [UInt8] in t.u32(UInt32(v)) + t.u32(1) }
+        let pattern = { (b: inout TIFFBuilder) in
+            b.add(50713, type: 3, t.u16(2) + t.u16(2))
+            b.remove(50714)
+            b.add(50714, type: 4, levels.flatMap { t.u32(UInt32($0)) })
+        }
+        let (whole, _) = Self.dng(width: 64, height: 40, littleEndian: true, edit: pattern)
+        #expect(try RawFileReader.read(bytes: whole).raw.blackLevel == levels.map(Float.init))
+        let (cropped, _) = Self.dng(width: 64, height: 40, littleEndian: true) {
+            pattern(&$0)
+            $0.add(50719, type: 5, rational(3) + rational(1))
+            $0.add(50720, type: 5, rational(40) + rational(30))
+        }
+        #expect(try RawFileReader.read(bytes: cropped).raw.blackLevel == [230, 220, 210, 200])
+    }
+
+    @Test func absurdTileSizesAreNotCopied() throws {
+        // Tile sizes are checked by the copy itself (a file whose DNGVersion LibRaw finds outside IFD0 skips the
+        // layout check): 0xFFFFFFFF must not overflow the block arithmetic.
+        let t = TIFFBuilder(littleEndian: true)
+        let (bytes, _) = Self.dng(width: 64, height: 48, littleEndian: true, tile: (64, 48)) {
+            $0.remove(322); $0.add(322, type: 4, t.u32(0xFFFF_FFFF))
+            $0.remove(323); $0.add(323, type: 4, t.u32(0xFFFF_FFFF))
+        }
+        #expect(try !Self.copiesDirectly(bytes, width: 64, height: 48))
     }
 }

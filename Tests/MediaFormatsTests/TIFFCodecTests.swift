@@ -55,7 +55,9 @@ import Testing
         // A descriptor that cannot be written: the error, not a short file called a TIFF.
         let readOnly = open(path, O_RDONLY)
         defer { close(readOnly) }
-        #expect(throws: MediaFormatError.self) { try TIFF16Writer.write(Raster<UInt16>(width: 8, height: 8, channels: 3, repeating: 1), to: readOnly) }
+        #expect(throws: MediaFormatError.writeFailed(String(cString: strerror(EBADF)))) {
+            try TIFF16Writer.write(Raster<UInt16>(width: 8, height: 8, channels: 3, repeating: 1), to: readOnly)
+        }
     }
 
     @Test func badInputThrows() throws {

@@ -68,6 +68,8 @@ public struct RawDeveloper: Sendable {
             }
         } catch MediaFormatError.writeFailed(let why) {
             throw FileAccessError(.write, path: destination.path, reason: why)
+        } catch let error as MediaFormatError {
+            throw RawDevelopError.encodingFailed(error.description)
         }
         return DevelopedFile(url: destination, width: developed.width, height: developed.height, format: format,
                              byteCount: byteCount, info: developed.info)

@@ -12,9 +12,9 @@ public enum AtomicFile {
     }
 
     /// Writes several files as one: each goes to a temporary file beside its destination and is flushed, and only
-    /// when all are written are they renamed into place, in order. A failed write (a full disk, a folder gone)
-    /// leaves every destination as it was; only a rename failing after others succeeded (which needs the folder
-    /// itself to fail) can leave some of the set renamed.
+    /// when all are written are they renamed into place, in order, and the folders flushed. A failed write (a full
+    /// disk, a folder gone) leaves every destination as it was; only a rename failing after others succeeded (which
+    /// needs the folder itself to fail), or a crash between the renames, can leave some of the set renamed.
     public static func write(_ files: [(data: Data, url: URL)]) throws {
         var written: [(temporary: URL, url: URL)] = [], renamed = 0
         do {
@@ -29,6 +29,7 @@ public enum AtomicFile {
                 }
                 renamed += 1
             }
+            for folder in Set(written.map { $0.url.deletingLastPathComponent().path }) { syncFolder(folder) }
         } catch {
             for file in written[renamed...] { unlink(file.temporary.path) }
             throw error
@@ -45,6 +46,16 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw FileAccessError(.write, path: url.path, errno: code)
         }
+        syncFolder(url.deletingLastPathComponent().path)
+    }
+
+    /// Flushes a folder's entries (the renames into it) to disk, so a crash after a write keeps the new names; best
+    /// effort: the files are already whole under them.
+    private static func syncFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
     }
 
     /// A hidden temporary file beside `url` that `body` writes, flushed to disk and closed; removed if anything throws.
@@ -80,8 +91,16 @@ public enum AtomicFile {
         }
     }
 
+    /// Whether `a` and `b` are one file: the same device and inode when both exist (hard links included), else the
+    /// same canonical path. How the tools refuse to write over one of their inputs.
+    public static func isSameFile(_ a: URL, _ b: URL) -> Bool {
+        var sa = stat(), sb = stat()
+        if stat(a.path, &sa) == 0, stat(b.path, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
+        return canonicalPath(a) == canonicalPath(b)
+    }
+
     /// The path of `url` with symbolic links resolved and "." and ".." removed: two URLs that name the same file
-    /// give the same path (how the tools refuse to write over one of their inputs).
+    /// through links or dots give the same path.
     public static func canonicalPath(_ url: URL) -> String {
         // "." and ".." first, and links through the folder when the file does not exist yet: Foundation resolves no
         // link in a path that names anything missing.

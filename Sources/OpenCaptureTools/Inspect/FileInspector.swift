@@ -171,7 +171,7 @@ public enum FileInspector {
                 throw FileInspectionError.truncated
             }
         }
-        if kind == .dng { return dng(data, ifd0: ifd0, all: all) }
+        if kind == .dng { return dng(data, ifd0: ifd0, all: all, rawIFD: reader.dngRawDirectory, developedSize: reader.dngDevelopedSize) }
 
         var report = FileReport(kind: .tiff, width: ifd0.integer(Tag.width), height: ifd0.integer(Tag.height))
         report.add("File", "Kind", "TIFF")
@@ -183,18 +183,16 @@ public enum FileInspector {
         return report
     }
 
-    private static func dng(_ data: Data, ifd0: TIFFTagReader.Directory, all: [TIFFTagReader.Directory]) -> FileReport {
+    private static func dng(_ data: Data, ifd0: TIFFTagReader.Directory, all: [TIFFTagReader.Directory],
+                            rawIFD: TIFFTagReader.Directory?, developedSize: Size?) -> FileReport {
         var report = FileReport(kind: .dng)
-        let rawIFD = all.first { ($0.integer(Tag.newSubfileType) ?? 0) == 0 && [32803, 34892].contains($0.integer(Tag.photometric) ?? 0) }
         let preview = all.filter { $0.integer(Tag.newSubfileType) == 1 }
             .max { ($0.integer(Tag.width) ?? 0) < ($1.integer(Tag.width) ?? 0) }
         report.add("File", "Kind", "DNG")
         if let raw = rawIFD {
-            // The size a reader develops: the DefaultCrop, else the ActiveArea, else the whole raw image.
-            let crop = raw.reals(Tag.defaultCropSize).flatMap { $0.count == 2 ? (Int($0[0].rounded()), Int($0[1].rounded())) : nil }
-            let active = raw.integers(Tag.activeArea).flatMap { a in a.count == 4 ? (a[3] - a[1], a[2] - a[0]) : nil }
-            report.width = crop?.0 ?? active?.0 ?? raw.integer(Tag.width)
-            report.height = crop?.1 ?? active?.1 ?? raw.integer(Tag.height)
+            // The size a reader develops: the DefaultCrop inside the ActiveArea, else the whole raw image.
+            report.width = developedSize?.width
+            report.height = developedSize?.height
             if let w = report.width, let h = report.height { report.add("File", "Size", "\(w)×\(h)") }
         }
         addTIFFMetadata(data, ifd0: ifd0, to: &report)
@@ -418,8 +416,7 @@ public enum FileInspector {
         static let stripOffsets: UInt16 = 273, stripByteCounts: UInt16 = 279, tileOffsets: UInt16 = 324, tileByteCounts: UInt16 = 325
         static let cfaRepeatPatternDim: UInt16 = 33421, cfaPattern: UInt16 = 33422, iccProfile: UInt16 = 34675
         static let dngVersion: UInt16 = 50706, uniqueCameraModel: UInt16 = 50708, blackLevel: UInt16 = 50714
-        static let whiteLevel: UInt16 = 50717, defaultCropSize: UInt16 = 50720, colorMatrix2: UInt16 = 50722
-        static let activeArea: UInt16 = 50829
+        static let whiteLevel: UInt16 = 50717, colorMatrix2: UInt16 = 50722
         static let asShotNeutral: UInt16 = 50728, baselineExposure: UInt16 = 50730
         static let calibrationIlluminant1: UInt16 = 50778, calibrationIlluminant2: UInt16 = 50779, noiseProfile: UInt16 = 51041
     }

@@ -28,8 +28,7 @@ public enum MotionPhotoExporter {
         guard ["jpg", "jpeg", "heic", "heif"].contains(kind) else {
             throw MotionPhotoError("\(output.lastPathComponent): a Motion Photo is a .jpg or a .heic file")
         }
-        let target = AtomicFile.canonicalPath(output)
-        guard ![still, movie].contains(where: { AtomicFile.canonicalPath($0) == target }) else {
+        guard ![still, movie].contains(where: { AtomicFile.isSameFile($0, output) }) else {
             throw MotionPhotoError("\(output.lastPathComponent) is one of the inputs; write the Motion Photo to another file")
         }
         let stillData = try AtomicFile.read(still)

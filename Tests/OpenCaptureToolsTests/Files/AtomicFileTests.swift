@@ -106,6 +106,11 @@ import Testing
         let link = folder.appendingPathComponent("link")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder)
         #expect(AtomicFile.canonicalPath(URL(fileURLWithPath: link.path + "/./x/../a.jpg")) == AtomicFile.canonicalPath(a))
+        // A hard link is the same file too; another file is not.
+        let hard = folder.appendingPathComponent("hard.jpg")
+        try FileManager.default.linkItem(at: a, to: hard)
+        #expect(AtomicFile.isSameFile(hard, a) && !AtomicFile.isSameFile(b, a))
+        #expect(AtomicFile.isSameFile(URL(fileURLWithPath: link.path + "/missing.jpg"), folder.appendingPathComponent("missing.jpg")))
         // A file not written yet (an output) too.
         #expect(AtomicFile.canonicalPath(URL(fileURLWithPath: link.path + "/new.jpg"))
                 == AtomicFile.canonicalPath(folder.appendingPathComponent("new.jpg")))
