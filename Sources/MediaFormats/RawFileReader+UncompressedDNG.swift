@@ -21,8 +21,10 @@ extension RawFileReader {
         let linearization: [UInt16]?
 
         /// The layout of `raw` (the file's raw directory, `TIFFTagReader.dngRawDirectory`) in a file of `fileSize`
-        /// bytes whose raw image LibRaw reported as `rawWidth` × `rawHeight`.
-        init?(_ reader: TIFFTagReader, raw: TIFFTagReader.Directory, rawWidth: Int, rawHeight: Int, fileSize: Int) {
+        /// bytes whose raw image LibRaw reported as `rawWidth` × `rawHeight`. Throws `.truncated` for tiles that are
+        /// missing or lie past the end (which LibRaw 0.20 cannot read at all); strips that do are left to LibRaw,
+        /// which reads strips as one run from the first.
+        init?(_ reader: TIFFTagReader, raw: TIFFTagReader.Directory, rawWidth: Int, rawHeight: Int, fileSize: Int) throws {
             guard rawWidth > 0, rawHeight > 0, raw.integer(262) == 32803,
                   raw.integer(256) == rawWidth, raw.integer(257) == rawHeight,
                   (raw.integer(259) ?? 1) == 1, raw.integer(258) == 16, (raw.integers(258) ?? []).allSatisfy({ $0 == 16 }),
@@ -53,12 +55,19 @@ extension RawFileReader {
                 (blockWidth, blockHeight, offsets, counts) = (rawWidth, min(rows, rawHeight), stripOffsets, stripCounts)
             }
             let across = (rawWidth + blockWidth - 1) / blockWidth, down = (rawHeight + blockHeight - 1) / blockHeight
-            guard offsets.count == across * down, counts.count == offsets.count else { return nil }
+            let tiled = raw.contains(324)
+            guard offsets.count == across * down, counts.count == offsets.count else {
+                if tiled { throw MediaFormatError.truncated }
+                return nil
+            }
             for (index, (start, count)) in zip(offsets, counts).enumerated() {
                 // A strip holds the rows left; a tile is always whole (padded past the image's edge).
                 let rows = blockWidth == rawWidth ? min(blockHeight, rawHeight - index * blockHeight) : blockHeight
                 let needed = rows * blockWidth * 2
-                guard start > 0, count >= needed, start <= fileSize - needed else { return nil }
+                guard start > 0, count >= needed, start <= fileSize - needed else {
+                    if tiled { throw MediaFormatError.truncated }
+                    return nil
+                }
             }
             self.offsets = offsets
             self.rawWidth = rawWidth

@@ -60,13 +60,13 @@ public enum RawFileReader {
             opencapture_libraw_get_info(lr, &header)
             try ImageLimits.check(width: Int(header.raw_width), height: Int(header.raw_height), format: "raw mosaic")
             if copyingUncompressedMosaic, header.dng_version != 0, let tiff, let rawDirectory {
-                uncompressed = UncompressedMosaic(tiff, raw: rawDirectory, rawWidth: Int(header.raw_width),
+                uncompressed = try UncompressedMosaic(tiff, raw: rawDirectory, rawWidth: Int(header.raw_width),
                                                   rawHeight: Int(header.raw_height), fileSize: bytes.count)
             }
             if uncompressed == nil {
                 if let rawDirectory, hasUncompressedTiles(rawDirectory) {
-                    throw MediaFormatError.unsupported("uncompressed tiles with MaskedAreas or a linearization table outside the "
-                                                       + "raw image's directory (LibRaw 0.20 reads such tiles as strips)")
+                    throw MediaFormatError.unsupported("uncompressed tiles LibRaw 0.20 cannot read (with MaskedAreas, or a "
+                                                       + "linearization table outside the raw image's directory)")
                 }
                 try check(libraw_unpack(lr), "unpack")
             }

@@ -85,7 +85,7 @@ import Testing
     static func copiesDirectly(_ bytes: [UInt8], width: Int, height: Int) throws -> Bool {
         let reader = try TIFFTagReader(bytes: bytes, anyMagic: true)
         let raw = try #require(reader.dngRawDirectory)
-        return RawFileReader.UncompressedMosaic(reader, raw: raw, rawWidth: width, rawHeight: height, fileSize: bytes.count) != nil
+        return try RawFileReader.UncompressedMosaic(reader, raw: raw, rawWidth: width, rawHeight: height, fileSize: bytes.count) != nil
     }
 
     @Test(arguments: [true, false])
@@ -149,6 +149,10 @@ import Testing
         let cut = Array(whole.dropLast(100))
         #expect(try !Self.copiesDirectly(cut, width: 40, height: 30))
         #expect(throws: MediaFormatError.self) { try RawFileReader.read(bytes: cut) }
+        // Tiles cut short are a truncated file (LibRaw cannot read tiles at all).
+        let (tiles, _) = Self.dng(width: 72, height: 56, littleEndian: true, tile: (32, 32))
+        #expect(throws: MediaFormatError.truncated) { try Self.copiesDirectly(Array(tiles.dropLast(100)), width: 72, height: 56) }
+        #expect(throws: MediaFormatError.truncated) { try RawFileReader.read(bytes: Array(tiles.dropLast(100))) }
         // A size other than the one LibRaw reported: not copied.
         #expect(try !Self.copiesDirectly(whole, width: 42, height: 30))
     }
