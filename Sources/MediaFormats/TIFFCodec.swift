@@ -48,15 +48,26 @@ public enum TIFFCodec {
     /// `iccProfile`, tag 34675. X/YResolution are 72 per inch.
     public static func encode(_ image: Raster<UInt8>, orientation: Int = 1, exif: ExifMetadata? = nil,
                               iccProfile: Data? = nil) throws -> Data {
-        let stream = TIFFStream(capacity: image.storage.count + 4096 + (iccProfile?.count ?? 0))
-        try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
-        return stream.takeData()
+        try encoded(image, orientation: orientation, exif: exif, iccProfile: iccProfile)
     }
 
     /// Writes the TIFF `encode` makes straight into the file open on `descriptor` (empty, open for reading and
     /// writing; the caller closes it), without a buffer of the whole file. A failing write throws `.writeFailed`.
     public static func write(_ image: Raster<UInt8>, to descriptor: Int32, orientation: Int = 1,
                              exif: ExifMetadata? = nil, iccProfile: Data? = nil) throws {
+        try written(image, to: descriptor, orientation: orientation, exif: exif, iccProfile: iccProfile)
+    }
+
+    /// An RGB raster of 8- or 16-bit samples as an uncompressed TIFF in memory (`encode`, `TIFF16Writer.encode`).
+    static func encoded<Sample>(_ image: Raster<Sample>, orientation: Int, exif: ExifMetadata?, iccProfile: Data?) throws -> Data {
+        let stream = TIFFStream(capacity: image.storage.count * MemoryLayout<Sample>.stride + 4096 + (iccProfile?.count ?? 0))
+        try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
+        return stream.takeData()
+    }
+
+    /// The same TIFF written into `descriptor` (`write(_:to:)`, `TIFF16Writer.write(_:to:)`).
+    static func written<Sample>(_ image: Raster<Sample>, to descriptor: Int32, orientation: Int, exif: ExifMetadata?,
+                                iccProfile: Data?) throws {
         let stream = TIFFStream(writingTo: descriptor)
         do {
             try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
@@ -67,13 +78,14 @@ public enum TIFFCodec {
         try stream.checkDescriptor()
     }
 
-    private static func write(_ image: Raster<UInt8>, into stream: TIFFStream, orientation: Int, exif: ExifMetadata?,
-                              iccProfile: Data?) throws {
-        guard image.channels == 3, image.width > 0, image.height > 0 else {
-            throw MediaFormatError.unsupported("TIFF encoding needs 8-bit RGB")
+    private static func write<Sample>(_ image: Raster<Sample>, into stream: TIFFStream, orientation: Int, exif: ExifMetadata?,
+                                      iccProfile: Data?) throws {
+        let bits = MemoryLayout<Sample>.size * 8
+        guard image.channels == 3, bits == 8 || bits == 16, image.width > 0, image.height > 0 else {
+            throw MediaFormatError.unsupported("TIFF encoding needs 8- or 16-bit RGB, got \(image.channels) channels of \(bits) bits")
         }
         try image.storage.withUnsafeBytes { pixels in
-            try writeRGB(pixels, width: image.width, height: image.height, bitsPerSample: 8, into: stream,
+            try writeRGB(pixels, width: image.width, height: image.height, bitsPerSample: bits, into: stream,
                          orientation: orientation, exif: exif, iccProfile: iccProfile)
         }
     }
@@ -81,7 +93,7 @@ public enum TIFFCodec {
     /// Uncompressed chunky RGB of `bitsPerSample` 8 or 16 (samples in the host's order, which is the little-endian
     /// file's) from `pixels`, rows packed, into `stream`. libtiff appends uncompressed strips straight from the
     /// caller's memory, so each byte is copied once (into the stream's buffer or the file).
-    static func writeRGB(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bitsPerSample: Int, into file: TIFFStream,
+    private static func writeRGB(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bitsPerSample: Int, into file: TIFFStream,
                          orientation: Int, exif: ExifMetadata?, iccProfile: Data?) throws {
         guard width < 1 << 16, height < 1 << 16 else {
             throw MediaFormatError.unsupported("TIFF of \(width)×\(height) is too large")
