@@ -50,3 +50,11 @@ static inline void opencapture_dng_register_tags(void) {
 
 /* Counted-array TIFFGetField (TIFF_SETGET_C16_*): uint16 count + pointer owned by libtiff. */
 static inline int opencapture_tiff_get_counted(TIFF *tif, ttag_t tag, uint16_t *count, const void **values) { return TIFFGetField(tif, tag, count, values); }
+
+/* Starts writing a file range back to disk without waiting (Linux sync_file_range with SYNC_FILE_RANGE_WRITE, which
+   Swift's Glibc module does not declare), so a flush at the end of a long write waits for less. */
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int opencapture_start_writeback(int fd, long long offset, long long count) {
+    return (int)syscall(SYS_sync_file_range, fd, offset, count, 2 /* SYNC_FILE_RANGE_WRITE */);
+}

@@ -1,3 +1,4 @@
+import CTIFF
 import Foundation
 
 /// How MediaFormats' writers give a finished file its name: fsync it under a temporary name in the destination
@@ -31,5 +32,12 @@ public enum FilePlacement {
             throw MediaFormatError.writeFailed("\(url.path): \(error.localizedDescription)")
         }
         try moveIntoPlace(temporary, to: url)
+    }
+
+    /// Starts writing `count` bytes at `offset` of the file open on `descriptor` back to disk without waiting
+    /// (Linux `sync_file_range`, SYNC_FILE_RANGE_WRITE): a writer calls it after each large piece, so the flush that
+    /// ends its write waits for what is left instead of the whole file. Best effort; errors surface at the flush.
+    public static func startWriteback(_ descriptor: Int32, offset: Int, count: Int) {
+        _ = opencapture_start_writeback(descriptor, Int64(offset), Int64(count))
     }
 }

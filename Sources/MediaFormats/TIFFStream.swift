@@ -148,6 +148,8 @@ final class TIFFStream {
                 if n <= 0 { failure = failure ?? (n < 0 ? errno : EIO); return tmsize_t(done) }
                 done += n
             }
+            // Start writing large pieces (strips of pixels) back now, so the flush at the end waits for less.
+            if Int(size) >= 1 << 18 { FilePlacement.startWriteback(descriptor, offset: position, count: Int(size)) }
         }
         position = end
         length = max(length, end)

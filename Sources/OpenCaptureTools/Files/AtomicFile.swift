@@ -1,5 +1,6 @@
 import CaptureCore
 import Foundation
+import MediaFormats
 
 /// Writes files so that a failure (a full disk, a writer that throws, a crash) never leaves a
 /// partial file under the final name (OpenCapture addition): the bytes go to a hidden temporary file
@@ -79,14 +80,17 @@ public enum AtomicFile {
         }
     }
 
+    /// Writes `bytes` in pieces of 1 MB, each started back to disk as it is written, so the flush after waits for
+    /// the last piece rather than the whole file.
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, min(1 << 20, bytes.count - offset))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileAccessError(.write, path: path, errno: errno)
             }
+            FilePlacement.startWriteback(descriptor, offset: offset, count: n)
             offset += n
         }
     }
