@@ -253,4 +253,26 @@ import Testing
         }
         #expect(try !Self.copiesDirectly(bytes, width: 64, height: 48))
     }
+
+    @Test func theDevelopedSizeIsTheCropInsideTheActiveArea() throws {
+        let t = TIFFBuilder(littleEndian: true)
+        let rational = { (v: Int) -> [UInt8] in t.u32(UInt32(v)) + t.u32(1) }
+        let size = { (bytes: [UInt8]) in try TIFFTagReader(bytes: bytes, anyMagic: true).dngDevelopedSize }
+        #expect(try size(Self.dng(width: 72, height: 56, littleEndian: true).bytes) == Size(width: 72, height: 56))
+        #expect(try size(Self.dng(width: 72, height: 56, littleEndian: true, activeArea: [2, 4, 54, 70]).bytes)
+                == Size(width: 66, height: 52))
+        let cropped = Self.dng(width: 72, height: 56, littleEndian: true, activeArea: [2, 4, 54, 70]) {
+            $0.add(50719, type: 5, rational(3) + rational(1))
+            $0.add(50720, type: 5, rational(40) + rational(30))
+        }
+        #expect(try size(cropped.bytes) == Size(width: 40, height: 30))
+        // A crop larger than the active area is the active area; an ActiveArea that is not inside the image is ignored.
+        let large = Self.dng(width: 72, height: 56, littleEndian: true, activeArea: [2, 4, 54, 70]) {
+            $0.add(50719, type: 5, rational(0) + rational(0))
+            $0.add(50720, type: 5, rational(500) + rational(500))
+        }
+        #expect(try size(large.bytes) == Size(width: 66, height: 52))
+        #expect(try size(Self.dng(width: 72, height: 56, littleEndian: true, activeArea: [10, 10, 0, 0]).bytes)
+                == Size(width: 72, height: 56))
+    }
 }
