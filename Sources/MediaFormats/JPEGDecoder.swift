@@ -42,6 +42,29 @@ public enum JPEGDecoder {
         }
     }
 
+    /// The frame header: size, progressive or not, components and chroma subsampling (libjpeg reads only the headers).
+    public static func header(of data: Data) throws -> JPEGHeader {
+        try withDecoder(data) { decoder in
+            let info = decoder.pointee.cinfo
+            let components = Int(info.num_components)
+            var subsampling: ChromaSubsampling?
+            if components == 3, let c = info.comp_info {
+                let luma = (Int(c[0].h_samp_factor), Int(c[0].v_samp_factor))
+                let chroma = (Int(c[1].h_samp_factor), Int(c[1].v_samp_factor))
+                if chroma == (Int(c[2].h_samp_factor), Int(c[2].v_samp_factor)), chroma.0 > 0, chroma.1 > 0 {
+                    switch (luma.0 / chroma.0, luma.1 / chroma.1, luma.0 % chroma.0 + luma.1 % chroma.1) {
+                    case (1, 1, 0): subsampling = .yuv444
+                    case (2, 1, 0): subsampling = .yuv422
+                    case (2, 2, 0): subsampling = .yuv420
+                    default: subsampling = nil
+                    }
+                }
+            }
+            return JPEGHeader(size: Size(width: Int(info.image_width), height: Int(info.image_height)),
+                              isProgressive: info.progressive_mode != 0, components: components, chromaSubsampling: subsampling)
+        }
+    }
+
     private static func withDecoder<T>(_ data: Data, _ body: (UnsafeMutablePointer<ocj_decoder>) throws -> T) throws -> T {
         guard data.count >= 4, data[data.startIndex] == 0xFF, data[data.startIndex + 1] == 0xD8 else {
             throw data.count < 4 && data.starts(with: [0xFF, 0xD8].prefix(data.count)) && !data.isEmpty

@@ -4,6 +4,14 @@ import Testing
 @testable import MediaFormats
 
 @Suite struct JPEGCodecTests {
+    @Test(arguments: ChromaSubsampling.allCases)
+    func theHeaderSaysHowTheImageIsCoded(subsampling: ChromaSubsampling) throws {
+        let image = Raster<UInt8>(width: 40, height: 24, channels: 3, repeating: 120)
+        let header = try JPEGDecoder.header(of: try JPEGEncoder.encode(image, subsampling: subsampling))
+        #expect(header == JPEGHeader(size: Size(width: 40, height: 24), isProgressive: false, components: 3,
+                                     chromaSubsampling: subsampling))
+    }
+
     @Test func roundTripHighQuality444() throws {
         let image = TestImages.colourful(width: 64, height: 48)
         let jpeg = try JPEGEncoder.encode(image, quality: 95, subsampling: .yuv444)

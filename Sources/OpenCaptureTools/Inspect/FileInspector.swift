@@ -55,18 +55,29 @@ public enum FileInspector {
 
     private static func jpeg(_ data: Data) throws -> FileReport {
         var report = FileReport(kind: .jpeg)
-        let size: Size
+        let header: JPEGHeader
         do {
-            size = try JPEGDecoder.size(of: data)
+            header = try JPEGDecoder.header(of: data)
         } catch let error as MediaFormatError {
             throw inspectionError(error)
         }
         // The headers alone decode: a file whose image data runs out before its end marker is cut.
         if JPEGSegments.isCutInsideImageData(data) { throw FileInspectionError.truncated }
+        let size = header.size
         report.width = size.width
         report.height = size.height
         report.add("File", "Kind", "JPEG")
         report.add("File", "Size", "\(size.width)×\(size.height)")
+        let layout: String
+        switch (header.components, header.chromaSubsampling) {
+        case (1, _): layout = "greyscale"
+        case (4, _): layout = "CMYK"
+        case (_, .yuv444?): layout = "YCbCr 4:4:4"
+        case (_, .yuv422?): layout = "YCbCr 4:2:2"
+        case (_, .yuv420?): layout = "YCbCr 4:2:0"
+        default: layout = "\(header.components) components"
+        }
+        report.add("File", "Encoding", (header.isProgressive ? "progressive, " : "sequential, ") + layout)
         if let exif = try? ExifReader.read(jpeg: data) { addExif(exif, to: &report) }
         if let thumbnail = try? ExifReader.thumbnail(jpeg: data), let size = try? JPEGDecoder.size(of: thumbnail) {
             report.setThumbnail(size.width, size.height, bytes: thumbnail.count)

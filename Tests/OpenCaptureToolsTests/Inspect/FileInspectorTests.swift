@@ -43,6 +43,7 @@ import Testing
         #expect(report["DateTimeOriginal"] != nil)
         #expect(report.thumbnailWidth == 16 && report.thumbnailHeight == 12)
         #expect(report.iccProfileDescription == "Display P3")
+        #expect(report["Encoding"] == "sequential, YCbCr 4:2:0")
     }
 
     @Test func reportsPNGAndTIFFSizes() throws {
