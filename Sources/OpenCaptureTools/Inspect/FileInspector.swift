@@ -305,6 +305,10 @@ public enum FileInspector {
         var report = FileReport(kind: .heif, width: heif.width, height: heif.height)
         report.add("File", "Kind", ["avif", "avis"].contains(heif.majorBrand) ? "AVIF" : "HEIF")
         report.add("File", "Size", "\(heif.width)×\(heif.height)")
+        // HEIF's size is as displayed (readers apply irot to the pixels; a JPEG's Orientation is only a tag): say so.
+        if heif.primary.rotation != 0, let w = heif.primary.width, let h = heif.primary.height {
+            report.add("HEIF", "Rotation", "\(heif.primary.rotation * 90)° counter-clockwise (irot), stored \(w)×\(h)")
+        }
         report.add("HEIF", "Brand", heif.majorBrand)
         report.add("HEIF", "Compatible brands", heif.compatibleBrands.joined(separator: ", "))
         report.add("HEIF", "Primary item", heif.primary.type)

@@ -49,6 +49,9 @@ import Testing
         #expect(report.width == 240 && report.height == 400)
         #expect(report.thumbnailWidth == 96 && report.thumbnailHeight == 160)
         #expect(report.value("Orientation", in: "EXIF") == "6")
+        // EXIF 6 (turn 90° clockwise to display) is irot 3 (270° counter-clockwise) over the stored 400×240.
+        #expect(report.value("Rotation", in: "HEIF") == "270° counter-clockwise (irot), stored 400×240")
+        #expect(try FileInspector.inspect(Self.upright).value("Rotation", in: "HEIF") == nil)
     }
 
     @Test(arguments: [0.3, 0.6, 0.95, 0.999])
