@@ -58,6 +58,27 @@ public struct ExposureAlignment: Sendable {
         }
     }
 
+    /// For each image, the share of the pixels both it and the reference hold clearly above or below their medians
+    /// (outside the exclusion range) that fall on opposite sides once it is moved by its shift — Ward's bitmap test at
+    /// pyramid `level` (2: a quarter of full resolution). Exposures of one scene disagree in a few percent (noise,
+    /// what moved); two different scenes in about half. The reference's own is 0 (OpenCapture addition).
+    public func disagreement(_ images: [Raster<UInt8>], reference: Int, shifts: [(dx: Int, dy: Int)],
+                             level: Int = 2) throws -> [Double] {
+        try FusionError.validate(images)
+        guard images.indices.contains(reference), shifts.count == images.count else { throw FusionError.referenceOutOfRange(reference) }
+        guard [1, 3, 4].contains(images[0].channels) else { throw FusionError.unsupportedChannelCount(images[0].channels) }
+        var levels = 1
+        while levels <= level, min(images[0].width, images[0].height) >> levels >= 16 { levels += 1 }
+        let top = levels - 1
+        let referenceBitmaps = Bitmaps(greyPyramid(images[reference], levels: levels)[top], exclusionRange: exclusionRange)
+        return images.indices.map { index in
+            if index == reference { return 0 }
+            let moving = Bitmaps(greyPyramid(images[index], levels: levels)[top], exclusionRange: exclusionRange)
+            let counts = referenceBitmaps.counts(moving, dx: shifts[index].dx >> top, dy: shifts[index].dy >> top)
+            return Double(counts.masked) / Double(max(1, counts.compared))
+        }
+    }
+
     /// The images translated by their estimated shifts (edge pixels replicated), ready to fuse.
     public func align(_ images: [Raster<UInt8>], reference: Int) throws -> [Raster<UInt8>] {
         translate(images, by: try estimateShifts(images, reference: reference))
@@ -224,7 +245,17 @@ struct Bitmaps {
     /// comparing self(x, y) with other(x + dx, y + dy), normalised to the overlap's area.
     func mismatch(_ other: Bitmaps, dx: Int, dy: Int) -> (Int, Int) {
         guard abs(dx) < width, abs(dy) < height else { return (Int.max, Int.max) }
-        var total = 0, unmasked = 0
+        let (total, unmasked, _) = counts(other, dx: dx, dy: dy)
+        // Larger shifts see less overlap; scale the counts to the full area so they stay comparable.
+        let overlap = (width - abs(dx)) * (height - abs(dy)), area = width * height
+        return (total * area / max(1, overlap), unmasked * area / max(1, overlap))
+    }
+
+    /// Over the overlap of this bitmap and `other` shifted by (dx, dy): pixels that disagree where neither is excluded
+    /// (`masked`), pixels that disagree at all (`unmasked`), and pixels neither excludes (`compared`).
+    func counts(_ other: Bitmaps, dx: Int, dy: Int) -> (masked: Int, unmasked: Int, compared: Int) {
+        guard abs(dx) < width, abs(dy) < height else { return (0, 0, 0) }
+        var total = 0, unmasked = 0, compared = 0
         let words = wordsPerRow
         // Ones where x < width: pixels of a shifted row that exist.
         let validRow = (0..<words).map { w in
@@ -243,11 +274,10 @@ struct Bitmaps {
                     let differ = t0[a + w] ^ moved
                     total += (differ & e0[a + w] & movedMask).nonzeroBitCount
                     unmasked += (differ & Self.bits(valid.baseAddress!, words: words, from: x)).nonzeroBitCount
+                    compared += (e0[a + w] & movedMask).nonzeroBitCount
                 }
             }
         }}}}}
-        // Larger shifts see less overlap; scale the counts to the full area so they stay comparable.
-        let overlap = (width - abs(dx)) * (height - abs(dy)), area = width * height
-        return (total * area / max(1, overlap), unmasked * area / max(1, overlap))
+        return (total, unmasked, compared)
     }
 }

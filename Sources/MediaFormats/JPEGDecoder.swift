@@ -42,26 +42,24 @@ public enum JPEGDecoder {
         }
     }
 
-    /// The frame header: size, progressive or not, components and chroma subsampling (libjpeg reads only the headers).
+    /// The frame header: size, progressive or not, components, RGB or YCbCr, and chroma sampling (libjpeg reads only
+    /// the headers).
     public static func header(of data: Data) throws -> JPEGHeader {
         try withDecoder(data) { decoder in
             let info = decoder.pointee.cinfo
             let components = Int(info.num_components)
-            var subsampling: ChromaSubsampling?
+            var sampling: SIMD2<Int>?
             if components == 3, let c = info.comp_info {
-                let luma = (Int(c[0].h_samp_factor), Int(c[0].v_samp_factor))
-                let chroma = (Int(c[1].h_samp_factor), Int(c[1].v_samp_factor))
-                if chroma == (Int(c[2].h_samp_factor), Int(c[2].v_samp_factor)), chroma.0 > 0, chroma.1 > 0 {
-                    switch (luma.0 / chroma.0, luma.1 / chroma.1, luma.0 % chroma.0 + luma.1 % chroma.1) {
-                    case (1, 1, 0): subsampling = .yuv444
-                    case (2, 1, 0): subsampling = .yuv422
-                    case (2, 2, 0): subsampling = .yuv420
-                    default: subsampling = nil
-                    }
+                let luma = SIMD2(Int(c[0].h_samp_factor), Int(c[0].v_samp_factor))
+                let chroma = SIMD2(Int(c[1].h_samp_factor), Int(c[1].v_samp_factor))
+                if chroma == SIMD2(Int(c[2].h_samp_factor), Int(c[2].v_samp_factor)), chroma.x > 0, chroma.y > 0,
+                   luma.x % chroma.x == 0, luma.y % chroma.y == 0 {
+                    sampling = luma / chroma
                 }
             }
             return JPEGHeader(size: Size(width: Int(info.image_width), height: Int(info.image_height)),
-                              isProgressive: info.progressive_mode != 0, components: components, chromaSubsampling: subsampling)
+                              isProgressive: info.progressive_mode != 0, components: components,
+                              storesRGB: info.jpeg_color_space == JCS_RGB, chromaSampling: sampling)
         }
     }
 

@@ -33,6 +33,9 @@ struct DepthCommand: ParsableCommand {
         guard output.lowercased().hasSuffix(".pfm") else {
             throw CLIError("-o \(output): the disparity map is written as PFM; name it .pfm (--png adds a picture)")
         }
+        if let png, !png.lowercased().hasSuffix(".png") {
+            throw CLIError("--png \(png): the picture is written as PNG; name it .png")
+        }
         try parameters().validate()
     }
 
@@ -41,6 +44,14 @@ struct DepthCommand: ParsableCommand {
         let pngURL = png.map { URL(fileURLWithPath: $0) }
         try AtomicFile.checkDestination(outputURL)
         if let pngURL { try AtomicFile.checkDestination(pngURL) }
+        // Never write over an input, and never both outputs to one file.
+        let inputs = [left, right].map { URL(fileURLWithPath: $0) }
+        for destination in [outputURL] + (pngURL.map { [$0] } ?? []) where inputs.contains(where: { AtomicFile.isSameFile($0, destination) }) {
+            throw CLIError("\(destination.path) is one of the input images; choose another output name")
+        }
+        if let pngURL, AtomicFile.isSameFile(pngURL, outputURL) {
+            throw CLIError("-o and --png name the same file; give the picture its own name")
+        }
         let startRead = DispatchTime.now().uptimeNanoseconds
         // Both files decode at once (libjpeg-turbo and libpng are single-threaded).
         let paths = [left, right]

@@ -60,6 +60,10 @@ struct DevelopCommand: ParsableCommand {
                 if written.contains(key) {
                     throw CLIError("\(target.path) was made from an earlier input of this run (same name)")
                 }
+                // Not even with --overwrite over the raw itself (a raw named .tif developed to TIFF beside it).
+                if AtomicFile.isSameFile(source, target) {
+                    throw CLIError("\(target.path) is the raw file itself; choose another output folder or format")
+                }
                 if !overwrite, FileManager.default.fileExists(atPath: target.path) {
                     throw CLIError("\(target.path) exists; pass --overwrite to replace it")
                 }

@@ -23,6 +23,19 @@ import Testing
         #expect(found.map { [$0.dx, $0.dy] } == shifts.map { [$0.0, $0.1] })
     }
 
+    @Test func framesOfAnotherSceneDisagreeAfterAlignment() throws {
+        // One scene at three exposures and shifts: a few percent at most. A frame of another texture: about half.
+        let images = Self.bracket(shifts: [(0, 0), (7, -3), (-12, 5)], gains: [1, 0.3, 3])
+        let alignment = ExposureAlignment()
+        let shared = try alignment.disagreement(images, reference: 0, shifts: try alignment.estimateShifts(images, reference: 0))
+        #expect(shared[0] == 0 && shared[1] < 0.1 && shared[2] < 0.1, "\(shared)")
+        let texture = TestScenes.texture(width: 192, height: 192, seed: 99, squares: 60)
+        let other = TestScenes.capture(TestScenes.radiance(texture, width: 192, height: 192) { _, _ in 0.35 }, exposure: 1)
+        let mixed = [images[0], images[1], other]
+        let found = try alignment.disagreement(mixed, reference: 0, shifts: try alignment.estimateShifts(mixed, reference: 0))
+        #expect(found[1] < 0.1 && found[2] > 0.35, "\(found)")
+    }
+
     @Test func referenceNeedNotBeFirst() throws {
         let images = Self.bracket(shifts: [(3, 1), (0, 0), (-1, -6)], gains: [3, 1, 0.3])
         let found = try ExposureAlignment().estimateShifts(images, reference: 1)

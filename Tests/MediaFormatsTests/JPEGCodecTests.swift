@@ -8,8 +8,8 @@ import Testing
     func theHeaderSaysHowTheImageIsCoded(subsampling: ChromaSubsampling) throws {
         let image = Raster<UInt8>(width: 40, height: 24, channels: 3, repeating: 120)
         let header = try JPEGDecoder.header(of: try JPEGEncoder.encode(image, subsampling: subsampling))
-        #expect(header == JPEGHeader(size: Size(width: 40, height: 24), isProgressive: false, components: 3,
-                                     chromaSubsampling: subsampling))
+        #expect(header.size == Size(width: 40, height: 24) && !header.isProgressive && header.components == 3 && !header.storesRGB)
+        #expect(header.chromaSubsampling == subsampling)
     }
 
     @Test func roundTripHighQuality444() throws {

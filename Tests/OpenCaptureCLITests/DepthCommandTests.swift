@@ -58,6 +58,10 @@ struct DepthCommandTests {
         ("PFM under another name", ["depth", "left.png", "right.png", "-o", "d.png"]),
         // Written with a space, a negative number is still the option's value (refused by range, not parsed as a flag).
         ("negative minimum", ["depth", "left.png", "right.png", "--min-disparity", "-8", "-o", "d.pfm"]),
+        // Never over an input (the picture was written over the left image), never a picture under another name.
+        ("picture over an input", ["depth", "left.png", "right.png", "--max-disparity", "32", "-o", "d.pfm", "--png", "left.png"]),
+        ("map over an input", ["depth", "left.png", "right.png", "--max-disparity", "32", "-o", "./right.png.pfm", "--png", "./right.png"]),
+        ("picture not PNG", ["depth", "left.png", "right.png", "--max-disparity", "32", "-o", "d.pfm", "--png", "d.jpg"]),
     ]
 
     @Test(arguments: failures.map(\.0))
@@ -69,10 +73,15 @@ struct DepthCommandTests {
     static func expectRefusal(_ arguments: [String]) throws {
         let folder = try scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let files = { try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map {
+            ($0, try Data(contentsOf: folder.appendingPathComponent($0)))
+        } }
+        let before = try files()
         let outcome = try HostileInputTests.run(arguments, in: folder)
         #expect(outcome.status != 0)
         #expect(outcome.stderrLines.count == 1, "\(outcome.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before)
+        // Nothing written and nothing replaced.
+        let after = try files()
+        #expect(after.map(\.0) == before.map(\.0) && after.map(\.1) == before.map(\.1))
     }
 }

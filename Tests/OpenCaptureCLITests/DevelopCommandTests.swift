@@ -33,5 +33,14 @@ struct DevelopCommandTests {
         let twice = try HostileInputTests.run(["develop", dng, "other/" + dng, "--format", "png", "-o", "out"], in: folder)
         #expect(twice.status != 0 && twice.stderr.contains("earlier input"), "\(twice.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/\(base).png").path))
+
+        // A raw named .tif (as some cameras name theirs) developed to TIFF beside itself: refused even with
+        // --overwrite, the raw untouched.
+        let tif = folder.appendingPathComponent("raw.tif")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(dng), to: tif)
+        let original = try Data(contentsOf: tif)
+        let itself = try HostileInputTests.run(["develop", "raw.tif", "--format", "tiff", "--overwrite", "-o", "."], in: folder)
+        #expect(itself.status != 0 && itself.stderr.contains("raw file itself"), "\(itself.stderr)")
+        #expect(try Data(contentsOf: tif) == original)
     }
 }

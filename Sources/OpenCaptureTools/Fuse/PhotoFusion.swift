@@ -159,6 +159,7 @@ public struct PhotoFusion: Sendable {
 
         do {
             var shifts = Array(repeating: PhotoFusionResult.Shift(dx: 0, dy: 0), count: images.count)
+            var disagreement: [Double]?
             if alignsImages {
                 progress?("aligning \(images.count) frames to frame \(reference + 1)")
                 var alignment = ExposureAlignment(maxShift: maxShift)
@@ -169,6 +170,8 @@ public struct PhotoFusion: Sendable {
                 if refined, tiles.searchRadius >= 8 { alignment.finestLevel = 2 }
                 let global = try timed("align") { try alignment.estimateShifts(images, reference: reference) }
                 shifts = global.map { PhotoFusionResult.Shift(dx: $0.dx, dy: $0.dy) }
+                // Whether the frames show one scene at all: a frame of another one still finds a "best" shift.
+                disagreement = try timed("check scenes") { try alignment.disagreement(images, reference: reference, shifts: global) }
                 if alignsLocally {
                     progress?("aligning tile by tile")
                     let overall = try timed("align tiles") { try tiles.align(&images, reference: reference, initialShifts: global) }
@@ -225,7 +228,8 @@ public struct PhotoFusion: Sendable {
             }
             return PhotoFusionResult(width: size.width, height: size.height, shifts: shifts, fusedJPEG: fusedJPEG,
                                      mergedRaw: false, exposures: exposures, radianceHDR: hdrData, toneMappedJPEG: toneMapped,
-                                     colorSpace: colorSpace, orientation: exif.orientation, timings: timings)
+                                     colorSpace: colorSpace, orientation: exif.orientation, timings: timings,
+                                     disagreement: disagreement)
         } catch let error as FusionError {
             throw PhotoFusionError.fusionFailed(error.description)
         } catch let error as MediaFormatError {

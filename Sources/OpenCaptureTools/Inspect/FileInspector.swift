@@ -68,13 +68,20 @@ public enum FileInspector {
         report.height = size.height
         report.add("File", "Kind", "JPEG")
         report.add("File", "Size", "\(size.width)×\(size.height)")
+        let ratio: String? = switch header.chromaSampling {
+        case SIMD2(1, 1)?: "4:4:4"
+        case SIMD2(2, 1)?: "4:2:2"
+        case SIMD2(2, 2)?: "4:2:0"
+        case SIMD2(4, 1)?: "4:1:1"
+        case SIMD2(1, 2)?: "4:4:0"
+        default: nil
+        }
         let layout: String
-        switch (header.components, header.chromaSubsampling) {
-        case (1, _): layout = "greyscale"
-        case (4, _): layout = "CMYK"
-        case (_, .yuv444?): layout = "YCbCr 4:4:4"
-        case (_, .yuv422?): layout = "YCbCr 4:2:2"
-        case (_, .yuv420?): layout = "YCbCr 4:2:0"
+        switch (header.components, header.storesRGB, ratio) {
+        case (1, _, _): layout = "greyscale"
+        case (4, _, _): layout = "CMYK"
+        case (3, true, _): layout = "RGB" + (ratio == nil || ratio == "4:4:4" ? "" : " " + ratio!)
+        case (3, false, let ratio?): layout = "YCbCr " + ratio
         default: layout = "\(header.components) components"
         }
         report.add("File", "Encoding", (header.isProgressive ? "progressive, " : "sequential, ") + layout)

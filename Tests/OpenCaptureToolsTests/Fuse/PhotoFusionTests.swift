@@ -23,6 +23,9 @@ import Testing
         let withoutExposures = try PhotoFusion().fuse(contentsOf: urls)
         #expect(withoutExposures.radianceHDR == nil && withoutExposures.exposures == nil)
         #expect(withoutExposures.shifts.count == 3)
+        // One scene: every frame agrees with the reference (fuse warns above 35 %).
+        #expect(withoutExposures.disagreement.map { $0.count == 3 && $0.allSatisfy { $0 < 0.35 } } == true,
+                "\(String(describing: withoutExposures.disagreement))")
         // Asking for the HDR without exposures fails before any decoding, naming the files that lack them.
         var strict = PhotoFusion()
         strict.requiresExposures = true
