@@ -23,6 +23,14 @@ public struct ExposureAlignment: Sendable {
     /// Shift of each image relative to `reference`: image[i](x + dx, y + dy) ≈ reference(x, y).
     /// The reference's own shift is (0, 0).
     public func estimateShifts(_ images: [Raster<UInt8>], reference: Int) throws -> [(dx: Int, dy: Int)] {
+        try estimate(images, reference: reference).shifts
+    }
+
+    /// The shifts `estimateShifts` finds and, for each image, the share of the pixels both it and the reference hold
+    /// clearly above or below their medians (outside the exclusion range) that fall on opposite sides at its shift —
+    /// Ward's bitmap test at the finest level searched. Exposures of one scene disagree in a few percent (noise, what
+    /// moved); two different scenes in about half. The reference's own is 0 (OpenCapture addition).
+    public func estimate(_ images: [Raster<UInt8>], reference: Int) throws -> (shifts: [(dx: Int, dy: Int)], disagreement: [Double]) {
         try FusionError.validate(images)
         guard images.indices.contains(reference) else { throw FusionError.referenceOutOfRange(reference) }
         guard maxShift >= 0 else { throw FusionError.invalidParameter("maxShift = \(maxShift) (must be ≥ 0)") }
@@ -37,10 +45,10 @@ public struct ExposureAlignment: Sendable {
         let finest = min(finestLevel, levels - 1)
         let referencePyramid = greyPyramid(images[reference], levels: levels)
         let referenceBitmaps = referencePyramid.indices.map { $0 < finest ? nil : Bitmaps(referencePyramid[$0], exclusionRange: exclusionRange) }
-        return images.indices.map { index in
-            if index == reference { return (0, 0) }
+        let found = images.indices.map { index -> (dx: Int, dy: Int, disagreement: Double) in
+            if index == reference { return (0, 0, 0) }
             let pyramid = greyPyramid(images[index], levels: levels)
-            var dx = 0, dy = 0
+            var dx = 0, dy = 0, disagreement = 0.0
             for level in stride(from: levels - 1, through: finest, by: -1) {
                 dx *= 2; dy *= 2
                 let moving = Bitmaps(pyramid[level], exclusionRange: exclusionRange)
@@ -52,31 +60,15 @@ public struct ExposureAlignment: Sendable {
                     if error < best.error { best = (error, dx + sx, dy + sy) }
                 }
                 dx = best.dx; dy = best.dy
+                if level == finest {
+                    let counts = referenceBitmaps[level]!.counts(moving, dx: dx, dy: dy)
+                    disagreement = Double(counts.masked) / Double(max(1, counts.compared))
+                }
             }
             dx <<= finest; dy <<= finest
-            return (min(max(dx, -maxShift), maxShift), min(max(dy, -maxShift), maxShift))
+            return (min(max(dx, -maxShift), maxShift), min(max(dy, -maxShift), maxShift), disagreement)
         }
-    }
-
-    /// For each image, the share of the pixels both it and the reference hold clearly above or below their medians
-    /// (outside the exclusion range) that fall on opposite sides once it is moved by its shift — Ward's bitmap test at
-    /// pyramid `level` (2: a quarter of full resolution). Exposures of one scene disagree in a few percent (noise,
-    /// what moved); two different scenes in about half. The reference's own is 0 (OpenCapture addition).
-    public func disagreement(_ images: [Raster<UInt8>], reference: Int, shifts: [(dx: Int, dy: Int)],
-                             level: Int = 2) throws -> [Double] {
-        try FusionError.validate(images)
-        guard images.indices.contains(reference), shifts.count == images.count else { throw FusionError.referenceOutOfRange(reference) }
-        guard [1, 3, 4].contains(images[0].channels) else { throw FusionError.unsupportedChannelCount(images[0].channels) }
-        var levels = 1
-        while levels <= level, min(images[0].width, images[0].height) >> levels >= 16 { levels += 1 }
-        let top = levels - 1
-        let referenceBitmaps = Bitmaps(greyPyramid(images[reference], levels: levels)[top], exclusionRange: exclusionRange)
-        return images.indices.map { index in
-            if index == reference { return 0 }
-            let moving = Bitmaps(greyPyramid(images[index], levels: levels)[top], exclusionRange: exclusionRange)
-            let counts = referenceBitmaps.counts(moving, dx: shifts[index].dx >> top, dy: shifts[index].dy >> top)
-            return Double(counts.masked) / Double(max(1, counts.compared))
-        }
+        return (found.map { ($0.dx, $0.dy) }, found.map(\.disagreement))
     }
 
     /// The images translated by their estimated shifts (edge pixels replicated), ready to fuse.

@@ -26,14 +26,19 @@ import Testing
     @Test func framesOfAnotherSceneDisagreeAfterAlignment() throws {
         // One scene at three exposures and shifts: a few percent at most. A frame of another texture: about half.
         let images = Self.bracket(shifts: [(0, 0), (7, -3), (-12, 5)], gains: [1, 0.3, 3])
-        let alignment = ExposureAlignment()
-        let shared = try alignment.disagreement(images, reference: 0, shifts: try alignment.estimateShifts(images, reference: 0))
+        var alignment = ExposureAlignment()
+        let (shifts, shared) = try alignment.estimate(images, reference: 0)
+        #expect(shifts.map { [$0.dx, $0.dy] } == [[0, 0], [7, -3], [-12, 5]])
         #expect(shared[0] == 0 && shared[1] < 0.1 && shared[2] < 0.1, "\(shared)")
         let texture = TestScenes.texture(width: 192, height: 192, seed: 99, squares: 60)
         let other = TestScenes.capture(TestScenes.radiance(texture, width: 192, height: 192) { _, _ in 0.35 }, exposure: 1)
         let mixed = [images[0], images[1], other]
-        let found = try alignment.disagreement(mixed, reference: 0, shifts: try alignment.estimateShifts(mixed, reference: 0))
+        let found = try alignment.estimate(mixed, reference: 0).disagreement
         #expect(found[1] < 0.1 && found[2] > 0.35, "\(found)")
+        // Measured at a coarser finest level (as fuse searches), the same verdicts.
+        alignment.finestLevel = 2
+        let coarse = try alignment.estimate(mixed, reference: 0).disagreement
+        #expect(coarse[1] < 0.1 && coarse[2] > 0.35, "\(coarse)")
     }
 
     @Test func referenceNeedNotBeFirst() throws {

@@ -168,10 +168,12 @@ public struct PhotoFusion: Sendable {
                 // The tile alignment searches its radius around the global shift, so a quarter-resolution global
                 // search (its shift within a few pixels) is enough, at a sixteenth of the full search's work.
                 if refined, tiles.searchRadius >= 8 { alignment.finestLevel = 2 }
-                let global = try timed("align") { try alignment.estimateShifts(images, reference: reference) }
+                // With the shifts, whether the frames show one scene at all: a frame of another one still finds a
+                // "best" shift.
+                let estimate = try timed("align") { try alignment.estimate(images, reference: reference) }
+                let global = estimate.shifts
+                disagreement = estimate.disagreement
                 shifts = global.map { PhotoFusionResult.Shift(dx: $0.dx, dy: $0.dy) }
-                // Whether the frames show one scene at all: a frame of another one still finds a "best" shift.
-                disagreement = try timed("check scenes") { try alignment.disagreement(images, reference: reference, shifts: global) }
                 if alignsLocally {
                     progress?("aligning tile by tile")
                     let overall = try timed("align tiles") { try tiles.align(&images, reference: reference, initialShifts: global) }

@@ -24,9 +24,10 @@ public struct PhotoFusionResult: Sendable {
     public let orientation: Int
     /// How long each step took, in order (read headers, decode, align, exposure fusion, encode, HDR merge, tone map…).
     public let timings: [StepTime]
-    /// Per frame, the share of its clearly bright or dark pixels (at a quarter of full resolution) on the other side
-    /// of the median from the reference frame's once aligned: a few percent for a bracket of one scene, about half
-    /// for a frame of another scene (0 for the reference; nil for a raw merge) (OpenCapture addition).
+    /// Per frame, the share of its clearly bright or dark pixels (at the alignment's finest level, a quarter of full
+    /// resolution with tile alignment) on the other side of the median from the reference frame's once aligned: a few
+    /// percent for a bracket of one scene, about half for a frame of another scene (0 for the reference; nil without
+    /// alignment or for a raw merge) (OpenCapture addition).
     public var disagreement: [Double]? = nil
 
     /// A translation in pixels.
