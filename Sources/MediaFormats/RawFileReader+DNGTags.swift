@@ -63,8 +63,8 @@ extension RawFileReader {
     /// Why a DNG's raw directory (`raw`) cannot be read as it claims, found from its tags before LibRaw reads them
     /// (LibRaw reports most of these as a file cut short, or decodes them to garbage): a CFA image of other than one
     /// sample per pixel, signed or floating-point samples of fewer than 32 bits, a tile of no width or length, an
-    /// ActiveArea outside the image, "lossless JPEG" data that is not JPEG, uncompressed tiles the copy cannot take
-    /// (LibRaw 0.20 would read them as strips). Throws `.unsupported` or `.invalidMetadata`.
+    /// ActiveArea outside the image, "lossless JPEG" data that is not JPEG. Throws `.unsupported` or
+    /// `.invalidMetadata`.
     static func checkDNGLayout(_ raw: TIFFTagReader.Directory, bytes: [UInt8]) throws {
         guard raw.integer(262) == 32803 else { return }
         if let samples = raw.integer(277), samples != 1 {
@@ -86,7 +86,7 @@ extension RawFileReader {
             throw MediaFormatError.invalidMetadata("the CFA image is said to be lossless JPEG (Compression 7), but its data is not JPEG")
         }
         if let area = raw.integers(50829), area.count == 4, let width = raw.integer(256), let height = raw.integer(257),
-           !(0 <= area[0] && area[0] < area[2] && area[2] <= height && 0 <= area[1] && area[1] < area[3] && area[3] <= width) {
+           raw.activeArea == nil {
             throw MediaFormatError.invalidMetadata("ActiveArea \(area.map(String.init).joined(separator: ", ")) does not lie "
                                                    + "inside the \(width)×\(height) image")
         }

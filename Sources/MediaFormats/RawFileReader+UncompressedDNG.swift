@@ -20,11 +20,12 @@ extension RawFileReader {
         /// end take its last value); nil when the file has none.
         let linearization: [UInt16]?
 
-        /// The layout of `raw` (the file's raw directory, `TIFFTagReader.dngRawDirectory`) in a file of `fileSize`
-        /// bytes whose raw image LibRaw reported as `rawWidth` × `rawHeight`. Throws `.truncated` for tiles that are
+        /// The layout of `raw` (the file's raw directory, `TIFFTagReader.dngRawDirectory`, one of `directories`, all
+        /// the file's) in a file of `fileSize` bytes whose raw image LibRaw reported as `rawWidth` × `rawHeight`. Throws `.truncated` for tiles that are
         /// missing or lie past the end (which LibRaw 0.20 cannot read at all); strips that do are left to LibRaw,
         /// which reads strips as one run from the first.
-        init?(_ reader: TIFFTagReader, raw: TIFFTagReader.Directory, rawWidth: Int, rawHeight: Int, fileSize: Int) throws {
+        init?(_ reader: TIFFTagReader, directories: [TIFFTagReader.Directory], raw: TIFFTagReader.Directory, rawWidth: Int,
+              rawHeight: Int, fileSize: Int) throws {
             guard rawWidth > 0, rawHeight > 0, raw.integer(262) == 32803,
                   raw.integer(256) == rawWidth, raw.integer(257) == rawHeight,
                   (raw.integer(259) ?? 1) == 1, raw.integer(258) == 16, (raw.integers(258) ?? []).allSatisfy({ $0 == 16 }),
@@ -32,7 +33,6 @@ extension RawFileReader {
             // LibRaw measures black from MaskedAreas in any directory, and linearizes with the last table it parsed
             // (IFD0's for a raw SubIFD without one) read as SHORTs: the copy takes only a SHORT table of the raw
             // directory itself, and no MaskedAreas anywhere.
-            let directories = reader.allDirectories()
             guard !directories.contains(where: { $0.contains(50830) }),
                   !directories.contains(where: { $0.contains(50712) && $0.offset != raw.offset }),
                   !raw.contains(50712) || raw.type(50712) == 3 else { return nil }

@@ -5,9 +5,8 @@ import Foundation
 /// Reads camera raw files and DNGs with LibRaw: the undeveloped Bayer mosaic (LibRaw's unpacked
 /// `raw_image`, cropped to the visible area) with what OpenCapture's own pipeline needs to develop
 /// it — black and white levels, CFA layout, as-shot neutral, camera → sRGB matrix, exposure — cut to a
-/// DNG's DefaultCrop. An
-/// uncompressed 16-bit DNG's samples are copied straight from the file on every core instead of
-/// through LibRaw's unpack (the same values; LibRaw still reads all its metadata).
+/// DNG's DefaultCrop. An uncompressed 16-bit DNG's samples are copied straight from the file on every
+/// core instead of through LibRaw's unpack (the same values; LibRaw still reads all its metadata).
 ///
 /// Only Bayer (2×2 RGB) mosaics are supported; X-Trans, Foveon, four-colour and linear (demosaiced)
 /// files throw `.unsupported`. LibRaw 0.20 does not expose DNG NoiseProfile, so libtiff reads it from
@@ -41,7 +40,8 @@ public enum RawFileReader {
         let tiff = TIFFTagReader.isTIFFStructuredRaw(bytes) ? try TIFFTagReader(bytes: bytes, anyMagic: true) : nil
         try tiff?.validateDirectoryTree()
         // A DNG's raw directory, as LibRaw picks it: what the copy, the crop, the deltas and the opcodes read.
-        let rawDirectory = tiff.flatMap { $0.isDNG ? $0.dngRawDirectory : nil }
+        let directories = tiff?.allDirectories() ?? []
+        let rawDirectory = TIFFTagReader.isDNG(directories) ? TIFFTagReader.dngRawDirectory(among: directories) : nil
         if let rawDirectory { try checkDNGLayout(rawDirectory, bytes: bytes) }
         guard let lr = libraw_init(0) else { throw MediaFormatError.decoderFailed("LibRaw could not start") }
         defer { libraw_close(lr) }
@@ -60,8 +60,9 @@ public enum RawFileReader {
             opencapture_libraw_get_info(lr, &header)
             try ImageLimits.check(width: Int(header.raw_width), height: Int(header.raw_height), format: "raw mosaic")
             if copyingUncompressedMosaic, header.dng_version != 0, let tiff, let rawDirectory {
-                uncompressed = try UncompressedMosaic(tiff, raw: rawDirectory, rawWidth: Int(header.raw_width),
-                                                  rawHeight: Int(header.raw_height), fileSize: bytes.count)
+                uncompressed = try UncompressedMosaic(tiff, directories: directories, raw: rawDirectory,
+                                                      rawWidth: Int(header.raw_width), rawHeight: Int(header.raw_height),
+                                                      fileSize: bytes.count)
             }
             if uncompressed == nil {
                 if let rawDirectory, hasUncompressedTiles(rawDirectory) {

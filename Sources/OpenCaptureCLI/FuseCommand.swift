@@ -110,11 +110,9 @@ struct FuseCommand: ParsableCommand {
         if !result.shifts.allSatisfy({ $0.dx == 0 && $0.dy == 0 }) {
             print("  shifts: " + result.shifts.map { "(\($0.dx), \($0.dy))" }.joined(separator: " "))
         }
-
-        if result.radianceHDR != nil, result.toneMappedJPEG != nil {
-            let hdrURL = paths.hdr, toneURL = paths.toneMapped
-            print("  → \(hdrURL.path) (scene-linear radiance)")
-            print("  → \(toneURL.path) (HDR, tone-mapped)")
+        if files.count == 3 {
+            print("  → \(paths.hdr.path) (scene-linear radiance)")
+            print("  → \(paths.toneMapped.path) (HDR, tone-mapped)")
         } else if hdrRequested {
             print("  (no HDR merge)")
         }

@@ -85,7 +85,8 @@ import Testing
     static func copiesDirectly(_ bytes: [UInt8], width: Int, height: Int) throws -> Bool {
         let reader = try TIFFTagReader(bytes: bytes, anyMagic: true)
         let raw = try #require(reader.dngRawDirectory)
-        return try RawFileReader.UncompressedMosaic(reader, raw: raw, rawWidth: width, rawHeight: height, fileSize: bytes.count) != nil
+        return try RawFileReader.UncompressedMosaic(reader, directories: reader.allDirectories(), raw: raw, rawWidth: width,
+                                                    rawHeight: height, fileSize: bytes.count) != nil
     }
 
     @Test(arguments: [true, false])
@@ -257,7 +258,7 @@ import Testing
     @Test func theDevelopedSizeIsTheCropInsideTheActiveArea() throws {
         let t = TIFFBuilder(littleEndian: true)
         let rational = { (v: Int) -> [UInt8] in t.u32(UInt32(v)) + t.u32(1) }
-        let size = { (bytes: [UInt8]) in try TIFFTagReader(bytes: bytes, anyMagic: true).dngDevelopedSize }
+        let size = { (bytes: [UInt8]) in try TIFFTagReader(bytes: bytes, anyMagic: true).dngRawDirectory?.dngDevelopedSize }
         #expect(try size(Self.dng(width: 72, height: 56, littleEndian: true).bytes) == Size(width: 72, height: 56))
         #expect(try size(Self.dng(width: 72, height: 56, littleEndian: true, activeArea: [2, 4, 54, 70]).bytes)
                 == Size(width: 66, height: 52))

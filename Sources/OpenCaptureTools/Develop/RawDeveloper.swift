@@ -28,16 +28,12 @@ public struct RawDeveloper: Sendable {
     /// Reads any camera raw or DNG through LibRaw, develops the *mosaic* with OpenCapture's own pipeline
     /// (not LibRaw's), encodes.
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        let developed = try develop(bytes: try Self.readFile(url), as: format)
-        return DevelopedPhoto(width: developed.width, height: developed.height, format: format,
-                              data: try developed.encode(), info: developed.info)
+        try develop(bytes: try Self.readFile(url), as: format).photo()
     }
 
     /// Develops the raw file in `data`; see `develop(contentsOf:as:)`.
     public func develop(_ data: Data, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        let developed = try develop(bytes: [UInt8](data), as: format)
-        return DevelopedPhoto(width: developed.width, height: developed.height, format: format,
-                              data: try developed.encode(), info: developed.info)
+        try develop(bytes: [UInt8](data), as: format).photo()
     }
 
     /// Develops `url` into the file `destination` (OpenCapture addition): written under a temporary name and renamed,
@@ -86,6 +82,11 @@ public struct RawDeveloper: Sendable {
         let jpegQuality: Int
         var width: Int { switch pixels { case .eight(let r): r.width; case .sixteen(let r): r.width } }
         var height: Int { switch pixels { case .eight(let r): r.height; case .sixteen(let r): r.height } }
+
+        /// Encoded in memory.
+        func photo() throws -> DevelopedPhoto {
+            DevelopedPhoto(width: width, height: height, format: format, data: try encode(), info: info)
+        }
 
         /// The file's bytes in `format`.
         func encode() throws -> Data {

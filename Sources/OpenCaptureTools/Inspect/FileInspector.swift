@@ -189,7 +189,7 @@ public enum FileInspector {
                 throw FileInspectionError.truncated
             }
         }
-        if kind == .dng { return dng(data, ifd0: ifd0, all: all, rawIFD: reader.dngRawDirectory, developedSize: reader.dngDevelopedSize) }
+        if kind == .dng { return dng(data, ifd0: ifd0, all: all, rawIFD: reader.dngRawDirectory) }
 
         var report = FileReport(kind: .tiff, width: ifd0.integer(Tag.width), height: ifd0.integer(Tag.height))
         report.add("File", "Kind", "TIFF")
@@ -202,13 +202,14 @@ public enum FileInspector {
     }
 
     private static func dng(_ data: Data, ifd0: TIFFTagReader.Directory, all: [TIFFTagReader.Directory],
-                            rawIFD: TIFFTagReader.Directory?, developedSize: Size?) -> FileReport {
+                            rawIFD: TIFFTagReader.Directory?) -> FileReport {
         var report = FileReport(kind: .dng)
         let preview = all.filter { $0.integer(Tag.newSubfileType) == 1 }
             .max { ($0.integer(Tag.width) ?? 0) < ($1.integer(Tag.width) ?? 0) }
         report.add("File", "Kind", "DNG")
         if let raw = rawIFD {
             // The size a reader develops: the DefaultCrop inside the ActiveArea, else the whole raw image.
+            let developedSize = raw.dngDevelopedSize
             report.width = developedSize?.width
             report.height = developedSize?.height
             if let w = report.width, let h = report.height { report.add("File", "Size", "\(w)×\(h)") }
