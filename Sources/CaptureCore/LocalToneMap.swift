@@ -64,16 +64,19 @@ package struct LocalToneMap: Sendable {
         }
         let grids = linear.storage.withUnsafeBufferPointer { pixels in
             let p = pixels.baseAddress!
-            return Self.accumulate(width: w, height: h, cell: cell) { x, y, k in
-                var sum: Float = 0, hottest: Float = 0
-                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                    let q = p + 3 * ((y + dy) * w + x + dx)
-                    let r = q[0].isFinite ? max(q[0], 0) : 0, g = q[1].isFinite ? max(q[1], 0) : 0
-                    let b = q[2].isFinite ? max(q[2], 0) : 0
-                    sum += weights.x * r + weights.y * g + weights.z * b
-                    hottest = max(hottest, r, g, b)
+            return Self.accumulate(width: w, height: h, cell: cell) { x0, y, count, k, values, clipped in
+                for q in 0..<count {
+                    var sum: Float = 0, hottest: Float = 0
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        let c = p + 3 * ((y + dy) * w + x0 + 2 * q + dx)
+                        let r = c[0].isFinite ? max(c[0], 0) : 0, g = c[1].isFinite ? max(c[1], 0) : 0
+                        let b = c[2].isFinite ? max(c[2], 0) : 0
+                        sum += weights.x * r + weights.y * g + weights.z * b
+                        hottest = max(hottest, r, g, b)
+                    }
+                    values[q] = sum / 4 * gain
+                    clipped[q] = hottest >= levels[k]
                 }
-                return (sum / 4 * gain, hottest >= levels[k])
             }
         }
         self.init(grids: grids, width: w, height: h, cell: cell, lens: nil)
@@ -86,10 +89,8 @@ package struct LocalToneMap: Sendable {
     /// geometry, blurred, and turned into gains.
     private init?(grids raw: [[Float]], width w: Int, height h: Int, cell: Int, lens: LensCorrection?) {
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = Self.binCount
-        let grids = raw.map { grid in
-            let placed = lens?.hasWarp == true ? Self.warped(grid, lens: lens!, cell: cell, columns: columns, rows: rows) : grid
-            return Self.blurred(placed, columns: columns, rows: rows)
-        }
+        let placed = lens?.hasWarp == true ? Self.warped(raw, lens: lens!, cell: cell, columns: columns, rows: rows) : raw
+        let grids = Parallel.map(count: placed.count) { Self.blurred(placed[$0], columns: columns, rows: rows) }
         let sums = grids[0], counts = grids[1], clipped = grids[2]
         let span = Self.ceiling - Self.knee
         var gain = [Float](repeating: 0, count: sums.count)
@@ -138,49 +139,89 @@ package struct LocalToneMap: Sendable {
         let offset = 2 * greenBlack
         return raw.bayer.storage.withUnsafeBufferPointer { codes in
             let s = codes.baseAddress!
-            return accumulate(width: w, height: h, cell: cell) { x, y, k in
-                let row = s + y * w, next = row + w
-                let hottest = max(max(row[x], row[x + 1]), max(next[x], next[x + 1]))
-                return ((Float(row[x + green0]) + Float(row[x + green1]) - offset) * factors[k], hottest >= clipCode)
+            return accumulate(width: w, height: h, cell: cell) { x0, y, count, k, values, clipped in
+                let row = s + y * w, next = row + w, factor = factors[k]
+                var q = 0
+                // Eight quads at a time: sixteen samples of each row, split into the quads' left and right columns.
+                while q + 8 <= count {
+                    let a = UnsafeRawPointer(row + x0 + 2 * q).loadUnaligned(as: SIMD16<UInt16>.self)
+                    let b = UnsafeRawPointer(next + x0 + 2 * q).loadUnaligned(as: SIMD16<UInt16>.self)
+                    let samples = (a.evenHalf, a.oddHalf, b.evenHalf, b.oddHalf)
+                    @inline(__always) func pick(_ offset: Int) -> SIMD8<Float> {
+                        let codes = offset == 0 ? samples.0 : offset == 1 ? samples.1 : offset == w ? samples.2 : samples.3
+                        return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: codes))
+                    }
+                    let value = (pick(green0) + pick(green1) - offset) * factor
+                    let hottest = pointwiseMax(pointwiseMax(samples.0, samples.1), pointwiseMax(samples.2, samples.3))
+                    UnsafeMutableRawPointer(values + q).storeBytes(of: value, as: SIMD8<Float>.self)
+                    let hot = hottest .>= clipCode
+                    for lane in 0..<8 { clipped[q + lane] = hot[lane] }
+                    q += 8
+                }
+                while q < count {
+                    let x = x0 + 2 * q
+                    let hottest = max(max(row[x], row[x + 1]), max(next[x], next[x + 1]))
+                    values[q] = (Float(row[x + green0]) + Float(row[x + green1]) - offset) * factor
+                    clipped[q] = hottest >= clipCode
+                    q += 1
+                }
             }
         }
     }
 
     /// Per cell (of `cell` pixels, `columns` across) and bin, over the image's 2 × 2 quads: Σ log2 of the quad's value
-    /// and the number of quads, and apart (their value is only a lower bound) the number of clipped quads. `quad`
-    /// gives a quad's value and whether it is clipped from its top-left pixel and its cell's index.
-    @inline(__always)   // so each caller's `quad` is inlined into the loop, not called per quad
+    /// and the number of quads, and apart (their value is only a lower bound) the number of clipped quads.
+    /// `quads(x0, y, count, k, values, clipped)` writes the value of `count` consecutive quads from the one whose
+    /// top-left pixel is (x0, y), all in cell `k`, and whether each is clipped. Rows are read in order, each cell's
+    /// quads added in the same order as cell by cell.
+    @inline(__always)   // so each caller's `quads` is inlined into the loop
     private static func accumulate(width w: Int, height h: Int, cell: Int,
-                                   quad: (Int, Int, Int) -> (value: Float, clipped: Bool)) -> [[Float]] {
+                                   quads: (Int, Int, Int, Int, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Bool>) -> Void)
+        -> [[Float]] {
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = binCount
         var sums = [Float](repeating: 0, count: columns * rows * bins), counts = sums, clipped = sums
+        let lanes = (cell / 2 + 7) & ~7
         sums.withUnsafeMutableBufferPointer { sumsOut in
             counts.withUnsafeMutableBufferPointer { countsOut in
                 clipped.withUnsafeMutableBufferPointer { clippedOut in
                     let so = sumsOut.baseAddress!, co = countsOut.baseAddress!, cl = clippedOut.baseAddress!
                     Parallel.forEachBand(height: rows, bandHeight: 2) { cellRows in
+                        let values = UnsafeMutablePointer<Float>.allocate(capacity: lanes)
+                        let binned = UnsafeMutablePointer<Int32>.allocate(capacity: lanes)
+                        let hot = UnsafeMutablePointer<Bool>.allocate(capacity: lanes)
+                        values.initialize(repeating: 1, count: lanes)
+                        defer { values.deallocate(); binned.deallocate(); hot.deallocate() }
                         for j in cellRows {
                             let y0 = j * cell, y1 = min(h, y0 + cell) & ~1
-                            for i in 0..<columns {
-                                let x0 = i * cell, x1 = min(w, x0 + cell) & ~1, k = j * columns + i
-                                let cellSums = so + k * bins, cellCounts = co + k * bins, cellClipped = cl + k * bins
-                                var y = y0
-                                while y < y1 {
-                                    var x = x0
-                                    while x < x1 {
-                                        let (v, isClipped) = quad(x, y, k)
-                                        let l = LocalToneMap.fastLog2(max(v, 1.0 / 65_536))
-                                        let bin = min(max(Int((l - LocalToneMap.lowest) / LocalToneMap.binWidth), 0), bins - 1)
-                                        if isClipped {
+                            var y = y0
+                            while y < y1 {
+                                for i in 0..<columns {
+                                    let x0 = i * cell, count = max(0, (min(w, x0 + cell) & ~1) - x0) / 2, k = j * columns + i
+                                    quads(x0, y, count, k, values, hot)
+                                    // log2 and bin eight at a time (lanes past `count` are computed and not used).
+                                    var q = 0
+                                    while q < count {
+                                        let v = UnsafeRawPointer(values + q).loadUnaligned(as: SIMD8<Float>.self)
+                                        let l = LocalToneMap.fastLog2(pointwiseMax(v, SIMD8(repeating: 1.0 / 65_536)))
+                                        // Bins by truncation, clamped first (SIMD's rounding conversion is a generic call per lane).
+                                        let position = ((l - LocalToneMap.lowest) / LocalToneMap.binWidth)
+                                            .clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: Float(bins - 1)))
+                                        UnsafeMutableRawPointer(values + q).storeBytes(of: l, as: SIMD8<Float>.self)
+                                        for lane in 0..<8 { binned[q + lane] = Int32(position[lane]) }
+                                        q += 8
+                                    }
+                                    let cellSums = so + k * bins, cellCounts = co + k * bins, cellClipped = cl + k * bins
+                                    for q in 0..<count {
+                                        let bin = Int(binned[q])
+                                        if hot[q] {
                                             cellClipped[bin] += 1
                                         } else {
-                                            cellSums[bin] += l
+                                            cellSums[bin] += values[q]
                                             cellCounts[bin] += 1
                                         }
-                                        x += 2
                                     }
-                                    y += 2
                                 }
+                                y += 2
                             }
                         }
                     }
@@ -190,11 +231,11 @@ package struct LocalToneMap: Sendable {
         return [sums, counts, clipped]
     }
 
-    /// A raw-geometry grid resampled to the corrected image's geometry: each cell centre read (bilinearly, per bin)
+    /// Raw-geometry grids resampled to the corrected image's geometry: each cell centre read (bilinearly, per bin)
     /// where the lens recorded it.
-    private static func warped(_ grid: [Float], lens: LensCorrection, cell: Int, columns: Int, rows: Int) -> [Float] {
+    private static func warped(_ grids: [[Float]], lens: LensCorrection, cell: Int, columns: Int, rows: Int) -> [[Float]] {
         let bins = binCount
-        var out = [Float](repeating: 0, count: grid.count)
+        var outs = grids.map { [Float](repeating: 0, count: $0.count) }
         for j in 0..<rows {
             for i in 0..<columns {
                 let centre = SIMD2(Double(i) + 0.5, Double(j) + 0.5) * Double(cell)
@@ -203,51 +244,71 @@ package struct LocalToneMap: Sendable {
                 let i0 = min(Int(x), max(columns - 2, 0)), j0 = min(Int(y), max(rows - 2, 0))
                 let i1 = min(i0 + 1, columns - 1), j1 = min(j0 + 1, rows - 1)
                 let fx = Float(x - Double(i0)), fy = Float(y - Double(j0))
-                let weights = [(j0 * columns + i0, (1 - fx) * (1 - fy)), (j0 * columns + i1, fx * (1 - fy)),
-                               (j1 * columns + i0, (1 - fx) * fy), (j1 * columns + i1, fx * fy)]
-                for bin in 0..<bins {
-                    out[(j * columns + i) * bins + bin] = weights.reduce(0) { $0 + grid[$1.0 * bins + bin] * $1.1 }
+                let c00 = (j0 * columns + i0) * bins, c10 = (j0 * columns + i1) * bins
+                let c01 = (j1 * columns + i0) * bins, c11 = (j1 * columns + i1) * bins
+                let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
+                let o = (j * columns + i) * bins
+                for g in grids.indices {
+                    grids[g].withUnsafeBufferPointer { grid in
+                        outs[g].withUnsafeMutableBufferPointer { out in
+                            for bin in 0..<bins {
+                                out[o + bin] = 0 + grid[c00 + bin] * w00 + grid[c10 + bin] * w10 + grid[c01 + bin] * w01
+                                    + grid[c11 + bin] * w11
+                            }
+                        }
+                    }
                 }
             }
         }
-        return out
+        return outs
     }
 
     /// The grid blurred over cells and bins (5-tap binomial each way: bins within about 1 EV share a base, so detail
     /// that size keeps its contrast, while the 4 EV and more from a room to a window's view stay apart).
     private static func blurred(_ grid: [Float], columns: Int, rows: Int) -> [Float] {
-        let bins = binCount, taps: [Float] = [1, 4, 6, 4, 1]
+        let bins = binCount
         var a = grid, b = grid
-        // Across columns, then rows (edges renormalised), then bins.
-        for j in 0..<rows {
-            for i in 0..<columns {
-                for bin in 0..<bins {
-                    var sum: Float = 0, weight: Float = 0
-                    for t in -2...2 where i + t >= 0 && i + t < columns {
-                        sum += taps[t + 2] * a[(j * columns + i + t) * bins + bin]
-                        weight += taps[t + 2]
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 + bins) { scratch in
+            let taps = scratch.baseAddress!, sums = taps + 5
+            for (t, value) in [Float(1), 4, 6, 4, 1].enumerated() { taps[t] = value }
+            a.withUnsafeMutableBufferPointer { aBuffer in
+                b.withUnsafeMutableBufferPointer { bBuffer in
+                    let a = aBuffer.baseAddress!, b = bBuffer.baseAddress!
+                    /// Cell `index` of `count` along a line whose neighbours are `step` floats apart, from `source` to
+                    /// `target` (edges renormalised; each value's taps added in order).
+                    @inline(__always) func blur(_ source: UnsafePointer<Float>, _ target: UnsafeMutablePointer<Float>,
+                                                index: Int, count: Int, step: Int) {
+                        let taps5 = max(-2, -index)...min(2, count - 1 - index)
+                        var weight: Float = 0
+                        for bin in 0..<bins { sums[bin] = 0 }
+                        for t in taps5 {
+                            let tap = taps[t + 2], line = source + t * step
+                            for bin in 0..<bins { sums[bin] += tap * line[bin] }
+                            weight += tap
+                        }
+                        for bin in 0..<bins { target[bin] = sums[bin] / weight }
                     }
-                    b[(j * columns + i) * bins + bin] = sum / weight
-                }
-            }
-        }
-        for j in 0..<rows {
-            for i in 0..<columns {
-                for bin in 0..<bins {
-                    var sum: Float = 0, weight: Float = 0
-                    for t in -2...2 where j + t >= 0 && j + t < rows {
-                        sum += taps[t + 2] * b[((j + t) * columns + i) * bins + bin]
-                        weight += taps[t + 2]
+                    // Across columns, then rows, then bins.
+                    for j in 0..<rows {
+                        for i in 0..<columns {
+                            let k = (j * columns + i) * bins
+                            blur(a + k, b + k, index: i, count: columns, step: bins)
+                        }
                     }
-                    a[(j * columns + i) * bins + bin] = sum / weight
+                    for j in 0..<rows {
+                        for i in 0..<columns {
+                            let k = (j * columns + i) * bins
+                            blur(b + k, a + k, index: j, count: rows, step: columns * bins)
+                        }
+                    }
+                    for k in stride(from: 0, to: grid.count, by: bins) {
+                        for bin in 0..<bins {
+                            var sum: Float = 0
+                            for t in max(-2, -bin)...min(2, bins - 1 - bin) { sum += taps[t + 2] * a[k + bin + t] }
+                            b[k + bin] = sum / 16
+                        }
+                    }
                 }
-            }
-        }
-        for k in stride(from: 0, to: a.count, by: bins) {
-            for bin in 0..<bins {
-                var sum: Float = 0
-                for t in -2...2 where bin + t >= 0 && bin + t < bins { sum += taps[t + 2] * a[k + bin + t] }
-                b[k + bin] = sum / 16
             }
         }
         return b
