@@ -171,6 +171,7 @@ typedef struct ocj_encode_params {
     int subsampling;
     int optimize_coding;
     int write_jfif;
+    int restart_in_rows;   // a restart marker after every this many MCU rows (0: none)
     const unsigned char *app1; unsigned int app1_length;   // APP1 payload or NULL
     const unsigned char *icc;  unsigned int icc_length;    // ICC profile or NULL
 } ocj_encode_params;
@@ -201,6 +202,7 @@ static inline int ocj_encode(ocj_encoder *enc, const unsigned char *pixels, cons
     jpeg_set_quality(&enc->cinfo, p->quality, TRUE);
     enc->cinfo.optimize_coding = p->optimize_coding ? TRUE : FALSE;
     enc->cinfo.write_JFIF_header = p->write_jfif ? TRUE : FALSE;
+    enc->cinfo.restart_in_rows = p->restart_in_rows;
     if (p->channels != 1) {
         int h = p->subsampling == 0 ? 1 : 2;
         int v = p->subsampling == 2 ? 2 : 1;

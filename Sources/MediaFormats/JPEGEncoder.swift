@@ -78,7 +78,32 @@ public enum JPEGEncoder {
             }
         }
         let icc = iccProfile ?? Data()
+        // A large photo is encoded in stripes on all cores (standard tables only: optimised ones are per stripe).
+        let mcuHeight = image.channels != 1 && subsampling == .yuv420 ? 16 : 8
+        let mcuRows = (image.height + mcuHeight - 1) / mcuHeight
+        let stripes = optimizeCoding || image.width * image.height < stripedPixels ? 1 : min(Parallel.coreCount, mcuRows / 8)
+        guard stripes > 1 else {
+            return try encodeRows(of: image, rows: 0..<image.height, quality: quality, subsampling: subsampling,
+                                  optimizeCoding: optimizeCoding, jfif: exif == nil, restartRows: 0, app1: app1, icc: icc)
+        }
+        let header = app1
+        let firstRows = (0..<stripes).map { JPEGStripes.rows(stripe: $0, of: stripes, mcuRows: mcuRows).lowerBound }
+        let parts = try Parallel.map(count: stripes) { (k: Int) throws(MediaFormatError) -> Data in
+            let rows = JPEGStripes.rows(stripe: k, of: stripes, mcuRows: mcuRows)
+            return try encodeRows(of: image, rows: (rows.lowerBound * mcuHeight)..<min(image.height, rows.upperBound * mcuHeight),
+                                  quality: quality, subsampling: subsampling, optimizeCoding: false, jfif: exif == nil,
+                                  restartRows: 1, app1: k == 0 ? header : Data(), icc: k == 0 ? icc : Data())
+        }
+        return try JPEGStripes.join(parts, height: image.height, firstRows: firstRows)
+    }
 
+    /// Pixels from which a JPEG is encoded in stripes on all cores (smaller ones on one).
+    static let stripedPixels = 2_000_000
+
+    /// A JPEG of `rows` of `image` (with a restart marker after every `restartRows` MCU rows; 0: none).
+    static func encodeRows(of image: Raster<UInt8>, rows: Range<Int>, quality: Int, subsampling: ChromaSubsampling,
+                                   optimizeCoding: Bool, jfif: Bool, restartRows: Int, app1: Data, icc: Data) throws(MediaFormatError)
+        -> Data {
         let encoder = UnsafeMutablePointer<ocj_encoder>.allocate(capacity: 1)
         encoder.initialize(to: ocj_encoder())
         defer {
@@ -90,18 +115,19 @@ public enum JPEGEncoder {
                 icc.withUnsafeBytes { iccBytes in
                     var params = ocj_encode_params()
                     params.width = Int32(image.width)
-                    params.height = Int32(image.height)
+                    params.height = Int32(rows.count)
                     params.channels = Int32(image.channels)
                     params.stride = image.rowStride
                     params.quality = Int32(quality)
                     params.subsampling = subsampling == .yuv444 ? 0 : (subsampling == .yuv422 ? 1 : 2)
                     params.optimize_coding = optimizeCoding ? 1 : 0
-                    params.write_jfif = exif == nil ? 1 : 0
+                    params.write_jfif = jfif ? 1 : 0
+                    params.restart_in_rows = Int32(restartRows)
                     params.app1 = app1Bytes.bindMemory(to: UInt8.self).baseAddress
                     params.app1_length = UInt32(app1Bytes.count)
                     params.icc = iccBytes.bindMemory(to: UInt8.self).baseAddress
                     params.icc_length = UInt32(iccBytes.count)
-                    return ocj_encode(encoder, pixels.baseAddress, &params)
+                    return ocj_encode(encoder, pixels.baseAddress.map { $0 + rows.lowerBound * image.rowStride }, &params)
                 }
             }
         }
