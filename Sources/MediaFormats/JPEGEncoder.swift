@@ -12,7 +12,9 @@ public enum JPEGEncoder {
     /// tables only when `optimizeCoding` is set. With `exif`, writes APP1 EXIF right after SOI
     /// (no JFIF APP0, like a camera) with `thumbnailJPEG` in IFD1 (its own APPn/COM segments are
     /// stripped; it is dropped if the APP1 would exceed 64 KB). PixelX/YDimension default to the
-    /// image size. `iccProfile` goes into APP2 ICC_PROFILE chunks per the ICC spec.
+    /// image size. `iccProfile` goes into APP2 ICC_PROFILE chunks per the ICC spec. An image of 2 MP or more with
+    /// standard tables is encoded in stripes on all cores and carries a restart marker after every MCU row (a DRI
+    /// segment; every JPEG reader handles them).
     ///
     /// With `depth` and/or `portraitMatte`, the file is an iPhone "Most Compatible" portrait JPEG:
     /// an APP2 "MPF" index (CIPA DC-007) lists the primary image first, then the depth map and the
