@@ -75,7 +75,7 @@ package struct LocalToneMap: Sendable {
                         hottest = max(hottest, r, g, b)
                     }
                     values[q] = sum / 4 * gain
-                    clipped[q] = hottest >= levels[k]
+                    clipped[q] = hottest >= levels[k] ? 1 : 0
                 }
             }
         }
@@ -126,7 +126,7 @@ package struct LocalToneMap: Sendable {
         let greenPositions = (0..<4).filter { colors[$0] == 1 }
         let greenBlack = greenPositions.map { blacks[$0] }.reduce(0, +) / Float(max(greenPositions.count, 1))
         let range = max(1, Float(raw.whiteLevel) - greenBlack)
-        let clipCode = raw.clipCode
+        let clipCode = raw.clipCode, clip = SIMD8<Float>(repeating: Float(raw.clipCode))
         // Offsets of the quad's green samples from its top-left one.
         let greens = greenPositions.map { ($0 / 2) * w + $0 % 2 }
         let green0 = greens.first ?? 0, green1 = greens.last ?? 0
@@ -147,22 +147,26 @@ package struct LocalToneMap: Sendable {
                     let a = UnsafeRawPointer(row + x0 + 2 * q).loadUnaligned(as: SIMD16<UInt16>.self)
                     let b = UnsafeRawPointer(next + x0 + 2 * q).loadUnaligned(as: SIMD16<UInt16>.self)
                     let samples = (a.evenHalf, a.oddHalf, b.evenHalf, b.oddHalf)
+                    @inline(__always) func float(_ codes: SIMD8<UInt16>) -> SIMD8<Float> {
+                        SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: codes))
+                    }
+                    let floats = (float(samples.0), float(samples.1), float(samples.2), float(samples.3))
                     @inline(__always) func pick(_ offset: Int) -> SIMD8<Float> {
-                        let codes = offset == 0 ? samples.0 : offset == 1 ? samples.1 : offset == w ? samples.2 : samples.3
-                        return SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: codes))
+                        offset == 0 ? floats.0 : offset == 1 ? floats.1 : offset == w ? floats.2 : floats.3
                     }
                     let value = (pick(green0) + pick(green1) - offset) * factor
-                    let hottest = pointwiseMax(pointwiseMax(samples.0, samples.1), pointwiseMax(samples.2, samples.3))
+                    // Compared as Floats: masks of integer vectors compile lane by lane through memory here.
+                    let hot = floats.0 .>= clip .| floats.1 .>= clip .| floats.2 .>= clip .| floats.3 .>= clip
                     UnsafeMutableRawPointer(values + q).storeBytes(of: value, as: SIMD8<Float>.self)
-                    let hot = hottest .>= clipCode
-                    for lane in 0..<8 { clipped[q + lane] = hot[lane] }
+                    UnsafeMutableRawPointer(clipped + q).storeBytes(of: SIMD8<Float>(repeating: 0).replacing(with: 1, where: hot),
+                                                                    as: SIMD8<Float>.self)
                     q += 8
                 }
                 while q < count {
                     let x = x0 + 2 * q
                     let hottest = max(max(row[x], row[x + 1]), max(next[x], next[x + 1]))
                     values[q] = (Float(row[x + green0]) + Float(row[x + green1]) - offset) * factor
-                    clipped[q] = hottest >= clipCode
+                    clipped[q] = hottest >= clipCode ? 1 : 0
                     q += 1
                 }
             }
@@ -172,11 +176,11 @@ package struct LocalToneMap: Sendable {
     /// Per cell (of `cell` pixels, `columns` across) and bin, over the image's 2 × 2 quads: Σ log2 of the quad's value
     /// and the number of quads, and apart (their value is only a lower bound) the number of clipped quads.
     /// `quads(x0, y, count, k, values, clipped)` writes the value of `count` consecutive quads from the one whose
-    /// top-left pixel is (x0, y), all in cell `k`, and whether each is clipped. Rows are read in order, each cell's
+    /// top-left pixel is (x0, y), all in cell `k`, and whether each is clipped (1) or not (0). Rows are read in order, each cell's
     /// quads added in the same order as cell by cell.
     @inline(__always)   // so each caller's `quads` is inlined into the loop
     private static func accumulate(width w: Int, height h: Int, cell: Int,
-                                   quads: (Int, Int, Int, Int, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Bool>) -> Void)
+                                   quads: (Int, Int, Int, Int, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void)
         -> [[Float]] {
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = binCount
         var sums = [Float](repeating: 0, count: columns * rows * bins), counts = sums, clipped = sums
@@ -188,7 +192,7 @@ package struct LocalToneMap: Sendable {
                     Parallel.forEachBand(height: rows, bandHeight: 2) { cellRows in
                         let values = UnsafeMutablePointer<Float>.allocate(capacity: lanes)
                         let binned = UnsafeMutablePointer<Int32>.allocate(capacity: lanes)
-                        let hot = UnsafeMutablePointer<Bool>.allocate(capacity: lanes)
+                        let hot = UnsafeMutablePointer<Float>.allocate(capacity: lanes)
                         values.initialize(repeating: 1, count: lanes)
                         defer { values.deallocate(); binned.deallocate(); hot.deallocate() }
                         for j in cellRows {
@@ -202,10 +206,13 @@ package struct LocalToneMap: Sendable {
                                     var q = 0
                                     while q < count {
                                         let v = UnsafeRawPointer(values + q).loadUnaligned(as: SIMD8<Float>.self)
-                                        let l = LocalToneMap.fastLog2(pointwiseMax(v, SIMD8(repeating: 1.0 / 65_536)))
+                                        let floor = SIMD8<Float>(repeating: 1.0 / 65_536)
+                                        let l = LocalToneMap.fastLog2(v.replacing(with: floor, where: .!(v .> floor)))
                                         // Bins by truncation, clamped first (SIMD's rounding conversion is a generic call per lane).
-                                        let position = ((l - LocalToneMap.lowest) / LocalToneMap.binWidth)
-                                            .clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: Float(bins - 1)))
+                                        let unclamped = (l - LocalToneMap.lowest) / LocalToneMap.binWidth
+                                        let top = SIMD8<Float>(repeating: Float(bins - 1))
+                                        let position = unclamped.replacing(with: 0, where: unclamped .< 0)
+                                            .replacing(with: top, where: unclamped .> top)
                                         UnsafeMutableRawPointer(values + q).storeBytes(of: l, as: SIMD8<Float>.self)
                                         for lane in 0..<8 { binned[q + lane] = Int32(position[lane]) }
                                         q += 8
@@ -213,7 +220,7 @@ package struct LocalToneMap: Sendable {
                                     let cellSums = so + k * bins, cellCounts = co + k * bins, cellClipped = cl + k * bins
                                     for q in 0..<count {
                                         let bin = Int(binned[q])
-                                        if hot[q] {
+                                        if hot[q] != 0 {
                                             cellClipped[bin] += 1
                                         } else {
                                             cellSums[bin] += values[q]

@@ -17,7 +17,7 @@ enum JPEGStripes {
         guard let first = stripes.first, stripes.count == firstRows.count else { throw MediaFormatError.encoderFailed("no stripes") }
         var out = [UInt8](first)
         let segments = try JPEGSegments.segments(in: out)
-        guard let frame = segments.first(where: { $0.marker == 0xC0 }), frame.payload.count >= 5, out.suffix(2) == [0xFF, 0xD9],
+        guard let frame = segments.first(where: { $0.marker == 0xC0 }), frame.payload.count >= 5, endsWithEOI(out),
               height <= Int(UInt16.max) else {
             throw MediaFormatError.encoderFailed("a JPEG stripe is not a baseline image")
         }
@@ -27,7 +27,7 @@ enum JPEGStripes {
         out.reserveCapacity(stripes.reduce(0) { $0 + $1.count })
         for (stripe, firstRow) in zip(stripes.dropFirst(), firstRows.dropFirst()) {
             let bytes = [UInt8](stripe)
-            guard let scan = try JPEGSegments.segments(in: bytes).last, scan.marker == 0xDA, bytes.suffix(2) == [0xFF, 0xD9] else {
+            guard let scan = try JPEGSegments.segments(in: bytes).last, scan.marker == 0xDA, endsWithEOI(bytes) else {
                 throw MediaFormatError.encoderFailed("a JPEG stripe is not a baseline image")
             }
             // The marker after the previous stripe's last row, then this stripe's data with its markers renumbered.
@@ -51,5 +51,9 @@ enum JPEGStripes {
         }
         out += [0xFF, 0xD9]
         return Data(out)
+    }
+
+    private static func endsWithEOI(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 4 && bytes[bytes.count - 2] == 0xFF && bytes[bytes.count - 1] == 0xD9
     }
 }
