@@ -12,9 +12,9 @@ public enum JPEGEncoder {
     /// tables only when `optimizeCoding` is set. With `exif`, writes APP1 EXIF right after SOI
     /// (no JFIF APP0, like a camera) with `thumbnailJPEG` in IFD1 (its own APPn/COM segments are
     /// stripped; it is dropped if the APP1 would exceed 64 KB). PixelX/YDimension default to the
-    /// image size. `iccProfile` goes into APP2 ICC_PROFILE chunks per the ICC spec. An image of 2 MP or more with
-    /// standard tables is encoded in stripes on all cores and carries a restart marker after every MCU row (a DRI
-    /// segment; every JPEG reader handles them).
+    /// image size. `iccProfile` goes into APP2 ICC_PROFILE chunks per the ICC spec. An image of 2 MP or more and 16
+    /// MCU rows or more, with standard tables, carries a restart marker after every MCU row (a DRI segment; every JPEG
+    /// reader handles them) and is encoded in stripes of at least 8 MCU rows on up to all cores.
     ///
     /// With `depth` and/or `portraitMatte`, the file is an iPhone "Most Compatible" portrait JPEG:
     /// an APP2 "MPF" index (CIPA DC-007) lists the primary image first, then the depth map and the
@@ -80,13 +80,17 @@ public enum JPEGEncoder {
             }
         }
         let icc = iccProfile ?? Data()
-        // A large photo is encoded in stripes on all cores (standard tables only: optimised ones are per stripe).
+        // A large photo is encoded in stripes of at least 8 MCU rows on up to all cores (standard tables only: optimised
+        // ones are per stripe). It carries restart markers however many cores there are, so its bytes do not depend
+        // on the machine.
         let mcuHeight = image.channels != 1 && subsampling == .yuv420 ? 16 : 8
         let mcuRows = (image.height + mcuHeight - 1) / mcuHeight
-        let stripes = optimizeCoding || image.width * image.height < stripedPixels ? 1 : min(Parallel.coreCount, mcuRows / 8)
+        let striped = !optimizeCoding && image.width * image.height >= stripedPixels && mcuRows >= 16
+        let stripes = striped ? max(1, min(Parallel.coreCount, mcuRows / 8)) : 1
         guard stripes > 1 else {
             return try encodeRows(of: image, rows: 0..<image.height, quality: quality, subsampling: subsampling,
-                                  optimizeCoding: optimizeCoding, jfif: exif == nil, restartRows: 0, app1: app1, icc: icc)
+                                  optimizeCoding: optimizeCoding, jfif: exif == nil, restartRows: striped ? 1 : 0, app1: app1,
+                                  icc: icc)
         }
         let header = app1
         let firstRows = (0..<stripes).map { JPEGStripes.rows(stripe: $0, of: stripes, mcuRows: mcuRows).lowerBound }

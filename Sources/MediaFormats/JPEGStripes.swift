@@ -11,8 +11,8 @@ enum JPEGStripes {
     }
 
     /// Joins `stripes` (the first with the file's headers and metadata, its frame header's height replaced by
-    /// `height`), where stripe k starts at MCU row `firstRows[k]`. Throws `.encoderFailed` when a stripe is not the
-    /// baseline JPEG this expects.
+    /// `height`), where stripe k starts at MCU row `firstRows[k]`. Throws a `MediaFormatError` when a stripe is not
+    /// the baseline JPEG this expects.
     static func join(_ stripes: [Data], height: Int, firstRows: [Int]) throws -> Data {
         guard let first = stripes.first, stripes.count == firstRows.count else { throw MediaFormatError.encoderFailed("no stripes") }
         var out = [UInt8](first)
