@@ -83,7 +83,7 @@ package struct LocalToneMap: Sendable {
     }
 
     /// Cell side for an image: about `cellsAcross` cells on the long side, even so cells hold whole CFA quads.
-    private static func cellSize(width: Int, height: Int) -> Int { max(2, (max(width, height) / cellsAcross) & ~1) }
+    static func cellSize(width: Int, height: Int) -> Int { max(2, (max(width, height) / cellsAcross) & ~1) }
 
     /// Finishes a map from the raw geometry's Σ log2, count and clipped-count grids: placed in the output's
     /// geometry, blurred, and turned into gains.
@@ -118,9 +118,9 @@ package struct LocalToneMap: Sendable {
     }
 
     /// Per raw cell and bin, of the mean of each 2 × 2 quad's greens (normalised, times `scale`, with the gain of
-    /// `shading` — `RawImage.vignettingCorrection` — at the cell's centre): see `accumulate(width:height:cell:quad:)`; a
+    /// `shading` — `RawImage.vignettingCorrection` — at the cell's centre): see `accumulate(width:height:cell:quads:)`; a
     /// quad with a sample at the clip level counts as clipped.
-    private static func accumulate(_ raw: RawImage, cell: Int, scale: Double, shading: LensCorrection?) -> [[Float]] {
+    static func accumulate(_ raw: RawImage, cell: Int, scale: Double, shading: LensCorrection?) -> [[Float]] {
         let w = raw.width, h = raw.height, colors = raw.cfa.colors
         let blacks = (0..<4).map { raw.blackLevel.isEmpty ? 0 : Float(raw.blackLevel[$0 % raw.blackLevel.count]) }
         let greenPositions = (0..<4).filter { colors[$0] == 1 }
@@ -206,6 +206,7 @@ package struct LocalToneMap: Sendable {
                                     var q = 0
                                     while q < count {
                                         let v = UnsafeRawPointer(values + q).loadUnaligned(as: SIMD8<Float>.self)
+                                        // (A NaN value goes to the floor, bin 0; the scalar max kept it, in the top bin.)
                                         let floor = SIMD8<Float>(repeating: 1.0 / 65_536)
                                         let l = LocalToneMap.fastLog2(v.replacing(with: floor, where: .!(v .> floor)))
                                         // Bins by truncation, clamped first (SIMD's rounding conversion is a generic call per lane).
