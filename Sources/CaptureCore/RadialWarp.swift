@@ -76,6 +76,9 @@ public struct RadialWarp: Sendable {
         private var grid: [Int32]   // set once, at the end of init (computing it needs the rest of self)
         /// The grid's first row is image row `gridFirst × knotSpacing`.
         private let gridFirst: Int, gridRows: Int
+        /// Whether every step and bend between grid rows is within ±2²³ (16.16), so the rows between are computed exactly
+        /// in 32 bits (set with `grid`).
+        private var narrow = false
         /// Knots per row (one every `knotSpacing` pixels, plus the end).
         package let count: Int
         /// Largest source position in 16.16, 1/65536 inside the last sample so its right/bottom neighbour exists.
@@ -120,6 +123,19 @@ public struct RadialWarp: Sendable {
                     }
                 }
             }
+            // Steps b − a and bends c − 2b + a of three rows in a row: within ±2²³, (b − a)·2·t·spacing and
+            // (c − 2b + a)·t·(t − spacing) stay within Int32 (t < spacing = 8), and so does a plus their sum over 2⁷.
+            let limit = Int64(1) << 23
+            narrow = spacing == 8 && (0..<c).allSatisfy { plane in
+                (0..<max(0, rows - 2)).allSatisfy { g in
+                    let a = (plane * rows + g) * 2 * count, b = a + 2 * count, c = b + 2 * count
+                    return (0..<(2 * count)).allSatisfy { k in
+                        let step = Int64(grid[b + k]) - Int64(grid[a + k])
+                        let bend = Int64(grid[c + k]) - 2 * Int64(grid[b + k]) + Int64(grid[a + k])
+                        return abs(step) <= limit && abs(bend) <= limit
+                    }
+                }
+            }
             self.grid = grid
         }
 
@@ -139,6 +155,20 @@ public struct RadialWarp: Sendable {
                 // Quadratic through grid rows g, g + 1, g + 2 at u = t / spacing: a + u (b − a) + u (u − 1) / 2 · (c − 2b + a),
                 // in units of 1 / (2 spacing²), rounded.
                 let slope = t * 2 * Int64(spacing), bend = t * (t - Int64(spacing)), half = Int64(1) << (scale - 1)
+                if narrow {
+                    // The same values in 32 bits (wrapping operations: the true intermediate results fit).
+                    let slope = Int32(slope), bend = Int32(bend), half = Int32(half), scale = Int32(scale)
+                    @inline(__always) func between(_ a: UnsafePointer<Int32>, into out: UnsafeMutablePointer<Int32>) {
+                        let b = a + 2 * count, c = b + 2 * count
+                        for k in 0..<count {
+                            let a = a[k], b = b[k], c = c[k]
+                            out[k] = a &+ (((b &- a) &* slope &+ (c &- 2 &* b &+ a) &* bend &+ half) &>> scale)
+                        }
+                    }
+                    between(g0, into: kx)
+                    between(g0 + count, into: ky)
+                    return
+                }
                 @inline(__always) func between(_ a: UnsafePointer<Int32>, into out: UnsafeMutablePointer<Int32>) {
                     let b = a + 2 * count, c = b + 2 * count
                     for k in 0..<count {

@@ -241,9 +241,9 @@ public struct ImageSignalProcessor: Sendable {
         let chunk = 2 * ImageSignalProcessor.bandHeight
         let context = noise.context
         // Source rows each band reads (its rows with the noise reduction's context), and the most any band spans.
-        let needs = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
-            let kx = memory.baseAddress!, ky = kx + knots.count
-            return bands.map { output in
+        let needs = Parallel.map(count: bands.count) { b in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
+                let kx = memory.baseAddress!, ky = kx + knots.count, output = bands[b]
                 let rows = max(0, output.lowerBound - context)..<min(h, output.upperBound + context)
                 var low = Int32.max, high = Int32.min
                 // Every knot row in the band and its ends (a lens whose correction folds back is not monotone).

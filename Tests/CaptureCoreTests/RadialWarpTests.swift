@@ -103,4 +103,35 @@ import Testing
         #expect(worst > 0 && worst <= 16, "largest difference \(worst) / 65536 px")
         #expect(worstOnGrid == 0)
     }
+    /// Between grid rows a knot is the quadratic through the exact knots of the three grid rows from the one above,
+    /// rounded in 16.16 — computed in 32 bits for a phone lens and in 64 for a warp whose knots move hundreds of pixels
+    /// between grid rows; both give the same values as the formula in 64 bits.
+    @Test(arguments: [0.04, 40.0])
+    func rowsBetweenGridRowsAreTheRoundedQuadratic(strength: Double) {
+        let w = 400, h = 300
+        let lens = RadialWarp(center: SIMD2(200.5, 150.5), normalisingRadius: 250, planes: 1) { _, r in 1 + strength * r * r }
+        let knots = lens.knots(width: w, height: h, planes: 1)
+        let n = knots.count
+        var fast = [Int32](repeating: 0, count: 2 * n), rows = [[Int32]](repeating: fast, count: 3)
+        var largestStep: Int64 = 0, checked = 0
+        for y in 0..<(h - 16) where y % RadialWarp.knotSpacing != 0 {
+            let t = Int64(y % RadialWarp.knotSpacing), first = y - y % RadialWarp.knotSpacing
+            for r in 0..<3 {
+                rows[r].withUnsafeMutableBufferPointer { e in
+                    knots.exactFill(row: first + r * RadialWarp.knotSpacing, plane: 0, x: e.baseAddress!, y: e.baseAddress! + n)
+                }
+            }
+            fast.withUnsafeMutableBufferPointer { f in knots.fill(row: y, plane: 0, x: f.baseAddress!, y: f.baseAddress! + n) }
+            for k in 0..<(2 * n) {
+                let a = Int64(rows[0][k]), b = Int64(rows[1][k]), c = Int64(rows[2][k])
+                largestStep = max(largestStep, abs(b - a))
+                let expected = Int32(clamping: a + (((b - a) * t * 16 + (c - 2 * b + a) * t * (t - 8) + 64) >> 7))
+                #expect(fast[k] == expected, "row \(y) knot \(k)")
+                checked += 1
+            }
+        }
+        #expect(checked > 20_000)
+        // The strong warp's knots move more than 2²³ (128 px) between grid rows somewhere: the 64-bit path ran.
+        #expect(strength < 1 ? largestStep < 1 << 23 : largestStep > 1 << 23)
+    }
 }
