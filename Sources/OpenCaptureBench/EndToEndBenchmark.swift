@@ -184,7 +184,7 @@ enum EndToEndBenchmark {
                     // comes (it blends in a perceptual colour space when the files carry an ICC profile) and
                     // blending in the files' own encoding, as ours does.
                     let plain = root.appendingPathComponent("fused-plain.jpg")
-                    _ = ChildProcess.run(cli, ["fuse", "--no-align", "--no-deghost"] + shots.map(\.path) + ["-o", plain.path])
+                    _ = ChildProcess.run(cli, ["fuse", "--no-align", "--no-deghost", "--overwrite"] + shots.map(\.path) + ["-o", plain.path])
                     let identity = root.appendingPathComponent("enfused-identity.jpg")
                     _ = ChildProcess.run(enfuse, ["--compression=90", "--blend-colorspace=identity", "-o", identity.path] + shots.map(\.path))
                     if let p = try? JPEGDecoder.decode(Data(contentsOf: plain)), p.size == b.size {

@@ -74,7 +74,7 @@ enum StereoBenchmark {
 
         let ours = root.appendingPathComponent("opencapture.pfm")
         try measure("opencapture", cli, ["depth", left, right, "--min-disparity", "32", "--max-disparity", "224",
-                                         "-o", ours.path, "--timing"], output: ours,
+                                         "-o", ours.path, "--timing", "--overwrite"], output: ours,
                     anchor: "opencapture depth aloeL.jpg aloeR.jpg --min-disparity 32 --max-disparity 224 -o out.pfm")
 
         guard let python = ExternalTool.find("python3"), ExternalTool.run(python, ["-c", "import cv2"]).status == 0 else {

@@ -22,6 +22,7 @@ struct DepthCommand: ParsableCommand {
     @Option(help: "Uniqueness ratio 0…<1 (0 = off).") var uniqueness: Float?
     @Option(help: "Left-right check tolerance in pixels (negative = off).") var lrTolerance: Int?
     @Flag(help: "Print the matcher's own time.") var timing = false
+    @Flag(help: "Replace output files that already exist (by default an output never replaces a file).") var overwrite = false
 
     func validate() throws {
         guard minDisparity >= 0 else { throw DepthCommandError.invalidRange("--min-disparity \(minDisparity) must be ≥ 0") }
@@ -44,6 +45,7 @@ struct DepthCommand: ParsableCommand {
         let pngURL = png.map { URL(fileURLWithPath: $0) }
         try AtomicFile.checkDestination(outputURL)
         if let pngURL { try AtomicFile.checkDestination(pngURL) }
+        try ExistingOutput.refuse([outputURL] + (pngURL.map { [$0] } ?? []), overwrite: overwrite)
         // Never write over an input, and never both outputs to one file.
         let inputs = [left, right].map { URL(fileURLWithPath: $0) }
         for destination in [outputURL] + (pngURL.map { [$0] } ?? []) where inputs.contains(where: { AtomicFile.isSameFile($0, destination) }) {

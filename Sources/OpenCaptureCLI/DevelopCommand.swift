@@ -64,9 +64,7 @@ struct DevelopCommand: ParsableCommand {
                 if AtomicFile.isSameFile(source, target) {
                     throw CLIError("\(target.path) is the raw file itself; choose another output folder or format")
                 }
-                if !overwrite, FileManager.default.fileExists(atPath: target.path) {
-                    throw CLIError("\(target.path) exists; pass --overwrite to replace it")
-                }
+                try ExistingOutput.refuse([target], overwrite: overwrite)
                 let photo = try developer.develop(contentsOf: source, as: format, to: target)
                 written.insert(key)
                 let seconds = String(format: "%.2f s", Date().timeIntervalSince(start))

@@ -12,6 +12,7 @@ struct FuseCommand: ParsableCommand {
     @Flag(help: "Also merge to scene-linear HDR: OUT-hdr.hdr and OUT-tonemapped.jpg (needs exposures from EXIF or --exposures).") var hdr = false
     @Option(help: "Relative exposures (duration × ISO), e.g. 0.25,1,4, when the files carry no EXIF; implies --hdr.") var exposures: String?
     @Flag(help: "Do not align the frames.") var noAlign = false
+    @Flag(help: "Replace output files that already exist (by default an output never replaces a file).") var overwrite = false
     @Flag(help: "Align by one global shift only, not tile by tile.") var globalAlign = false
     @Flag(help: "Do not reject what moved between frames (deghosting).") var noDeghost = false
     @Option(parsing: .unconditional, help: "Weight of local contrast (as enfuse's --contrast-weight).") var contrastWeight: Double?
@@ -54,6 +55,7 @@ struct FuseCommand: ParsableCommand {
         let mergesHDR = hdr || exposures != nil
         let destinations = mergesHDR ? [paths.fused, paths.hdr, paths.toneMapped] : [paths.fused]
         for url in destinations { try AtomicFile.checkDestination(url) }
+        try ExistingOutput.refuse(destinations, overwrite: overwrite)
         // Never write over a frame of the bracket.
         let sources = inputs.map { URL(fileURLWithPath: $0) }
         if let clash = destinations.first(where: { destination in sources.contains { AtomicFile.isSameFile($0, destination) } }) {

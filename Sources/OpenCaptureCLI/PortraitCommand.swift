@@ -12,6 +12,7 @@ struct PortraitCommand: ParsableCommand {
     @Option(help: "f-number of the simulated full-frame lens.") var aperture: Double = 2.8
     @Option(help: "Focus distance in metres (default: the subject at the centre).") var focusDistance: Double?
     @Option(name: .shortAndLong, help: "Output JPEG.") var output: String
+    @Flag(help: "Replace output files that already exist (by default an output never replaces a file).") var overwrite = false
 
     func validate() throws {
         guard aperture.isFinite, aperture > 0 else { throw CLIError("--aperture \(aperture) must be a positive f-number") }
@@ -25,6 +26,12 @@ struct PortraitCommand: ParsableCommand {
     }
 
     func run() throws {
+        let destination = URL(fileURLWithPath: output)
+        try AtomicFile.checkDestination(destination)
+        try ExistingOutput.refuse([destination], overwrite: overwrite)
+        if AtomicFile.isSameFile(URL(fileURLWithPath: photo), destination) {
+            throw CLIError("\(destination.path) is the photo itself; choose another output name")
+        }
         let data: Data
         do { data = try AtomicFile.read(URL(fileURLWithPath: photo)) } catch {
             throw CLIError("cannot read \(photo): \(FileAccessError.reason(for: error))")
@@ -34,7 +41,7 @@ struct PortraitCommand: ParsableCommand {
         rendering.focusDistance = focusDistance
         let jpeg: Data
         do { jpeg = try rendering.render(photo: data) } catch { throw CLIError("\(photo): \(error)") }
-        try AtomicFile.write(jpeg, to: URL(fileURLWithPath: output))
+        try AtomicFile.write(jpeg, to: destination)
         print("wrote \(output) (f/\(aperture)\(focusDistance.map { ", focused at \($0) m" } ?? ""))")
     }
 }

@@ -69,6 +69,23 @@ struct DepthCommandTests {
         try Self.expectRefusal(try #require(Self.failures.first { $0.0 == name }?.1))
     }
 
+    @Test func anExistingMapOrPictureIsKeptUnlessOverwriteIsGiven() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["depth", "left.png", "right.png", "--max-disparity", "32", "-o", "d.pfm", "--png", "d.png"]
+        let picture = folder.appendingPathComponent("d.png"), map = folder.appendingPathComponent("d.pfm")
+        try Data("my own picture".utf8).write(to: picture)
+        let refused = try HostileInputTests.run(arguments, in: folder)
+        #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains("--overwrite"), "\(refused.stderr)")
+        // Neither file of the pair is written when one of them is refused.
+        #expect(try Data(contentsOf: picture) == Data("my own picture".utf8))
+        #expect(!FileManager.default.fileExists(atPath: map.path))
+        let replaced = try OpenCaptureBinary.tool.run(arguments + ["--overwrite"], in: folder)
+        #expect(replaced.status == 0, "\(replaced.errorOutput)")
+        #expect(try PNGCodec.decode(Data(contentsOf: picture)).width == 120)
+        #expect(try PFMCodec.decode(Data(contentsOf: map)).width == 120)
+    }
+
     /// Runs `arguments` in a scratch folder holding the pair: a non-zero exit, one line on stderr, nothing written.
     static func expectRefusal(_ arguments: [String]) throws {
         let folder = try scratch()

@@ -42,5 +42,12 @@ struct DevelopCommandTests {
         let itself = try HostileInputTests.run(["develop", "raw.tif", "--format", "tiff", "--overwrite", "-o", "."], in: folder)
         #expect(itself.status != 0 && itself.stderr.contains("raw file itself"), "\(itself.stderr)")
         #expect(try Data(contentsOf: tif) == original)
+
+        // A symbolic link named like the output is a file there, even one that points nowhere: kept.
+        let link = folder.appendingPathComponent(base + ".png")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/elsewhere.png")
+        let dangling = try HostileInputTests.run(["develop", dng, "--format", "png", "-o", "."], in: folder)
+        #expect(dangling.status != 0 && dangling.stderr.contains("--overwrite"), "\(dangling.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "/nonexistent/elsewhere.png")
     }
 }

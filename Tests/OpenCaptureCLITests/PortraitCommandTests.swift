@@ -12,6 +12,19 @@ struct PortraitCommandTests {
         ("bad aperture", ["portrait", "left.png", "--aperture", "0", "-o", "out.jpg"]),
     ]
 
+    @Test func anExistingOutputIsKeptUnlessOverwriteIsGiven() throws {
+        let folder = try DepthCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.jpg")
+        try Data("my own photo".utf8).write(to: output)
+        let refused = try HostileInputTests.run(["portrait", "left.png", "-o", "out.jpg"], in: folder)
+        #expect(refused.status != 0 && refused.stderrLines.count == 1 && refused.stderr.contains("--overwrite"), "\(refused.stderr)")
+        // With --overwrite the photo is read (it has no depth: refused for that), and the file is still kept.
+        let noDepth = try HostileInputTests.run(["portrait", "left.png", "--overwrite", "-o", "out.jpg"], in: folder)
+        #expect(noDepth.status != 0 && !noDepth.stderr.contains("--overwrite"), "\(noDepth.stderr)")
+        #expect(try Data(contentsOf: output) == Data("my own photo".utf8))
+    }
+
     @Test(arguments: failures.map(\.0))
     func badInputIsOneLineAndNothingWritten(_ name: String) throws {
         try DepthCommandTests.expectRefusal(try #require(Self.failures.first { $0.0 == name }?.1))
