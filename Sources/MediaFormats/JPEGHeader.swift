@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 
 /// What a JPEG's frame header says, read by libjpeg without decoding the image (OpenCapture addition).
 public struct JPEGHeader: Sendable, Equatable {
@@ -13,13 +14,55 @@ public struct JPEGHeader: Sendable, Equatable {
     /// For three components whose two chroma (or second and third) planes sample alike: how many luma samples each
     /// of theirs spans, across and down ((2, 2) for 4:2:0); nil for other layouts.
     public var chromaSampling: SIMD2<Int>?
+    /// Bits per sample (8 for the JPEGs libjpeg-turbo decodes here; 12 or 16 for some medical, scientific and raw
+    /// files).
+    public var bitsPerSample: Int
+    /// Lossless (SOF3 or SOF11, as in DNG tiles) rather than DCT-coded.
+    public var isLossless: Bool
 
-    public init(size: Size, isProgressive: Bool, components: Int, storesRGB: Bool = false, chromaSampling: SIMD2<Int>?) {
+    public init(size: Size, isProgressive: Bool, components: Int, storesRGB: Bool = false, chromaSampling: SIMD2<Int>?,
+                bitsPerSample: Int = 8, isLossless: Bool = false) {
         self.size = size
         self.isProgressive = isProgressive
         self.components = components
         self.storesRGB = storesRGB
         self.chromaSampling = chromaSampling
+        self.bitsPerSample = bitsPerSample
+        self.isLossless = isLossless
+    }
+
+    /// The frame header read from the file's own bytes (its first SOF segment), for JPEGs libjpeg-turbo cannot open
+    /// (12- and 16-bit, lossless, hierarchical, arithmetic-coded). `storesRGB` follows the component ids only (an Adobe
+    /// marker is not read). Throws a `MediaFormatError` when there is no readable frame header.
+    public static func frame(in data: Data) throws -> JPEGHeader {
+        let bytes = [UInt8](data)
+        // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+        guard let frame = try JPEGSegments.segments(in: bytes).first(where: {
+            (0xC0...0xCF).contains($0.marker) && ![0xC4, 0xC8, 0xCC].contains($0.marker)
+        }) else { throw MediaFormatError.invalidImage("no JPEG frame header") }
+        let p = frame.payload
+        guard p.count >= 6 else { throw MediaFormatError.invalidImage("JPEG frame header of \(p.count) bytes") }
+        let components = Int(bytes[p.lowerBound + 5])
+        guard components > 0, p.count >= 6 + 3 * components else {
+            throw MediaFormatError.invalidImage("JPEG frame header for \(components) components is \(p.count) bytes")
+        }
+        let height = Int(bytes[p.lowerBound + 1]) << 8 | Int(bytes[p.lowerBound + 2])
+        let width = Int(bytes[p.lowerBound + 3]) << 8 | Int(bytes[p.lowerBound + 4])
+        let factors = (0..<components).map { i -> (id: UInt8, h: Int, v: Int) in
+            let entry = p.lowerBound + 6 + 3 * i
+            return (bytes[entry], Int(bytes[entry + 1] >> 4), Int(bytes[entry + 1] & 0x0F))
+        }
+        var sampling: SIMD2<Int>?
+        if components == 3, factors[1].h == factors[2].h, factors[1].v == factors[2].v, factors[1].h > 0, factors[1].v > 0,
+           factors[0].h % factors[1].h == 0, factors[0].v % factors[1].v == 0 {
+            sampling = SIMD2(factors[0].h / factors[1].h, factors[0].v / factors[1].v)
+        }
+        let marker = frame.marker
+        return JPEGHeader(size: Size(width: width, height: height), isProgressive: marker == 0xC2 || marker == 0xC6
+                            || marker == 0xCA || marker == 0xCE,
+                          components: components, storesRGB: components == 3 && factors.map { $0.id } == Array("RGB".utf8),
+                          chromaSampling: sampling, bitsPerSample: Int(bytes[p.lowerBound]),
+                          isLossless: marker == 0xC3 || marker == 0xC7 || marker == 0xCB || marker == 0xCF)
     }
 
     /// The chroma subsampling, when it is one of the three OpenCapture writes.

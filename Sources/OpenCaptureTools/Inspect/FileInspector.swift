@@ -55,11 +55,17 @@ public enum FileInspector {
 
     private static func jpeg(_ data: Data) throws -> FileReport {
         var report = FileReport(kind: .jpeg)
-        let header: JPEGHeader
+        var header: JPEGHeader
+        var decodable = true
         do {
             header = try JPEGDecoder.header(of: data)
         } catch let error as MediaFormatError {
-            throw inspectionError(error)
+            // A JPEG libjpeg-turbo 2.1 cannot open (12- or 16-bit, lossless, …) is still described from its frame header.
+            guard error != .truncated, let frame = try? JPEGHeader.frame(in: data), frame.size.width > 0, frame.size.height > 0 else {
+                throw inspectionError(error)
+            }
+            header = frame
+            decodable = false
         }
         // The headers alone decode: a file whose image data runs out before its end marker is cut.
         if JPEGSegments.isCutInsideImageData(data) { throw FileInspectionError.truncated }
@@ -84,7 +90,11 @@ public enum FileInspector {
         case (3, false, let ratio?): layout = "YCbCr " + ratio
         default: layout = "\(header.components) components"
         }
-        report.add("File", "Encoding", (header.isProgressive ? "progressive, " : "sequential, ") + layout)
+        let process = header.isLossless ? "lossless, " : header.isProgressive ? "progressive, " : "sequential, "
+        report.add("File", "Encoding", process + (header.bitsPerSample == 8 ? "" : "\(header.bitsPerSample)-bit, ") + layout)
+        if !decodable {
+            report.add("File", "Pixels", "not decoded here (this build's libjpeg-turbo reads 8-bit lossy JPEGs only): headers and metadata only")
+        }
         if let exif = try? ExifReader.read(jpeg: data) { addExif(exif, to: &report) }
         if let thumbnail = try? ExifReader.thumbnail(jpeg: data), let size = try? JPEGDecoder.size(of: thumbnail) {
             report.setThumbnail(size.width, size.height, bytes: thumbnail.count)

@@ -46,6 +46,23 @@ import Testing
         #expect(report["Encoding"] == "sequential, YCbCr 4:2:0")
     }
 
+    @Test func aTwelveBitJPEGIsDescribedFromItsHeadersWithItsExif() throws {
+        var exif = DevelopFixtures.exif()
+        exif.make = "OpenCapture"
+        var bytes = [UInt8](try JPEGEncoder.encode(Raster<UInt8>(width: 40, height: 30, channels: 3, repeating: 60), exif: exif))
+        // Relabelled 12-bit extended (SOF1): libjpeg-turbo 2.1 (8-bit) cannot open it.
+        let frame = try #require(try JPEGSegments.segments(in: Data(bytes)).first { $0.marker == 0xC0 })
+        bytes[frame.offset + 1] = 0xC1
+        bytes[frame.payload.lowerBound] = 12
+        let report = try FileInspector.inspect(Data(bytes))
+        #expect(report.kind == .jpeg && report.width == 40 && report.height == 30)
+        #expect(report["Encoding"] == "sequential, 12-bit, YCbCr 4:2:0")
+        #expect(report["Pixels"]?.contains("not decoded") == true)
+        #expect(report.value("Make", in: "EXIF") == "OpenCapture")
+        // Damage is still damage: a file with no frame header at all is refused.
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data([0xFF, 0xD8, 0xFF, 0xD9])) }
+    }
+
     @Test func reportsPNGAndTIFFSizes() throws {
         let image = Raster<UInt8>(width: 30, height: 20, channels: 3, repeating: 7)
         let png = try FileInspector.inspect(try PNGCodec.encode(image))
