@@ -96,10 +96,12 @@ public final class AVDepthData: NSObject, @unchecked Sendable {
     /// image axes).
     public func applyingExifOrientation(_ exifOrientation: CGImagePropertyOrientation) -> AVDepthData {
         if exifOrientation == .up { return self }
-        let transform = ExifOrientationTransform(exifOrientation, size: Size(width: depthDataMap.width, height: depthDataMap.height))
+        let transform = ExifOrientationTransform(exifOrientation: Int(exifOrientation.rawValue),
+                                                 size: Size(width: depthDataMap.width, height: depthDataMap.height))
         guard let buffer = transform.apply(depthDataMap) else { return self }
         let calibration = cameraCalibrationData.map {
-            AVCameraCalibrationData(calibration: ExifOrientationTransform.apply(exifOrientation, to: $0.calibration))
+            AVCameraCalibrationData(calibration: ExifOrientationTransform.apply(exifOrientation: Int(exifOrientation.rawValue),
+                                                                                to: $0.calibration))
         }
         return AVDepthData(buffer: buffer, quality: depthDataQuality, accuracy: depthDataAccuracy,
                            filtered: isDepthDataFiltered, calibration: calibration)

@@ -42,7 +42,8 @@ public final class AVPortraitEffectsMatte: NSObject, @unchecked Sendable {
     /// The matte rotated or mirrored as `exifOrientation` says, assuming it is stored "up".
     public func applyingExifOrientation(_ exifOrientation: CGImagePropertyOrientation) -> AVPortraitEffectsMatte {
         if exifOrientation == .up { return self }
-        let transform = ExifOrientationTransform(exifOrientation, size: Size(width: mattingImage.width, height: mattingImage.height))
+        let transform = ExifOrientationTransform(exifOrientation: Int(exifOrientation.rawValue),
+                                                 size: Size(width: mattingImage.width, height: mattingImage.height))
         guard let buffer = transform.apply(mattingImage) else { return self }
         return AVPortraitEffectsMatte(buffer: buffer)
     }

@@ -15,7 +15,8 @@ import MediaFormats
 ///
 /// Every input's header is checked first (kind, size, equal sizes, memory), so a bad bracket fails
 /// before anything is decoded. Inputs are read in the colour space they declare, and the JPEGs
-/// written carry the reference frame's EXIF, its orientation, and the ICC profile of that colour space. The reference
+/// written carry the reference frame's EXIF, its orientation, and the ICC profile of that colour space; the `.hdr`, which
+/// has no orientation tag, is written turned upright. The reference
 /// is the frame of the middle exposure when the exposures are known (EXIF or given), else the middle file.
 public struct PhotoFusion: Sendable {
     /// Align the frames before fusing (default true).
@@ -142,7 +143,7 @@ public struct PhotoFusion: Sendable {
                 var hdr = timed("develop linear") { isp.processLinear(merged.raw) }
                 let scale = Float(1 / exposures[reference])
                 for i in hdr.storage.indices { hdr.storage[i] *= scale }
-                hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
+                hdrData = try timed("encode Radiance HDR") { try Self.radianceHDR(hdr, orientation: exif.orientation) }
                 let clip = isp.linearClipLevel(for: merged.raw)
                 let rendered = timed("tone map") { ToneMapper().render(hdr, saturation: clip.level * scale, shading: clip.shading) }
                 toneMapped = try timed("encode tone-mapped JPEG") { try JPEGEncoder.encode(rendered, quality: quality, exif: exif, iccProfile: icc) }
@@ -221,7 +222,7 @@ public struct PhotoFusion: Sendable {
                     // reference, as the fused photo's pixels do.
                     return try HDRMerge().merge(linear: linear, exposures: exposures, saturation: 1, consistency: consistency)
                 }
-                hdrData = try timed("encode Radiance HDR") { try RadianceHDR.encode(hdr) }
+                hdrData = try timed("encode Radiance HDR") { try Self.radianceHDR(hdr, orientation: exif.orientation) }
                 progress?("tone mapping")
                 let rendered = timed("tone map") { ToneMapper().render(hdr, saturation: HDRMerge.clipLevel(exposures: exposures) ?? .infinity) }
                 toneMapped = try timed("encode tone-mapped JPEG") {
@@ -237,6 +238,13 @@ public struct PhotoFusion: Sendable {
         } catch let error as MediaFormatError {
             throw PhotoFusionError.fusionFailed(error.description)
         }
+    }
+
+    /// The Radiance file of `hdr`, turned upright by the frames' EXIF `orientation` (a Radiance file carries no EXIF;
+    /// the JPEGs beside it keep the stored pixels and the tag, as cameras write them).
+    static func radianceHDR(_ hdr: Raster<Float>, orientation: Int) throws -> Data {
+        let transform = ExifOrientationTransform(exifOrientation: orientation, size: Size(width: hdr.width, height: hdr.height))
+        return try RadianceHDR.encode(transform.apply(hdr))
     }
 
     /// The reference frame's EXIF for a derived photo: its capture details and orientation, the

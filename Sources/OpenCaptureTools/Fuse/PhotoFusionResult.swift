@@ -14,13 +14,14 @@ public struct PhotoFusionResult: Sendable {
     public let mergedRaw: Bool
     /// Relative exposure of each input (duration × ISO), when known.
     public let exposures: [Double]?
-    /// Scene-linear HDR merge as a Radiance `.hdr` file, when the exposures are known.
+    /// Scene-linear HDR merge as a Radiance `.hdr` file, when the exposures are known; turned upright by `orientation`
+    /// (the format has no orientation tag).
     public let radianceHDR: Data?
     /// That HDR merge tone-mapped (`ToneMapper`: local, then global), as JPEG in `colorSpace` (same metadata as `fusedJPEG`).
     public let toneMappedJPEG: Data?
     /// The colour space the inputs declared, which the outputs are written in.
     public let colorSpace: ColorSpace
-    /// The EXIF orientation recorded in the outputs (the reference frame's; pixels are not rotated).
+    /// The EXIF orientation recorded in the JPEGs (the reference frame's; their pixels are not rotated, the `.hdr`'s are).
     public let orientation: Int
     /// How long each step took, in order (read headers, decode, align, exposure fusion, encode, HDR merge, tone map…).
     public let timings: [StepTime]

@@ -58,6 +58,17 @@ import Testing
         }
         #expect(result.exposures?.count == 3)
         #expect(result.timings.map(\.step).contains("HDR merge") && result.timings.allSatisfy { $0.seconds >= 0 })
+        // The .hdr has no orientation tag: it is written upright, the same radiance as the unturned bracket's turned.
+        let upright = try files.enumerated().map { index, _ -> Data in
+            var exif = Self.portraitExif(index)
+            exif.orientation = 1
+            return try JPEGEncoder.encode(Self.bracket()[index], exif: exif,
+                                          iccProfile: withProfile ? ICCProfile.data(for: .displayP3) : nil)
+        }
+        let plain = try RadianceHDR.decode(try #require(PhotoFusion().fuse(fileData: upright).radianceHDR))
+        let turned = try RadianceHDR.decode(try #require(result.radianceHDR))
+        #expect(turned.width == 48 && turned.height == 64)
+        #expect(turned.storage == ExifOrientationTransform(exifOrientation: 6, size: Size(width: 64, height: 48)).apply(plain).storage)
     }
 
     @Test func sRGBFilesGiveSRGBOutputs() throws {
