@@ -1,4 +1,5 @@
 import CTIFF
+import CaptureCore
 import Foundation
 
 /// How MediaFormats' writers give a finished file its name: fsync it under a temporary name in the destination
@@ -16,7 +17,7 @@ public enum FilePlacement {
             try? handle.close()
         }
         guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemErrorReason.text(errno: errno)
             try? FileManager.default.removeItem(at: temporary)
             throw MediaFormatError.writeFailed("\(url.path): \(reason)")
         }

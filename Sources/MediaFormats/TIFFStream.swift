@@ -93,9 +93,9 @@ final class TIFFStream {
     }
 
     /// Throws the first error writing or reading the descriptor met (libtiff only sees a short count) as
-    /// `.writeFailed` with the system's reason.
+    /// `.writeFailed` with the system's reason (`SystemErrorReason`'s wording).
     func checkDescriptor() throws {
-        if let failure { throw MediaFormatError.writeFailed(String(cString: strerror(failure))) }
+        if let failure { throw MediaFormatError.writeFailed(SystemErrorReason.text(errno: failure)) }
     }
 
     private static func from(_ handle: thandle_t?) -> TIFFStream {

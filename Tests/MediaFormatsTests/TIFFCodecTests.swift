@@ -55,7 +55,7 @@ import Testing
         // A descriptor that cannot be written: the error, not a short file called a TIFF.
         let readOnly = open(path, O_RDONLY)
         defer { close(readOnly) }
-        #expect(throws: MediaFormatError.writeFailed(String(cString: strerror(EBADF)))) {
+        #expect(throws: MediaFormatError.writeFailed(SystemErrorReason.text(errno: EBADF))) {
             try TIFF16Writer.write(Raster<UInt16>(width: 8, height: 8, channels: 3, repeating: 1), to: readOnly)
         }
     }

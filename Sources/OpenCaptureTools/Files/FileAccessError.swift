@@ -1,3 +1,4 @@
+import CaptureCore
 import Foundation
 
 /// A file or folder OpenCapture's tools could not read or write, in one plain sentence
@@ -60,19 +61,5 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     /// A plain reason for a POSIX error number.
-    public static func reason(errno code: Int32) -> String {
-        switch code {
-        case ENOENT: return "no such file or folder"
-        case ENOTDIR: return "a file is in the way where a folder should be"
-        case EISDIR: return "it is a folder"
-        case EACCES, EPERM: return "permission denied"
-        case ENOSPC: return "no space left on device"
-        case EROFS: return "the disk is read-only"
-        case EDQUOT: return "disk quota exceeded"
-        case EFBIG: return "the file is too large"
-        case ENAMETOOLONG: return "the name is too long"
-        case EIO: return "input/output error"
-        default: return String(cString: strerror(code)).lowercased()
-        }
-    }
+    public static func reason(errno code: Int32) -> String { SystemErrorReason.text(errno: code) }
 }
