@@ -74,7 +74,7 @@ struct DepthCommand: ParsableCommand {
             let map = DepthMap(values: disparity, kind: .disparity, accuracy: .relative, isFiltered: false)
             files.append((try PNGCodec.encode(DepthColorMap.colorized(map)), pngURL))
         }
-        try AtomicFile.write(files)   // the map and its picture, both or neither
+        try AtomicFile.write(files, replacing: overwrite)   // the map and its picture, both or neither
         let valid = disparity.storage.lazy.filter(\.isFinite).count
         print(String(format: "%@ → %@  %d×%d  %.1f %% matched", left, output, disparity.width, disparity.height,
                      100 * Double(valid) / Double(max(1, disparity.storage.count))))

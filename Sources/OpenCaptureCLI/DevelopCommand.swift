@@ -60,12 +60,16 @@ struct DevelopCommand: ParsableCommand {
                 if written.contains(key) {
                     throw CLIError("\(target.path) was made from an earlier input of this run (same name)")
                 }
-                // Not even with --overwrite over the raw itself (a raw named .tif developed to TIFF beside it).
+                // Not even with --overwrite over the raw itself (a raw named .tif developed to TIFF beside it), nor over
+                // another raw of this run (a raw named .jpg, another developed to JPEG beside it).
                 if AtomicFile.isSameFile(source, target) {
                     throw CLIError("\(target.path) is the raw file itself; choose another output folder or format")
                 }
+                if let other = inputs.first(where: { AtomicFile.isSameFile(URL(fileURLWithPath: $0), target) }) {
+                    throw CLIError("\(target.path) is \(other), an input of this run; choose another output folder or format")
+                }
                 try ExistingOutput.refuse([target], overwrite: overwrite)
-                let photo = try developer.develop(contentsOf: source, as: format, to: target)
+                let photo = try developer.develop(contentsOf: source, as: format, to: target, replacing: overwrite)
                 written.insert(key)
                 let seconds = String(format: "%.2f s", Date().timeIntervalSince(start))
                 print("\(input) → \(target.path)  \(photo.width)×\(photo.height)  \(Self.byteCount(photo.byteCount))  \(seconds)")

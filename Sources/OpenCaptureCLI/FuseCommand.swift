@@ -75,7 +75,7 @@ struct FuseCommand: ParsableCommand {
         let result = try fusion.fuse(contentsOf: inputs.map { URL(fileURLWithPath: $0) }, exposures: try exposureValues()) {
             print(String(format: "%7.2f s  ", Date().timeIntervalSince(start)) + $0)
         }
-        try Self.write(result, to: paths, hdrRequested: mergesHDR)
+        try Self.write(result, to: paths, hdrRequested: mergesHDR, replacing: overwrite)
         // Fused all the same (a scene that changed a lot still fuses), but say when a frame looks like another scene.
         for (name, share) in zip(inputs, result.disagreement ?? []) where share > Self.otherSceneDisagreement {
             FileHandle.standardError.write(Data(String(format: "warning: %@ disagrees with the reference frame in %.0f %% of its clearly bright or dark pixels once aligned (a bracket of one scene stays well under %.0f %%): is it another scene?\n",
@@ -102,12 +102,12 @@ struct FuseCommand: ParsableCommand {
     }
 
     private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL),
-                              hdrRequested: Bool = true) throws {
+                              hdrRequested: Bool = true, replacing: Bool = true) throws {
         var files = [(data: result.fusedJPEG, url: paths.fused)]
         if let hdr = result.radianceHDR, let toneMapped = result.toneMappedJPEG {
             files += [(hdr, paths.hdr), (toneMapped, paths.toneMapped)]
         }
-        try AtomicFile.write(files)
+        try AtomicFile.write(files, replacing: replacing)
         print("  → \(paths.fused.path) (\(result.mergedRaw ? "raw frames merged, then developed" : "exposure fusion"))")
         if !result.shifts.allSatisfy({ $0.dx == 0 && $0.dy == 0 }) {
             print("  shifts: " + result.shifts.map { "(\($0.dx), \($0.dy))" }.joined(separator: " "))

@@ -41,7 +41,7 @@ struct PortraitCommand: ParsableCommand {
         rendering.focusDistance = focusDistance
         let jpeg: Data
         do { jpeg = try rendering.render(photo: data) } catch { throw CLIError("\(photo): \(error)") }
-        try AtomicFile.write(jpeg, to: destination)
+        try AtomicFile.write(jpeg, to: destination, replacing: overwrite)
         print("wrote \(output) (f/\(aperture)\(focusDistance.map { ", focused at \($0) m" } ?? ""))")
     }
 }

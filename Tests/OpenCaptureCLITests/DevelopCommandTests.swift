@@ -43,6 +43,16 @@ struct DevelopCommandTests {
         #expect(itself.status != 0 && itself.stderr.contains("raw file itself"), "\(itself.stderr)")
         #expect(try Data(contentsOf: tif) == original)
 
+        // Nor over another raw of the run: a raw named a.jpg kept when a.dng develops to JPEG beside it.
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(dng), to: folder.appendingPathComponent("a.dng"))
+        try FileManager.default.copyItem(at: folder.appendingPathComponent(dng), to: folder.appendingPathComponent("a.jpg"))
+        let disguised = try Data(contentsOf: folder.appendingPathComponent("a.jpg"))
+        for order in [["a.jpg", "a.dng"], ["a.dng", "a.jpg"]] {
+            let other = try HostileInputTests.run(["develop"] + order + ["--overwrite", "-o", "."], in: folder)
+            #expect(other.status != 0 && other.stderr.contains("an input of this run"), "\(other.stderr)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent("a.jpg")) == disguised)
+        }
+
         // A symbolic link named like the output is a file there, even one that points nowhere: kept.
         let link = folder.appendingPathComponent(base + ".png")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/elsewhere.png")

@@ -38,28 +38,30 @@ public struct RawDeveloper: Sendable {
 
     /// Develops `url` into the file `destination` (OpenCapture addition): written under a temporary name and renamed,
     /// its folder made once the photo is ready; a TIFF goes from the pixels to the file with no buffer of the whole
-    /// file. Throws `RawDevelopError` for the raw, `FileAccessError` for the destination.
-    public func develop(contentsOf url: URL, as format: DevelopedFileFormat, to destination: URL) throws -> DevelopedFile {
+    /// file. Throws `RawDevelopError` for the raw, `FileAccessError` for the destination. Without `replacing`, a file at
+    /// `destination` when the developed one is placed (one that appeared while it was developed) is kept and this throws.
+    public func develop(contentsOf url: URL, as format: DevelopedFileFormat, to destination: URL,
+                        replacing: Bool = true) throws -> DevelopedFile {
         let developed = try develop(bytes: try Self.readFile(url), as: format)
         try AtomicFile.makeFolder(destination.deletingLastPathComponent())
         var byteCount = 0
         do {
             switch developed.pixels {
             case .eight(let image) where format == .tiff:
-                try AtomicFile.write(to: destination) { descriptor in
+                try AtomicFile.write(to: destination, replacing: replacing) { descriptor in
                     try TIFFCodec.write(image, to: descriptor, orientation: developed.info.orientation, exif: developed.exif,
                                         iccProfile: developed.icc)
                     byteCount = Int(lseek(descriptor, 0, SEEK_END))
                 }
             case .sixteen(let image):
-                try AtomicFile.write(to: destination) { descriptor in
+                try AtomicFile.write(to: destination, replacing: replacing) { descriptor in
                     try TIFF16Writer.write(image, to: descriptor, orientation: developed.info.orientation, exif: developed.exif,
                                            iccProfile: developed.icc)
                     byteCount = Int(lseek(descriptor, 0, SEEK_END))
                 }
             default:
                 let data = try developed.encode()
-                try AtomicFile.write(data, to: destination)
+                try AtomicFile.write(data, to: destination, replacing: replacing)
                 byteCount = data.count
             }
         } catch MediaFormatError.writeFailed(let why) {

@@ -7,17 +7,20 @@ import MediaFormats
 /// in the destination folder, are flushed to disk, and only then renamed into place. Every file
 /// the tools and the `opencapture` command write goes through here.
 public enum AtomicFile {
-    /// Writes `data` to `url` atomically (replacing an existing file).
-    public static func write(_ data: Data, to url: URL) throws {
-        try write([(data, url)])
+    /// Writes `data` to `url` atomically, replacing an existing file unless `replacing` is false (then a file already
+    /// there, or one that appears while `data` is written, is kept and the write throws).
+    public static func write(_ data: Data, to url: URL, replacing: Bool = true) throws {
+        try write([(data, url)], replacing: replacing)
     }
 
     /// Writes several files as one: each goes to a temporary file beside its destination and is flushed, and only
     /// when all are written are they renamed into place, in order, and the folders flushed. A failed write (a full
     /// disk, a folder gone) leaves every destination as it was; only a rename failing after others succeeded (which
-    /// needs the folder itself to fail), or a crash between the renames, can leave some of the set renamed.
-    public static func write(_ files: [(data: Data, url: URL)]) throws {
-        var written: [(temporary: URL, url: URL)] = [], renamed = 0
+    /// needs the folder itself to fail), or a crash between the renames, can leave some of the set renamed. Without
+    /// `replacing`, a destination taken (by anything, a dangling symbolic link included) when its turn comes keeps
+    /// what is there, the files of the set already placed are taken back, and the write throws.
+    public static func write(_ files: [(data: Data, url: URL)], replacing: Bool = true) throws {
+        var written: [(temporary: URL, url: URL)] = [], placed = 0
         do {
             for (data, url) in files {
                 written.append((try writeTemporary(beside: url) { descriptor in
@@ -25,27 +28,48 @@ public enum AtomicFile {
                 }, url))
             }
             for file in written {
-                guard rename(file.temporary.path, file.url.path) == 0 else {
-                    throw FileAccessError(.write, path: file.url.path, errno: errno)
-                }
-                renamed += 1
+                try place(file.temporary, at: file.url, replacing: replacing)
+                placed += 1
             }
             for folder in Set(written.map { $0.url.deletingLastPathComponent().path }) { syncFolder(folder) }
         } catch {
-            for file in written[renamed...] { unlink(file.temporary.path) }
+            // New names this write made are taken back (a replaced file cannot be: only a failing folder gets here then).
+            if !replacing { for file in written[..<placed] { unlink(file.url.path) } }
+            for file in written[placed...] { unlink(file.temporary.path) }
             throw error
         }
     }
 
+    /// Moves a written temporary file to `url`: a rename, or without `replacing` a hard link that fails if anything is
+    /// at `url` (then the temporary name is removed). Where the file system has no hard links, the name is checked
+    /// just before the rename instead. Throws a `FileAccessError`; the temporary file is left to the caller.
+    private static func place(_ temporary: URL, at url: URL, replacing: Bool) throws {
+        if !replacing {
+            if link(temporary.path, url.path) == 0 {
+                unlink(temporary.path)
+                return
+            }
+            let code = errno
+            guard [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else {
+                throw FileAccessError(.write, path: url.path, reason: code == EEXIST ? "a file is already there" : SystemErrorReason.text(errno: code))
+            }
+            var status = stat()
+            guard lstat(url.path, &status) != 0 else { throw FileAccessError(.write, path: url.path, reason: "a file is already there") }
+        }
+        guard rename(temporary.path, url.path) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+    }
+
     /// Runs `body` with the file descriptor of a fresh temporary file beside `url` (open for reading and writing),
     /// then flushes it and renames it to `url`. If `body`, the flush or the rename throws, the temporary file is
-    /// removed and nothing appears under `url`. `body` must not close the descriptor.
-    public static func write(to url: URL, _ body: (Int32) throws -> Void) throws {
+    /// removed and nothing appears under `url`. `body` must not close the descriptor. Without `replacing`, a file at
+    /// `url` when the file is placed is kept and the write throws.
+    public static func write(to url: URL, replacing: Bool = true, _ body: (Int32) throws -> Void) throws {
         let temporary = try writeTemporary(beside: url, body)
-        guard rename(temporary.path, url.path) == 0 else {
-            let code = errno
+        do {
+            try place(temporary, at: url, replacing: replacing)
+        } catch {
             unlink(temporary.path)
-            throw FileAccessError(.write, path: url.path, errno: code)
+            throw error
         }
         syncFolder(url.deletingLastPathComponent().path)
     }

@@ -26,6 +26,33 @@ import Testing
         #expect(try Self.contents(folder) == ["photo.jpg"])
     }
 
+    @Test func withoutReplacingAFileThereIsKeptAndNothingIsLeftBehind() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("photo.jpg")
+        // Nothing there: written as usual.
+        try AtomicFile.write(Data([1, 2, 3]), to: url, replacing: false)
+        #expect(try Data(contentsOf: url) == Data([1, 2, 3]))
+        // A file there (as one that appeared while the photo was made): kept, and the write throws.
+        #expect(throws: FileAccessError.self) { try AtomicFile.write(Data([9]), to: url, replacing: false) }
+        #expect(throws: FileAccessError.self) {
+            try AtomicFile.write(to: url, replacing: false) { descriptor in _ = [UInt8(9)].withUnsafeBytes { write(descriptor, $0.baseAddress, 1) } }
+        }
+        #expect(try Data(contentsOf: url) == Data([1, 2, 3]))
+        // A symbolic link that points nowhere is a name taken too.
+        let link = folder.appendingPathComponent("link.jpg")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/nonexistent/x.jpg")
+        #expect(throws: FileAccessError.self) { try AtomicFile.write(Data([9]), to: link, replacing: false) }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "/nonexistent/x.jpg")
+        // A set whose second name is taken: the first, placed already, is taken back.
+        let first = folder.appendingPathComponent("fused.jpg")
+        #expect(throws: FileAccessError.self) {
+            try AtomicFile.write([(Data([4]), first), (Data([5]), url)], replacing: false)
+        }
+        #expect(!FileManager.default.fileExists(atPath: first.path))
+        #expect(try Self.contents(folder) == ["link.jpg", "photo.jpg"])
+    }
+
     @Test func aWriterThatFailsMidwayLeavesNothing() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
