@@ -122,6 +122,8 @@ struct RenderCache: Sendable {
             return
         }
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.release(temporary) }
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard fd >= 0 else { return }
         var ok: Bool

@@ -12,6 +12,7 @@ public enum FilePlacement {
 
     /// Makes `temporary` durable and renames it to `url`; on failure deletes it and throws `.writeFailed`.
     public static func moveIntoPlace(_ temporary: URL, to url: URL) throws {
+        defer { TemporaryFiles.release(temporary) }
         if let handle = try? FileHandle(forUpdating: temporary) {
             try? handle.synchronize()
             try? handle.close()
@@ -26,6 +27,7 @@ public enum FilePlacement {
     /// Writes `data` to `url` through a temporary name beside it.
     public static func write(_ data: Data, to url: URL) throws {
         let temporary = temporaryURL(beside: url, tag: "partial")
+        TemporaryFiles.register(temporary)
         do {
             try data.write(to: temporary)
         } catch {

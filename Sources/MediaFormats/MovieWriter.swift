@@ -27,6 +27,7 @@ public final class MovieWriter {
         self.settings = settings
         self.url = url
         temporaryURL = FilePlacement.temporaryURL(beside: url, tag: "partial").appendingPathExtension("mov")
+        TemporaryFiles.register(temporaryURL)
         let (primaries, transfer, matrix) = settings.colorSpace == .displayP3 ? (12, 13, 1) : (1, 13, 1)
         var error = [CChar](repeating: 0, count: 256)
         let keys = settings.metadata.map { strdup($0.key) }, values = settings.metadata.map { strdup($0.value) }

@@ -10,4 +10,19 @@ struct OpenCaptureCommand: AsyncParsableCommand {
                       InspectCommand.self, DevicesCommand.self, DepthCommand.self, PortraitCommand.self, LibraryCommand.self, StudioCommand.self,
                       LiveCommand.self, RecordCommand.self, ExportMotionPhotoCommand.self],
         defaultSubcommand: DemoCommand.self)
+
+    /// Runs the command line, with interrupts removing the temporary files of writes in flight.
+    static func main() async {
+        InterruptCleanup.install()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -41,6 +41,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
         let stream = delivery.stream
         step = stream.configuration.frameRate >= 29 ? 2 : 1
         temporaryURL = FilePlacement.temporaryURL(beside: delivery.url, tag: "unpaired").appendingPathExtension("mov")
+        TemporaryFiles.register(temporaryURL)
         let size = stream.configuration.size
         var settings = MovieSettings(codec: delivery.codec, width: size.width, height: size.height,
                                      frameRate: Int((stream.configuration.frameRate / Double(step)).rounded()))

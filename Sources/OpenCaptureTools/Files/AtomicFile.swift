@@ -29,13 +29,17 @@ public enum AtomicFile {
             }
             for file in written {
                 try place(file.temporary, at: file.url, replacing: replacing)
+                TemporaryFiles.release(file.temporary)
                 placed += 1
             }
             for folder in Set(written.map { $0.url.deletingLastPathComponent().path }) { syncFolder(folder) }
         } catch {
             // New names this write made are taken back (a replaced file cannot be: only a failing folder gets here then).
             if !replacing { for file in written[..<placed] { unlink(file.url.path) } }
-            for file in written[placed...] { unlink(file.temporary.path) }
+            for file in written[placed...] {
+                unlink(file.temporary.path)
+                TemporaryFiles.release(file.temporary)
+            }
             throw error
         }
     }
@@ -65,6 +69,7 @@ public enum AtomicFile {
     /// `url` when the file is placed is kept and the write throws.
     public static func write(to url: URL, replacing: Bool = true, _ body: (Int32) throws -> Void) throws {
         let temporary = try writeTemporary(beside: url, body)
+        defer { TemporaryFiles.release(temporary) }
         do {
             try place(temporary, at: url, replacing: replacing)
         } catch {
@@ -88,8 +93,13 @@ public enum AtomicFile {
         try checkDestination(url)
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
+        TemporaryFiles.register(temporary)
         let descriptor = open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
+        guard descriptor >= 0 else {
+            let code = errno
+            TemporaryFiles.release(temporary)
+            throw FileAccessError(.write, path: url.path, errno: code)
+        }
         var closed = false
         do {
             try body(descriptor)
@@ -100,6 +110,7 @@ public enum AtomicFile {
         } catch {
             if !closed { close(descriptor) }
             unlink(temporary.path)
+            TemporaryFiles.release(temporary)
             throw error
         }
     }

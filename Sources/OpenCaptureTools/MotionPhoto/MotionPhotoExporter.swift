@@ -45,7 +45,11 @@ public enum MotionPhotoExporter {
         try AtomicFile.checkDestination(output)
         let folder = output.deletingLastPathComponent()
         let mp4URL = folder.appendingPathComponent(".\(output.lastPathComponent).video-\(UUID().uuidString.prefix(8)).mp4")
-        defer { try? FileManager.default.removeItem(at: mp4URL) }
+        TemporaryFiles.register(mp4URL)
+        defer {
+            try? FileManager.default.removeItem(at: mp4URL)
+            TemporaryFiles.release(mp4URL)
+        }
         do {
             try MovieRemuxer.remux(movie, to: mp4URL, format: "mp4")
         } catch {

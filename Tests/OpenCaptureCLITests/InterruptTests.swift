@@ -1,0 +1,31 @@
+import Foundation
+import OpenCaptureTestSupport
+import Testing
+
+/// An interrupted `opencapture` removes the hidden temporary files of the writes in flight and ends by the signal.
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
+struct InterruptTests {
+    @Test func aTerminatedRecordingLeavesNoTemporaryMovie() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-interrupt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(OpenCaptureBinary.tool.path))
+        process.arguments = ["record", "--preset", "low", "--duration", "20", "-o", folder.appendingPathComponent("clip.mov").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The movie is written under a hidden temporary name while it records (seconds: the test waits for it).
+        let deadline = Date().addingTimeInterval(30)
+        var hidden: [String] = []
+        while hidden.isEmpty, process.isRunning, Date() < deadline {
+            hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+            if hidden.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        #expect(!hidden.isEmpty, "no temporary movie appeared")
+        process.terminate()   // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
