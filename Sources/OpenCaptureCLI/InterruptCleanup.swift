@@ -6,7 +6,7 @@ import Foundation
 /// writes in flight are removed (`TemporaryFiles`), then the process ends by the same signal, as it would have.
 enum InterruptCleanup {
     /// The dispatch sources, kept alive for the process's life.
-    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+    private static let sources = Locked<[any DispatchSourceSignal]>([])
 
     /// Installs the handling for SIGINT, SIGTERM and SIGHUP (once, before any work).
     static func install() {
@@ -29,7 +29,7 @@ enum InterruptCleanup {
                 raise(number)
             }
             source.resume()
-            sources.append(source)
+            sources.withLock { $0.append(source) }
         }
     }
 }
