@@ -32,6 +32,35 @@ public struct PNGHeader: Sendable, Equatable {
         colorType = Int(try r.u8(25))
     }
 
+    /// The ICC profile of the `iCCP` chunk (name, NUL, compression 0, zlib stream), inflated; nil without one.
+    /// Throws `.invalidImage` when the chunk is damaged or the profile would exceed 16 MB.
+    public static func iccProfile(in data: Data) throws -> Data? {
+        guard let chunk = try chunks(in: data).first(where: { $0.type == "iCCP" }) else { return nil }
+        let body = [UInt8](data[(data.startIndex + chunk.body.lowerBound)..<(data.startIndex + chunk.body.upperBound)])
+        guard let nul = body.prefix(80).firstIndex(of: 0), nul >= 1, nul + 2 < body.count, body[nul + 1] == 0 else {
+            throw MediaFormatError.invalidImage("PNG iCCP chunk is damaged")
+        }
+        let stream = Array(body[(nul + 2)...])
+        var capacity = max(4096, stream.count * 4)
+        while capacity <= 16 << 20 {
+            var profile = [UInt8](repeating: 0, count: capacity)
+            var length = uLongf(capacity)
+            let status = profile.withUnsafeMutableBufferPointer { out in
+                stream.withUnsafeBufferPointer { uncompress(out.baseAddress, &length, $0.baseAddress, uLong($0.count)) }
+            }
+            if status == Z_OK { return Data(profile.prefix(Int(length))) }
+            guard status == Z_BUF_ERROR else { throw MediaFormatError.invalidImage("PNG iCCP profile does not inflate") }
+            capacity *= 4
+        }
+        throw MediaFormatError.invalidImage("PNG iCCP profile is larger than 16 MB")
+    }
+
+    /// The colour primaries of the `cICP` chunk (ITU-T H.273: 1 BT.709/sRGB, 12 P3-D65); nil without one.
+    public static func codingPrimaries(in data: Data) throws -> Int? {
+        guard let chunk = try chunks(in: data).first(where: { $0.type == "cICP" }), chunk.body.count >= 1 else { return nil }
+        return Int(data[data.startIndex + chunk.body.lowerBound])
+    }
+
     /// Every chunk from IHDR to IEND. Throws `.truncated` when a chunk runs past the end of the
     /// file or the file ends before IEND.
     public static func chunks(in data: Data) throws -> [Chunk] {

@@ -104,8 +104,12 @@ struct FusionInput {
         let (rowBytes, o1) = header.width.multipliedReportingOverflow(by: 3)
         let (raw, o2) = (rowBytes + 1).multipliedReportingOverflow(by: header.height)
         guard !o1, !o2, data.count >= raw / 1032 else { throw MediaFormatError.truncated }
+        // The colour space the file declares: an ICC profile (iCCP), else cICP primaries, else sRGB.
+        let icc = try? PNGHeader.iccProfile(in: data)
+        let space = colorSpace(icc: icc.flatMap(ICCProfile.description(of:)), primaries: try? PNGHeader.codingPrimaries(in: data),
+                               exif: nil)
         return FusionInput(name: name, data: data, kind: .png, size: Size(width: header.width, height: header.height), exif: nil,
-                           orientation: 1, colorSpace: .sRGB, exposure: nil, response: .linear)
+                           orientation: 1, colorSpace: space, exposure: nil, response: .linear)
     }
 
     private static func probeTIFF(_ data: Data, name: String) throws -> FusionInput {

@@ -165,7 +165,9 @@ public enum FileInspector {
         for chunk in chunks {
             let body = data.subdata(in: (data.startIndex + chunk.body.lowerBound)..<(data.startIndex + chunk.body.upperBound))
             switch chunk.type {
-            case "iCCP": report.add("ICC", "Profile name", String(decoding: body.prefix { $0 != 0 }, as: UTF8.self))
+            case "iCCP":
+                report.add("ICC", "Profile name", String(decoding: body.prefix { $0 != 0 }, as: UTF8.self))
+                if let profile = try? PNGHeader.iccProfile(in: data) { report.setICC(profile) }
             case "sRGB": report.add("ICC", "sRGB chunk", "rendering intent \(body.first ?? 0)")
             case "eXIf": if let exif = try? ExifReader.read(jpeg: body) { addExif(exif, to: &report) }
             default: break

@@ -1,6 +1,6 @@
 import CaptureCore
 import Foundation
-import MediaFormats
+@testable import MediaFormats
 import Testing
 @testable import OpenCaptureTools
 
@@ -69,6 +69,23 @@ import Testing
         let turned = try RadianceHDR.decode(try #require(result.radianceHDR))
         #expect(turned.width == 48 && turned.height == 64)
         #expect(turned.storage == ExifOrientationTransform(exifOrientation: 6, size: Size(width: 64, height: 48)).apply(plain).storage)
+    }
+
+    @Test func pngsWithADisplayP3ProfileGiveDisplayP3Outputs() throws {
+        let profile = ICCProfile.data(for: .displayP3)
+        let files = try Self.bracket().map { image -> Data in
+            let png = try PNGCodec.encode(image)
+            // An iCCP chunk: name, NUL, compression 0, the profile as one stored zlib block.
+            var stream: [UInt8] = [0x78, 0x01, 1, UInt8(profile.count & 0xFF), UInt8(profile.count >> 8),
+                                   UInt8(~profile.count & 0xFF), UInt8((~profile.count >> 8) & 0xFF)] + [UInt8](profile)
+            var a: UInt32 = 1, b: UInt32 = 0
+            for byte in profile { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
+            stream += withUnsafeBytes(of: (b << 16 | a).bigEndian) { Array($0) }
+            return try PNGCodec.inserting(chunk: "iCCP", Data(Array("P3".utf8) + [0, 0] + stream), into: png)
+        }
+        let result = try PhotoFusion().fuse(fileData: files)
+        #expect(result.colorSpace == .displayP3)
+        #expect(Self.iccDescription(result.fusedJPEG) == "Display P3")
     }
 
     @Test func sRGBFilesGiveSRGBOutputs() throws {
