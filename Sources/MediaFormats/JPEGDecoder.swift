@@ -59,7 +59,8 @@ public enum JPEGDecoder {
             }
             return JPEGHeader(size: Size(width: Int(info.image_width), height: Int(info.image_height)),
                               isProgressive: info.progressive_mode != 0, components: components,
-                              storesRGB: info.jpeg_color_space == JCS_RGB, chromaSampling: sampling)
+                              storesRGB: info.jpeg_color_space == JCS_RGB, chromaSampling: sampling,
+                              isArithmetic: info.arith_code != 0)
         }
     }
 

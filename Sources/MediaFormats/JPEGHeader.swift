@@ -19,9 +19,13 @@ public struct JPEGHeader: Sendable, Equatable {
     public var bitsPerSample: Int
     /// Lossless (SOF3 or SOF11, as in DNG tiles) rather than DCT-coded.
     public var isLossless: Bool
+    /// Arithmetic-coded (SOF9–SOF15) rather than Huffman-coded.
+    public var isArithmetic: Bool
+    /// Hierarchical (differential frames, SOF5–7 and SOF13–15).
+    public var isHierarchical: Bool
 
     public init(size: Size, isProgressive: Bool, components: Int, storesRGB: Bool = false, chromaSampling: SIMD2<Int>?,
-                bitsPerSample: Int = 8, isLossless: Bool = false) {
+                bitsPerSample: Int = 8, isLossless: Bool = false, isArithmetic: Bool = false, isHierarchical: Bool = false) {
         self.size = size
         self.isProgressive = isProgressive
         self.components = components
@@ -29,17 +33,28 @@ public struct JPEGHeader: Sendable, Equatable {
         self.chromaSampling = chromaSampling
         self.bitsPerSample = bitsPerSample
         self.isLossless = isLossless
+        self.isArithmetic = isArithmetic
+        self.isHierarchical = isHierarchical
     }
+
+    /// Whether libjpeg-turbo 2.1 (8-bit, as Debian 12 ships it) can decode the pixels: 8-bit DCT frames, not
+    /// hierarchical.
+    public var isDecodableHere: Bool { bitsPerSample == 8 && !isLossless && !isHierarchical }
 
     /// The frame header read from the file's own bytes (its first SOF segment), for JPEGs libjpeg-turbo cannot open
     /// (12- and 16-bit, lossless, hierarchical, arithmetic-coded). `storesRGB` follows the component ids only (an Adobe
-    /// marker is not read). Throws a `MediaFormatError` when there is no readable frame header.
+    /// marker is not read). Throws a `MediaFormatError` when there is no readable, valid frame header (one frame; 2–16
+    /// bits, 8 or 12 for DCT frames; 1–4 components sampled 1–4 times each way; a width).
     public static func frame(in data: Data) throws -> JPEGHeader {
         let bytes = [UInt8](data)
         // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-        guard let frame = try JPEGSegments.segments(in: bytes).first(where: {
+        let frames = try JPEGSegments.segments(in: bytes).filter {
             (0xC0...0xCF).contains($0.marker) && ![0xC4, 0xC8, 0xCC].contains($0.marker)
-        }) else { throw MediaFormatError.invalidImage("no JPEG frame header") }
+        }
+        guard let frame = frames.first else { throw MediaFormatError.invalidImage("no JPEG frame header") }
+        let marker = frame.marker, lossless = [0xC3, 0xC7, 0xCB, 0xCF].contains(marker)
+        let hierarchical = [0xC5, 0xC6, 0xC7, 0xCD, 0xCE, 0xCF].contains(marker)
+        guard frames.count == 1 || hierarchical else { throw MediaFormatError.invalidImage("JPEG with \(frames.count) frame headers") }
         let p = frame.payload
         guard p.count >= 6 else { throw MediaFormatError.invalidImage("JPEG frame header of \(p.count) bytes") }
         let components = Int(bytes[p.lowerBound + 5])
@@ -52,17 +67,22 @@ public struct JPEGHeader: Sendable, Equatable {
             let entry = p.lowerBound + 6 + 3 * i
             return (bytes[entry], Int(bytes[entry + 1] >> 4), Int(bytes[entry + 1] & 0x0F))
         }
+        let precision = Int(bytes[p.lowerBound])
+        guard lossless ? (2...16).contains(precision) : [8, 12].contains(precision) else {
+            throw MediaFormatError.invalidImage("JPEG frame of \(precision)-bit samples")
+        }
+        guard components <= 4, width > 0, factors.allSatisfy({ (1...4).contains($0.h) && (1...4).contains($0.v) }) else {
+            throw MediaFormatError.invalidImage("JPEG frame header with impossible components or size")
+        }
         var sampling: SIMD2<Int>?
         if components == 3, factors[1].h == factors[2].h, factors[1].v == factors[2].v, factors[1].h > 0, factors[1].v > 0,
            factors[0].h % factors[1].h == 0, factors[0].v % factors[1].v == 0 {
             sampling = SIMD2(factors[0].h / factors[1].h, factors[0].v / factors[1].v)
         }
-        let marker = frame.marker
-        return JPEGHeader(size: Size(width: width, height: height), isProgressive: marker == 0xC2 || marker == 0xC6
-                            || marker == 0xCA || marker == 0xCE,
+        return JPEGHeader(size: Size(width: width, height: height), isProgressive: [0xC2, 0xC6, 0xCA, 0xCE].contains(marker),
                           components: components, storesRGB: components == 3 && factors.map { $0.id } == Array("RGB".utf8),
-                          chromaSampling: sampling, bitsPerSample: Int(bytes[p.lowerBound]),
-                          isLossless: marker == 0xC3 || marker == 0xC7 || marker == 0xCB || marker == 0xCF)
+                          chromaSampling: sampling, bitsPerSample: precision, isLossless: lossless, isArithmetic: marker >= 0xC9,
+                          isHierarchical: hierarchical)
     }
 
     /// The chroma subsampling, when it is one of the three OpenCapture writes.

@@ -50,6 +50,22 @@ import Testing
         #expect(header.size == Size(width: 8, height: 6))
     }
 
+    @Test func impossibleFramesAreErrors() throws {
+        let jpeg = try JPEGEncoder.encode(Raster<UInt8>(width: 40, height: 30, channels: 3, repeating: 60))
+        let frame = try #require(try JPEGSegments.segments(in: jpeg).first { $0.marker == 0xC0 })
+        // Precision 7, 255, 0; a sampling factor of 5 or 0; no width.
+        let damage: [[(offset: Int, value: UInt8)]] = [[(0, 7)], [(0, 255)], [(0, 0)], [(7, 0x51)], [(7, 0x00)], [(3, 0), (4, 0)]]
+        for changes in damage {
+            var bytes = [UInt8](jpeg)
+            for change in changes { bytes[frame.payload.lowerBound + change.offset] = change.value }
+            #expect(throws: MediaFormatError.self, "\(changes)") { try JPEGHeader.frame(in: Data(bytes)) }
+        }
+        // Arithmetic coding (SOF9) is described as such.
+        var arithmetic = [UInt8](jpeg)
+        arithmetic[frame.offset + 1] = 0xC9
+        #expect(try JPEGHeader.frame(in: Data(arithmetic)).isArithmetic)
+    }
+
     @Test func noFrameHeaderIsAnError() {
         #expect(throws: MediaFormatError.self) { try JPEGHeader.frame(in: Data([0xFF, 0xD8, 0xFF, 0xD9])) }
         #expect(throws: MediaFormatError.self) { try JPEGHeader.frame(in: Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x05, 8, 0, 1])) }

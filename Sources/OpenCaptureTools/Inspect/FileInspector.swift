@@ -55,13 +55,16 @@ public enum FileInspector {
 
     private static func jpeg(_ data: Data) throws -> FileReport {
         var report = FileReport(kind: .jpeg)
+        // Headers that run past the end of the file: cut (libjpeg may read such a header to its end regardless).
+        do { _ = try JPEGSegments.segments(in: data) } catch MediaFormatError.truncated { throw FileInspectionError.truncated } catch {}
         var header: JPEGHeader
         var decodable = true
         do {
             header = try JPEGDecoder.header(of: data)
         } catch let error as MediaFormatError {
-            // A JPEG libjpeg-turbo 2.1 cannot open (12- or 16-bit, lossless, …) is still described from its frame header.
-            guard error != .truncated, let frame = try? JPEGHeader.frame(in: data), frame.size.width > 0, frame.size.height > 0 else {
+            // A JPEG libjpeg-turbo 2.1 cannot open (12- or 16-bit, lossless, hierarchical) is still described from its
+            // frame header; an 8-bit one it refuses is refused here too, for its reason.
+            guard error != .truncated, let frame = try? JPEGHeader.frame(in: data), !frame.isDecodableHere else {
                 throw inspectionError(error)
             }
             header = frame
@@ -90,10 +93,12 @@ public enum FileInspector {
         case (3, false, let ratio?): layout = "YCbCr " + ratio
         default: layout = "\(header.components) components"
         }
-        let process = header.isLossless ? "lossless, " : header.isProgressive ? "progressive, " : "sequential, "
+        let process = (header.isHierarchical ? "hierarchical " : "")
+            + (header.isLossless ? "lossless, " : header.isProgressive ? "progressive, " : "sequential, ")
+            + (header.isArithmetic ? "arithmetic-coded, " : "")
         report.add("File", "Encoding", process + (header.bitsPerSample == 8 ? "" : "\(header.bitsPerSample)-bit, ") + layout)
         if !decodable {
-            report.add("File", "Pixels", "not decoded here (this build's libjpeg-turbo reads 8-bit lossy JPEGs only): headers and metadata only")
+            report.add("File", "Pixels", "not decoded here (this build's libjpeg-turbo reads 8-bit, non-hierarchical DCT JPEGs only): headers and metadata only")
         }
         if let exif = try? ExifReader.read(jpeg: data) { addExif(exif, to: &report) }
         if let thumbnail = try? ExifReader.thumbnail(jpeg: data), let size = try? JPEGDecoder.size(of: thumbnail) {

@@ -59,8 +59,15 @@ import Testing
         #expect(report["Encoding"] == "sequential, 12-bit, YCbCr 4:2:0")
         #expect(report["Pixels"]?.contains("not decoded") == true)
         #expect(report.value("Make", in: "EXIF") == "OpenCapture")
-        // Damage is still damage: a file with no frame header at all is refused.
+        // Damage is still damage: a file with no frame header at all, or an impossible one, is refused; headers cut
+        // short are a truncated file.
         #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data([0xFF, 0xD8, 0xFF, 0xD9])) }
+        var sevenBit = bytes
+        sevenBit[frame.payload.lowerBound] = 7
+        #expect(throws: FileInspectionError.self) { try FileInspector.inspect(Data(sevenBit)) }
+        let plain = try JPEGEncoder.encode(Raster<UInt8>(width: 40, height: 30, channels: 3, repeating: 60))
+        let scan = try #require(try JPEGSegments.segments(in: plain).last)
+        #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(plain.prefix(scan.payload.upperBound - 2)) }
     }
 
     @Test func reportsPNGAndTIFFSizes() throws {
