@@ -11,12 +11,14 @@ struct ExportMotionPhotoCommand: ParsableCommand {
     @Argument(help: "The still: JPEG or HEIC.") var still: String
     @Argument(help: "The movie: QuickTime (.mov) or MP4.") var movie: String
     @Option(name: .shortAndLong, help: "The Motion Photo to write (.jpg, or .heic for a HEIC with the video in an mpvd box).") var output: String
+    @Flag(help: "Replace output files that already exist (by default an output never replaces a file).") var overwrite = false
 
     func run() throws {
         let summary: MotionPhotoExporter.Summary
         do {
+            try ExistingOutput.refuse([URL(fileURLWithPath: output)], overwrite: overwrite)
             summary = try MotionPhotoExporter.export(still: URL(fileURLWithPath: still), movie: URL(fileURLWithPath: movie),
-                                                     to: URL(fileURLWithPath: output))
+                                                     to: URL(fileURLWithPath: output), replacing: overwrite)
         } catch let error as MotionPhotoError {
             throw CLIError(error.description)
         } catch let error as FileAccessError {

@@ -58,6 +58,12 @@ struct FuseCommand: ParsableCommand {
         try ExistingOutput.refuse(destinations, overwrite: overwrite)
         // Never write over a frame of the bracket.
         let sources = inputs.map { URL(fileURLWithPath: $0) }
+        // One file given twice is not a bracket of two frames.
+        for (i, a) in sources.enumerated() {
+            if let j = sources[(i + 1)...].firstIndex(where: { AtomicFile.isSameFile(a, $0) }) {
+                throw CLIError("\(inputs[i]) and \(inputs[j]) are the same file")
+            }
+        }
         if let clash = destinations.first(where: { destination in sources.contains { AtomicFile.isSameFile($0, destination) } }) {
             throw CLIError("\(clash.path) is one of the inputs; choose another output name")
         }

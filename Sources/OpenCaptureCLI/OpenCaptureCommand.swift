@@ -11,11 +11,12 @@ struct OpenCaptureCommand: AsyncParsableCommand {
                       LiveCommand.self, RecordCommand.self, ExportMotionPhotoCommand.self],
         defaultSubcommand: DemoCommand.self)
 
-    /// Runs the command line, with interrupts removing the temporary files of writes in flight.
+    /// Runs the command line, with interrupts removing the temporary files of writes in flight (the studio server
+    /// handles its own: SIGINT and SIGTERM shut it down cleanly, finishing what it writes).
     static func main() async {
-        InterruptCleanup.install()
         do {
             var command = try parseAsRoot()
+            if !(command is StudioCommand) { InterruptCleanup.install() }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -50,6 +50,8 @@ struct HostileInputTests {
 
     static let cases: [(String, [String])] = [
         ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
+        ("fuse one file twice", ["fuse", "good.jpg", "./good.jpg", "-o", "fused.jpg"]),
+        ("motion photo over a file", ["export-motion-photo", "good.jpg", "missing.mov", "-o", "good2.jpg"]),
         ("fuse sizes differ", ["fuse", "good.jpg", "narrow.png", "-o", "out/fused.jpg"]),
         ("fuse lying header", ["fuse", "good.jpg", "huge.png", "-o", "out/fused.jpg"]),
         ("fuse empty", ["fuse", "good.jpg", "empty.dng", "-o", "out/fused.jpg"]),

@@ -22,8 +22,9 @@ public enum MotionPhotoExporter {
 
     /// Writes the Motion Photo of `still` + `movie` to `output` (temporary name, then rename). Throws
     /// `MotionPhotoError` for an output not named .jpg/.jpeg/.heic/.heif or naming an input, unreadable files, a still that is not a JPEG or HEIC, a movie without video, or a
-    /// still and movie whose content identifiers differ.
-    public static func export(still: URL, movie: URL, to output: URL) throws -> Summary {
+    /// still and movie whose content identifiers differ. Without `replacing`, a file at `output` when the Motion Photo is
+    /// placed is kept and this throws a `FileAccessError`.
+    public static func export(still: URL, movie: URL, to output: URL, replacing: Bool = true) throws -> Summary {
         let kind = output.pathExtension.lowercased()
         guard ["jpg", "jpeg", "heic", "heif"].contains(kind) else {
             throw MotionPhotoError("\(output.lastPathComponent): a Motion Photo is a .jpg or a .heic file")
@@ -68,7 +69,7 @@ public enum MotionPhotoExporter {
         } catch let error as MediaFormatError {
             throw MotionPhotoError("cannot read \(still.lastPathComponent): \(error)")
         }
-        try AtomicFile.write(combined, to: output)
+        try AtomicFile.write(combined, to: output, replacing: replacing)
         return Summary(bytes: combined.count, videoBytes: mp4.count, presentationTime: parsed.pairing.stillImageTime,
                        contentIdentifier: stillID ?? parsed.pairing.contentIdentifier)
     }
