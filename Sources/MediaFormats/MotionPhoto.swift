@@ -15,7 +15,9 @@ public enum MotionPhoto {
 
     static let xmpPrefix = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
 
-    /// `jpeg` with Motion Photo XMP (replacing any XMP it had) followed by `video` (an MP4).
+    /// `jpeg` with Motion Photo XMP (replacing any XMP it had) followed by `video` (an MP4). Only the primary image is
+    /// kept: images after it (a portrait's depth and matte) and the MPF index that points at them are left out, so no
+    /// index points into the video.
     public static func make(jpeg: Data, video: Data, presentationTimestampUs: Int64) throws -> Data {
         let bytes = [UInt8](jpeg)
         let segments = try JPEGSegments.segments(in: bytes)
@@ -25,7 +27,7 @@ public enum MotionPhoto {
         let payload = xmpPrefix + xmp
         guard payload.count + 2 <= 0xFFFF else { throw MediaFormatError.unsupported("Motion Photo XMP longer than one segment") }
         // After SOI and the APP0/APP1 segments that lead the file (JFIF, Exif), before anything else.
-        let kept = segments.dropLast().filter { !isXMP($0, bytes) }
+        let kept = segments.dropLast().filter { !isXMP($0, bytes) && !isMPF($0, bytes) }
         var insertAt = kept.firstIndex { !($0.marker == 0xE0 || $0.marker == 0xE1) } ?? kept.count
         if insertAt > kept.count { insertAt = kept.count }
         var out: [UInt8] = [0xFF, 0xD8]
@@ -90,7 +92,9 @@ public enum MotionPhoto {
                     GCamera:MicroVideoPresentationTimestampUs="\(presentationTimestampUs)"
             """
         let (mime, padding) = heic ? ("image/heic", 8) : ("image/jpeg", 0)
+        // Wrapped in the xpacket processing instructions XMP readers expect (exiftool warns without them).
         return """
+        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/" x:xmptk="OpenCapture">
          <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
           <rdf:Description rdf:about=""
@@ -113,12 +117,17 @@ public enum MotionPhoto {
           </rdf:Description>
          </rdf:RDF>
         </x:xmpmeta>
+        <?xpacket end="w"?>
         """
     }
 
     private static func isXMP(_ segment: JPEGSegment, _ bytes: [UInt8]) -> Bool {
         segment.marker == 0xE1 && segment.payload.count >= xmpPrefix.count
             && Array(bytes[segment.payload.lowerBound..<(segment.payload.lowerBound + xmpPrefix.count)]) == xmpPrefix
+    }
+
+    private static func isMPF(_ segment: JPEGSegment, _ bytes: [UInt8]) -> Bool {
+        segment.marker == 0xE2 && bytes[segment.payload].starts(with: Array("MPF".utf8) + [0])
     }
 
     private static func appendSegment(_ out: inout [UInt8], _ payload: [UInt8]) {

@@ -1,6 +1,6 @@
 import CaptureCore
 import Foundation
-import MediaFormats
+@testable import MediaFormats
 import OpenCaptureTestSupport
 import Testing
 
@@ -47,9 +47,19 @@ import Testing
         #expect(try ExifReader.read(jpeg: combined).make == "OpenCapture", "EXIF kept")
         #expect(try JPEGDecoder.decode(combined).storage == JPEGDecoder.decode(jpeg).storage, "the same picture")
         #expect(try MotionPhoto.read(jpeg) == nil)
+        // The XMP in its xpacket wrapper (exiftool warns without one).
+        let packet = MotionPhoto.xmpPacket(videoLength: 1, presentationTimestampUs: 0, heic: false)
+        #expect(packet.hasPrefix("<?xpacket begin=\"\u{FEFF}\"") && packet.hasSuffix("<?xpacket end=\"w\"?>"))
         // Made again from a Motion Photo: its XMP is replaced, not doubled.
         let again = try MotionPhoto.make(jpeg: combined.prefix(info.video.lowerBound), video: video, presentationTimestampUs: 5)
         #expect(try MotionPhoto.read(again)?.presentationTimestampUs == 5)
         #expect(again.count == combined.count - 12, "one XMP packet: only the two timestamps' digits differ")
+        // A portrait JPEG's depth image and the MPF index that points at it are left out: no index into the video.
+        let portrait = try MultiPictureIndex.assemble(primary: jpeg, secondaries: [JPEGEncoder.encode(Raster<UInt8>(width: 8, height: 8, channels: 1, repeating: 40))])
+        #expect(try JPEGSegments.hasMPF(in: portrait))
+        let motion = try MotionPhoto.make(jpeg: portrait, video: video, presentationTimestampUs: 0)
+        #expect(try !JPEGSegments.hasMPF(in: motion))
+        #expect(try MotionPhoto.read(motion).map { motion[$0.video] } == video)
+        #expect(try JPEGDecoder.decode(motion).storage == JPEGDecoder.decode(jpeg).storage)
     }
 }
