@@ -51,6 +51,7 @@ struct HostileInputTests {
     static let cases: [(String, [String])] = [
         ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
         ("fuse one file twice", ["fuse", "good.jpg", "./good.jpg", "-o", "fused.jpg"]),
+        ("record over a file", ["record", "--preset", "low", "--duration", "0.2", "-o", "good.jpg"]),
         ("motion photo over a file", ["export-motion-photo", "good.jpg", "missing.mov", "-o", "good2.jpg"]),
         ("fuse sizes differ", ["fuse", "good.jpg", "narrow.png", "-o", "out/fused.jpg"]),
         ("fuse lying header", ["fuse", "good.jpg", "huge.png", "-o", "out/fused.jpg"]),
