@@ -48,18 +48,10 @@ public enum JPEGDecoder {
         try withDecoder(data) { decoder in
             let info = decoder.pointee.cinfo
             let components = Int(info.num_components)
-            var sampling: SIMD2<Int>?
-            if components == 3, let c = info.comp_info {
-                let luma = SIMD2(Int(c[0].h_samp_factor), Int(c[0].v_samp_factor))
-                let chroma = SIMD2(Int(c[1].h_samp_factor), Int(c[1].v_samp_factor))
-                if chroma == SIMD2(Int(c[2].h_samp_factor), Int(c[2].v_samp_factor)), chroma.x > 0, chroma.y > 0,
-                   luma.x % chroma.x == 0, luma.y % chroma.y == 0 {
-                    sampling = luma / chroma
-                }
-            }
+            let factors = info.comp_info.map { c in (0..<components).map { SIMD2(Int(c[$0].h_samp_factor), Int(c[$0].v_samp_factor)) } }
             return JPEGHeader(size: Size(width: Int(info.image_width), height: Int(info.image_height)),
                               isProgressive: info.progressive_mode != 0, components: components,
-                              storesRGB: info.jpeg_color_space == JCS_RGB, chromaSampling: sampling,
+                              storesRGB: info.jpeg_color_space == JCS_RGB, chromaSampling: factors.flatMap(JPEGHeader.samplingRatio),
                               isArithmetic: info.arith_code != 0)
         }
     }

@@ -1,7 +1,8 @@
 import CaptureCore
 import Foundation
 
-/// What a JPEG's frame header says, read by libjpeg without decoding the image (OpenCapture addition).
+/// What a JPEG's frame header says, read without decoding the image — by libjpeg (`JPEGDecoder.header`), or from the
+/// file's bytes for what libjpeg-turbo 2.1 cannot open (`frame(in:)`) (OpenCapture addition).
 public struct JPEGHeader: Sendable, Equatable {
     public var size: Size
     /// Progressive (SOF2) rather than sequential scans.
@@ -74,15 +75,19 @@ public struct JPEGHeader: Sendable, Equatable {
         guard components <= 4, width > 0, factors.allSatisfy({ (1...4).contains($0.h) && (1...4).contains($0.v) }) else {
             throw MediaFormatError.invalidImage("JPEG frame header with impossible components or size")
         }
-        var sampling: SIMD2<Int>?
-        if components == 3, factors[1].h == factors[2].h, factors[1].v == factors[2].v, factors[1].h > 0, factors[1].v > 0,
-           factors[0].h % factors[1].h == 0, factors[0].v % factors[1].v == 0 {
-            sampling = SIMD2(factors[0].h / factors[1].h, factors[0].v / factors[1].v)
-        }
+        let sampling = samplingRatio(factors.map { SIMD2($0.h, $0.v) })
         return JPEGHeader(size: Size(width: width, height: height), isProgressive: [0xC2, 0xC6, 0xCA, 0xCE].contains(marker),
                           components: components, storesRGB: components == 3 && factors.map { $0.id } == Array("RGB".utf8),
                           chromaSampling: sampling, bitsPerSample: precision, isLossless: lossless, isArithmetic: marker >= 0xC9,
                           isHierarchical: hierarchical)
+    }
+
+    /// `chromaSampling` from the components' (horizontal, vertical) sampling factors: for three components whose second
+    /// and third sample alike and divide the first's, the first's over theirs; else nil.
+    static func samplingRatio(_ factors: [SIMD2<Int>]) -> SIMD2<Int>? {
+        guard factors.count == 3, factors[1] == factors[2], factors[1].x > 0, factors[1].y > 0,
+              factors[0].x % factors[1].x == 0, factors[0].y % factors[1].y == 0 else { return nil }
+        return factors[0] / factors[1]
     }
 
     /// The chroma subsampling, when it is one of the three OpenCapture writes.
