@@ -22,7 +22,7 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let url = URL(fileURLWithPath: output)
         // A movie output never replaces a file (Apple's rule); say so before the camera starts, not after "recording…".
-        if ExistingOutput.exists(url) { throw CLIError("\(url.path) exists; a recording never replaces a file: choose another name") }
+        if AtomicFile.exists(url) { throw CLIError("\(url.path) exists; a recording never replaces a file: choose another name") }
         var options = camera
         if options.preset == .photo { options.preset = .high }
         let movie = AVCaptureMovieFileOutput()

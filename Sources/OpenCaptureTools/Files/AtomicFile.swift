@@ -57,8 +57,7 @@ public enum AtomicFile {
             guard [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else {
                 throw FileAccessError(.write, path: url.path, reason: code == EEXIST ? "a file is already there" : SystemErrorReason.text(errno: code))
             }
-            var status = stat()
-            guard lstat(url.path, &status) != 0 else { throw FileAccessError(.write, path: url.path, reason: "a file is already there") }
+            guard !exists(url) else { throw FileAccessError(.write, path: url.path, reason: "a file is already there") }
         }
         guard rename(temporary.path, url.path) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
     }
@@ -128,6 +127,13 @@ public enum AtomicFile {
             FilePlacement.startWriteback(descriptor, offset: offset, count: n)
             offset += n
         }
+    }
+
+    /// Whether anything is at `url`'s path — a symbolic link included, even one that points nowhere (a final link is not
+    /// followed): the names a write without replacing keeps.
+    public static func exists(_ url: URL) -> Bool {
+        var status = stat()
+        return lstat(url.path, &status) == 0
     }
 
     /// Whether `a` and `b` are one file: the same device and inode when both exist (hard links included), else the
