@@ -62,11 +62,10 @@ struct DevelopCommand: ParsableCommand {
                 }
                 // Not even with --overwrite over the raw itself (a raw named .tif developed to TIFF beside it), nor over
                 // another raw of this run (a raw named .jpg, another developed to JPEG beside it).
-                if AtomicFile.isSameFile(source, target) {
-                    throw CLIError("\(target.path) is the raw file itself; choose another output folder or format")
-                }
                 if let other = inputs.first(where: { AtomicFile.isSameFile(URL(fileURLWithPath: $0), target) }) {
-                    throw CLIError("\(target.path) is \(other), an input of this run; choose another output folder or format")
+                    throw CLIError(AtomicFile.isSameFile(source, target)
+                        ? "\(target.path) is the raw file itself; choose another output folder or format"
+                        : "\(target.path) is \(other), an input of this run; choose another output folder or format")
                 }
                 try ExistingOutput.refuse([target], overwrite: overwrite)
                 let photo = try developer.develop(contentsOf: source, as: format, to: target, replacing: overwrite)
