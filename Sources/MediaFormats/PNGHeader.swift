@@ -36,7 +36,12 @@ public struct PNGHeader: Sendable, Equatable {
     /// Throws `.invalidImage` when the chunk is damaged or the profile would exceed 16 MB.
     public static func iccProfile(in data: Data) throws -> Data? {
         guard let chunk = try chunks(in: data).first(where: { $0.type == "iCCP" }) else { return nil }
-        let body = [UInt8](data[(data.startIndex + chunk.body.lowerBound)..<(data.startIndex + chunk.body.upperBound)])
+        return try iccProfile(chunk: data[(data.startIndex + chunk.body.lowerBound)..<(data.startIndex + chunk.body.upperBound)])
+    }
+
+    /// The ICC profile an `iCCP` chunk's body holds, inflated; see `iccProfile(in:)`.
+    public static func iccProfile(chunk: Data) throws -> Data {
+        let body = [UInt8](chunk)
         guard let nul = body.prefix(80).firstIndex(of: 0), nul >= 1, nul + 2 < body.count, body[nul + 1] == 0 else {
             throw MediaFormatError.invalidImage("PNG iCCP chunk is damaged")
         }

@@ -172,7 +172,7 @@ public enum FileInspector {
             switch chunk.type {
             case "iCCP":
                 report.add("ICC", "Profile name", String(decoding: body.prefix { $0 != 0 }, as: UTF8.self))
-                if let profile = try? PNGHeader.iccProfile(in: data) { report.setICC(profile) }
+                if let profile = try? PNGHeader.iccProfile(chunk: body) { report.setICC(profile) }
             case "sRGB": report.add("ICC", "sRGB chunk", "rendering intent \(body.first ?? 0)")
             case "eXIf": if let exif = try? ExifReader.read(jpeg: body) { addExif(exif, to: &report) }
             default: break
