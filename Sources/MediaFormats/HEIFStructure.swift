@@ -45,6 +45,14 @@ public struct HEIFStructure: Sendable, Equatable {
     /// Throws unless the primary image, its grid output and every tile fit `ImageLimits`:
     /// the check to make before handing the file to a decoder.
     public func checkDecodable() throws {
+        // libheif asserts (aborts the process) on a derived image whose source is not an image it codes (an `iden`
+        // of an unknown item type): only coded images and grids of them are handed to it.
+        guard Self.codedImageTypes.contains(primary.type) || primary.type == "grid" else {
+            throw MediaFormatError.unsupported("HEIF primary image of type '\(primary.type)'")
+        }
+        if let tile = gridTiles.first(where: { !Self.codedImageTypes.contains($0.type) }) {
+            throw MediaFormatError.unsupported("HEIF grid tile of type '\(tile.type)'")
+        }
         try ImageLimits.check(width: width, height: height, format: "HEIF image")
         if let grid {
             try ImageLimits.check(width: grid.width, height: grid.height, format: "HEIF grid")
@@ -59,6 +67,9 @@ public struct HEIFStructure: Sendable, Equatable {
             total = sum
         }
     }
+
+    /// Item types of coded images libheif decodes here (HEVC, AV1).
+    static let codedImageTypes: Set<String> = ["hvc1", "av01"]
 
     /// ISO/IEC 23008-12 §6.6.2.3: a grid is `rows × columns` tiles of one size whose mosaic covers the
     /// output and is trimmed by less than a tile. A grid that declares a larger output than its tiles would
