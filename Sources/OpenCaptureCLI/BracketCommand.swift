@@ -57,12 +57,13 @@ struct BracketCommand: AsyncParsableCommand {
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, bracket of \(settings.bracketedSettings.count)"
               + " (up to \(photoOutput.maxBracketedCapturePhotoCount))")
-        let delegate = PrintingPhotoDelegate(directory: directory, name: "bracket-\(settings.uniqueID)")
+        let name = "bracket-\(OutputNumbering.next("bracket", in: directory))"
+        let delegate = PrintingPhotoDelegate(directory: directory, name: name)
         await delegate.capture(settings, with: photoOutput)
         if let failure = delegate.failure { throw CLIError("bracket failed: \(failure)") }
         if fuse {
             // With RAW photos, `PhotoFusion` merges those (raw merge, then develop); otherwise the processed ones.
-            try Self.fuse(delegate.photos, into: directory, name: "bracket-\(settings.uniqueID)")
+            try Self.fuse(delegate.photos, into: directory, name: name)
         }
     }
 
@@ -86,14 +87,15 @@ struct BracketCommand: AsyncParsableCommand {
         }
     }
 
-    /// Fuses delivered photos and writes the results beside them, printing each step's time.
-    static func fuse(_ photos: [AVCapturePhoto], into directory: URL, name: String) throws {
+    /// Fuses delivered photos and writes the results beside them (over files of the same names only if `replacing`),
+    /// printing each step's time.
+    static func fuse(_ photos: [AVCapturePhoto], into directory: URL, name: String, replacing: Bool = false) throws {
         let raws = photos.filter(\.isRawPhoto).count
         print(raws >= 2 ? "Fusing \(raws) shots from their RAW photos" : "Fusing \(photos.count) shots")
         let clock = ContinuousClock(), start = clock.now
         let result = try PhotoFusion().fuse(photos)
         let writeStart = clock.now
-        try FuseCommand.write(result, base: directory.appendingPathComponent(name + "-fused"))
+        try FuseCommand.write(result, base: directory.appendingPathComponent(name + "-fused"), replacing: replacing)
         let write = writeStart.duration(to: clock.now), total = start.duration(to: clock.now)
         for timing in result.timings {
             print("  " + timing.step.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%7.3f s", timing.seconds))

@@ -28,7 +28,7 @@ struct DemoCommand: AsyncParsableCommand {
             device.unlockForConfiguration()
             let settings = format.map { AVCapturePhotoSettings(format: $0) } ?? AVCapturePhotoSettings()
             configure(settings)
-            let delegate = PrintingPhotoDelegate(directory: directory, name: name)
+            let delegate = PrintingPhotoDelegate(directory: directory, name: name, replacing: true)
             let started = Date()
             await delegate.capture(settings, with: photoOutput)
             rows.append((name, delegate, Date().timeIntervalSince(started)))
@@ -68,17 +68,17 @@ struct DemoCommand: AsyncParsableCommand {
             processedFormat: [AVVideoCodecKey: AVVideoCodecType.jpeg],
             bracketedSettings: [-2, 0, 2].map { AVCaptureAutoExposureBracketedStillImageSettings.autoExposureSettings(exposureTargetBias: $0) })
         bracket.isLensStabilizationEnabled = bracketOutput.isLensStabilizationDuringBracketedCaptureSupported
-        let bracketDelegate = PrintingPhotoDelegate(directory: directory, name: "08-bracket")
+        let bracketDelegate = PrintingPhotoDelegate(directory: directory, name: "08-bracket", replacing: true)
         await bracketDelegate.capture(bracket, with: bracketOutput)
         bracketSession.stopRunning()
         if let failure = bracketDelegate.failure { throw CLIError("bracket failed: \(failure)") }
-        try BracketCommand.fuse(bracketDelegate.photos, into: directory, name: "08-bracket")
+        try BracketCommand.fuse(bracketDelegate.photos, into: directory, name: "08-bracket", replacing: true)
 
         print("\n▶ Three requests in flight at once (VGA), each keeps its own order")
         let options = try CameraOptions.parse(["--preset", "vga", "--seed", String(seed)])
         let (vgaSession, _, vgaOutput) = try options.makeSession()
         defer { vgaSession.stopRunning() }
-        let delegates = (1...3).map { PrintingPhotoDelegate(directory: directory, name: "09-in-flight-\($0)", quiet: true) }
+        let delegates = (1...3).map { PrintingPhotoDelegate(directory: directory, name: "09-in-flight-\($0)", quiet: true, replacing: true) }
         await withTaskGroup(of: Void.self) { group in
             for delegate in delegates {
                 let settings = AVCapturePhotoSettings()
@@ -94,9 +94,9 @@ struct DemoCommand: AsyncParsableCommand {
                                                   kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA])
         do { try vgaOutput.validate(bad) } catch { print("  validate → \(error)") }
         let reused = AVCapturePhotoSettings()
-        let first = PrintingPhotoDelegate(directory: directory, name: "10-reuse", quiet: true)
+        let first = PrintingPhotoDelegate(directory: directory, name: "10-reuse", quiet: true, replacing: true)
         await first.capture(reused, with: vgaOutput)
-        let second = PrintingPhotoDelegate(directory: directory, name: "10-reuse-again")
+        let second = PrintingPhotoDelegate(directory: directory, name: "10-reuse-again", replacing: true)
         await second.capture(reused, with: vgaOutput)
 
         print("\nSummary")

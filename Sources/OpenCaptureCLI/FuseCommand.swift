@@ -103,8 +103,8 @@ struct FuseCommand: ParsableCommand {
 
     /// Writes the fused JPEG and, when present, the HDR and its tone-mapped JPEG, as one set (none of them
     /// appears unless all were written).
-    static func write(_ result: PhotoFusionResult, base: URL) throws {
-        try write(result, to: outputs(base.appendingPathExtension("jpg")))
+    static func write(_ result: PhotoFusionResult, base: URL, replacing: Bool) throws {
+        try write(result, to: outputs(base.appendingPathExtension("jpg")), replacing: replacing)
     }
 
     private static func write(_ result: PhotoFusionResult, to paths: (fused: URL, hdr: URL, toneMapped: URL),

@@ -39,9 +39,8 @@ struct LiveCommand: AsyncParsableCommand {
         print("  viewfinder running; keeping 1.5 s of frames before the shutter…")
         try await Task.sleep(nanoseconds: 1_600_000_000)
         let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: format == "heic" ? AVVideoCodecType.hevc : .jpeg])
-        let name = "live-\(settings.uniqueID)"
+        let name = "live-\(OutputNumbering.next("live", in: directory))"
         let movieURL = directory.appendingPathComponent("\(name).mov")
-        if FileManager.default.fileExists(atPath: movieURL.path) { throw CLIError("\(movieURL.path) already exists") }
         settings.livePhotoMovieFileURL = movieURL
         settings.livePhotoVideoCodecType = codec == "hevc" ? .hevc : .h264
         let delegate = PrintingPhotoDelegate(directory: directory, name: name)

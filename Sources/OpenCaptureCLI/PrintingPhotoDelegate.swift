@@ -1,14 +1,17 @@
 import Foundation
 import OpenCapture
 
-/// Prints every delegate callback with its time as it happens and writes each photo's file.
+/// Prints every delegate callback with its time as it happens and writes each photo's file, by default never over an
+/// existing one (the command chose a free name with `OutputNumbering`; a file that appears meanwhile is kept and the
+/// write fails).
 ///
 /// `@unchecked Sendable`: `lock` guards `state`, the only mutable field.
 final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unchecked Sendable {
-    private let start = Date()
+    private let start: Date
     private let directory: URL
     private let name: String
     private let quiet: Bool
+    private let replacing: Bool
     private let lock = NSLock()
     private var state = State()
 
@@ -29,7 +32,11 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     var resolved: AVCaptureResolvedPhotoSettings? { update { $0.resolved } }
     var photos: [AVCapturePhoto] { update { $0.photos } }
 
-    init(directory: URL, name: String, quiet: Bool = false) {
+    /// `start`: the time the printed milliseconds count from (one for all of a command's requests); `replacing`: whether
+    /// a file already under one of the photo's names is replaced (only the demo, whose folder and names are its own).
+    init(directory: URL, name: String, quiet: Bool = false, start: Date = Date(), replacing: Bool = false) {
+        self.start = start
+        self.replacing = replacing
         self.directory = directory
         self.name = name
         self.quiet = quiet
@@ -83,17 +90,23 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
             let numbered = photo.resolvedSettings.expectedPhotoCount > 1
             let url = directory.appendingPathComponent("\(name)\(numbered ? "-\(photo.photoCount)" : "").\(Self.fileExtension(photo, data))")
             do {
-                try AtomicFile.write(data, to: url)
+                try AtomicFile.write(data, to: url, replacing: replacing)
                 update { $0.written.append(url) }
-                log("didFinishProcessingPhoto #\(photo.photoCount): \(duration), ISO \(iso) → \(url.path) (\(data.count / 1024) KB)")
+                log("didFinishProcessingPhoto \(label(photo)): \(duration), ISO \(iso) → \(url.path) (\(data.count / 1024) KB)")
             } catch {
                 update { $0.failure = error }
                 log("didFinishProcessingPhoto: \(error)")
             }
         } else {
-            log("didFinishProcessingPhoto #\(photo.photoCount): \(duration), ISO \(iso), pixel buffer only")
+            log("didFinishProcessingPhoto \(label(photo)): \(duration), ISO \(iso), pixel buffer only")
         }
         writeDepth(of: photo)
+    }
+
+    /// "#uniqueID" of the request, with "photo k of n" when it delivers more than one.
+    private func label(_ photo: AVCapturePhoto) -> String {
+        let settings = photo.resolvedSettings
+        return "#\(settings.uniqueID)" + (settings.expectedPhotoCount > 1 ? " (\(photo.photoCount) of \(settings.expectedPhotoCount))" : "")
     }
 
     /// Beside a photo with depth: the raw map (PFM, the delivered type) and a colour-mapped picture
@@ -112,7 +125,7 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         for (suffix, make) in files {
             let url = directory.appendingPathComponent("\(name)-\(suffix)")
             do {
-                try AtomicFile.write(try make(), to: url)
+                try AtomicFile.write(try make(), to: url, replacing: replacing)
                 update { $0.written.append(url) }
                 log("  \(suffix.hasPrefix("depth") ? "depth" : "matte") → \(url.path)")
             } catch {

@@ -1,0 +1,43 @@
+import Foundation
+import OpenCaptureTestSupport
+import Testing
+
+/// `shoot` and `bracket` number their files on, as a camera does: a later run never replaces an earlier one's photos.
+@Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
+struct ShootCommandTests {
+    @Test func laterRunsNumberOnInsteadOfReplacing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-shoot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A file of the user's under the first name, and one whose name only looks numbered.
+        try Data("mine".utf8).write(to: folder.appendingPathComponent("photo-1.jpg"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("photo-12x.txt"))
+
+        let first = try OpenCaptureBinary.tool.run(["shoot", "--preset", "low", "--count", "2", "-o", folder.path])
+        #expect(first.status == 0, "\(first.errorOutput)")
+        let second = try OpenCaptureBinary.tool.run(["shoot", "--preset", "low", "--raw", "-o", folder.path])
+        #expect(second.status == 0, "\(second.errorOutput)")
+        let names = try Set(FileManager.default.contentsOfDirectory(atPath: folder.path))
+        #expect(names == ["photo-1.jpg", "photo-12x.txt", "photo-2.jpg", "photo-3.jpg", "photo-4-1.dng", "photo-4-2.jpg"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("photo-1.jpg")) == Data("mine".utf8))
+        // The second request of a run is labelled as itself, with times counting on from the first.
+        let finished = first.output.split(separator: "\n").filter { $0.contains("didFinishProcessingPhoto") }
+        #expect(finished.count == 2 && finished[0].contains("#1") && finished[1].contains("#2"), "\(first.output)")
+        let times = finished.compactMap { Double($0.split(separator: " ").first ?? "") }
+        #expect(times.count == 2 && times[0] < times[1], "\(finished)")
+    }
+
+    @Test func aSecondBracketKeepsTheFirstOnesFusedFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-bracket-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for _ in 0..<2 {
+            let run = try OpenCaptureBinary.tool.run(["bracket", "--preset", "low", "--ev=-2,0,2", "--fuse", "-o", folder.path])
+            #expect(run.status == 0, "\(run.errorOutput)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        for set in ["bracket-1", "bracket-2"] {
+            #expect(names.filter { $0.hasPrefix(set + "-") }.count == 6, "\(names.sorted())")
+        }
+    }
+}
