@@ -339,7 +339,9 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         guard fresh else { return }
         let group = warmUps
         group.enter()
-        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+        // A thread of its own, not one of the dispatch pool's (one per core): the first request waits for the warm-up on
+        // a pool thread, and the warm-up's parallel loops need the other pool threads.
+        Thread.detachNewThread { [weak self] in
             defer { group.leave() }
             device.prepareForFirstPhoto(photoSize: plan.size, withDepth: plan.depth) {
                 // Another warm-up replaced this one (the camera, format or depth changed): stop.
