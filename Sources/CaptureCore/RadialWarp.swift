@@ -110,9 +110,9 @@ public struct RadialWarp: Sendable {
             gridFirst = first
             gridRows = rows
             grid = []
-            var grid = [Int32](repeating: 0, count: c * rows * 2 * count)
-            let exact = self
-            grid.withUnsafeMutableBufferPointer { buffer in
+            let exact = self, total = c * rows * 2 * count
+            // Uninitialised: every value is written by the fill below, on all cores (its pages touched there first).
+            let grid = [Int32](unsafeUninitializedCapacity: total) { buffer, initialized in
                 nonisolated(unsafe) let base = buffer.baseAddress!
                 Parallel.forEachBand(height: rows, bandHeight: 8) { band in
                     for g in band {
@@ -122,20 +122,26 @@ public struct RadialWarp: Sendable {
                         }
                     }
                 }
+                initialized = total
             }
             // Steps b − a and bends c − 2b + a of three rows in a row: within ±2²³, (b − a)·2·t·spacing and
             // (c − 2b + a)·t·(t − spacing) stay within Int32 (t < spacing = 8), and so does a plus their sum over 2⁷.
-            let limit = Int64(1) << 23
-            narrow = spacing == 8 && (0..<c).allSatisfy { plane in
-                (0..<max(0, rows - 2)).allSatisfy { g in
-                    let a = (plane * rows + g) * 2 * count, b = a + 2 * count, c = b + 2 * count
-                    return (0..<(2 * count)).allSatisfy { k in
-                        let step = Int64(grid[b + k]) - Int64(grid[a + k])
-                        let bend = Int64(grid[c + k]) - 2 * Int64(grid[b + k]) + Int64(grid[a + k])
-                        return abs(step) <= limit && abs(bend) <= limit
+            let limit = Int64(1) << 23, triples = max(0, rows - 2)
+            let within = grid.withUnsafeBufferPointer { buffer in
+                nonisolated(unsafe) let base = buffer.baseAddress!
+                return Parallel.map(count: (triples + 31) / 32) { chunk in
+                    (0..<c).allSatisfy { plane in
+                        (chunk * 32..<min(triples, chunk * 32 + 32)).allSatisfy { g in
+                            let a = base + (plane * rows + g) * 2 * count, b = a + 2 * count, c = b + 2 * count
+                            return (0..<(2 * count)).allSatisfy { k in
+                                let step = Int64(b[k]) - Int64(a[k]), bend = Int64(c[k]) - 2 * Int64(b[k]) + Int64(a[k])
+                                return abs(step) <= limit && abs(bend) <= limit
+                            }
+                        }
                     }
                 }
             }
+            narrow = spacing == 8 && within.allSatisfy { $0 }
             self.grid = grid
         }
 
