@@ -5,15 +5,15 @@ import Glibc
 #endif
 
 /// Rendered sensor planes kept on disk between processes, so the first photo of a new process skips
-/// the scene render (and the lens blur) that an earlier process already did.
+/// the scene render (and the lens blur) that an earlier process already did, and the sensor's fixed-pattern noise.
 ///
 /// Where: `$OPENCAPTURE_RENDER_CACHE` (a folder; `off` turns the cache off), else
 /// `$XDG_CACHE_HOME/opencapture/renders`, else `~/.cache/opencapture/renders`. An entry is the photo-electron
-/// rate, flash ratio and depth planes of one module, scene, readout size and focus, with its whole key
-/// written in the file and compared on reading. The key includes the running executable's size and
-/// modification time, so a rebuilt binary (a changed renderer or scene) never reads an older render. Files
-/// are written under a temporary name in the folder and renamed; a damaged or foreign file is a miss
-/// (the next store replaces it); the folder is trimmed to `byteLimit`, least recently used first.
+/// rate, flash ratio and depth planes of one module, scene, readout size and focus (or the fixed-pattern noise of a
+/// session seed and readout size), with its whole key written in the file and compared on reading. The key includes
+/// the running executable's size and modification time, so a rebuilt binary (a changed renderer or scene) never reads
+/// an older render. Files are written under a temporary name in the folder and renamed; a damaged or foreign file is a
+/// miss (the next store replaces it); the folder is trimmed to `byteLimit`, least recently used first.
 /// Failures only cost the render: the cache never throws. Entries are read in place (mapped): they are only ever
 /// replaced by renaming a new file over them or removed, which leaves a mapping intact; a file truncated in place by
 /// something else while a process reads it would fault that process (SIGBUS), as with any mapped file.
@@ -56,30 +56,52 @@ struct RenderCache: Sendable {
         "\(buildIdentity)|\(module)|\(scene)|\(size.width)x\(size.height)|focus \(focusSteps.map(String.init) ?? "sharp")"
     }
 
+    /// The fixed-pattern noise's key: build, the pattern's seed (from the session seed and the size) and readout size.
+    static func patternKey(seed: UInt64, size: Size) -> String {
+        "\(buildIdentity)|fixed pattern \(seed)|\(size.width)x\(size.height)"
+    }
+
     /// The planes stored under `key` for a `width`×`height` readout, mapped from the file in place (no copy: a 12 MP
     /// entry's 240 MB copied out of the page cache was the largest serial step of a first photo), or nil.
-    func load(key: String, width: Int, height: Int) -> (rate: PlaneStorage, flashRatio: PlaneStorage, depth: PlaneStorage)? {
-        let url = fileURL(key)
-        let fd = open(url.path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+    func load(key: String, width: Int, height: Int) -> (rate: PlaneStorage<Float>, flashRatio: PlaneStorage<Float>,
+                                                        depth: PlaneStorage<Float>)? {
         let header = Self.header(key: key, width: width, height: height)
         let count = width * height, floatSize = MemoryLayout<Float>.size
-        var status = stat()
-        guard fstat(fd, &status) == 0, Int(status.st_size) == header.count + count * 5 * floatSize,
-              let file = MappedFile(fd: fd, count: Int(status.st_size)),
-              UnsafeRawBufferPointer(start: file.base, count: header.count).elementsEqual(header),
-              let rate = PlaneStorage(file: file, byteOffset: header.count, count: 3 * count),
-              let flash = PlaneStorage(file: file, byteOffset: header.count + 3 * count * floatSize, count: count),
-              let depth = PlaneStorage(file: file, byteOffset: header.count + 4 * count * floatSize, count: count)
+        guard let file = mapped(fileURL(key), header: header, bytes: count * 5 * floatSize),
+              let rate = PlaneStorage<Float>(file: file, byteOffset: header.count, count: 3 * count),
+              let flash = PlaneStorage<Float>(file: file, byteOffset: header.count + 3 * count * floatSize, count: count),
+              let depth = PlaneStorage<Float>(file: file, byteOffset: header.count + 4 * count * floatSize, count: count)
         else { return nil }
-        // Most recently used: the trimming keeps it.
-        _ = utimes(url.path, nil)
         return (rate, flash, depth)
     }
 
+    /// The fixed-pattern noise of a `width`×`height` readout stored under `key` (two deviates per pixel), mapped in
+    /// place, or nil.
+    func loadPattern(key: String, width: Int, height: Int) -> PlaneStorage<Int8>? {
+        let header = Self.header(key: key, width: width, height: height)
+        guard let file = mapped(fileURL(key, kind: "pattern"), header: header, bytes: 2 * width * height) else { return nil }
+        return PlaneStorage<Int8>(file: file, byteOffset: header.count, count: 2 * width * height)
+    }
+
+    /// The file at `url` mapped when it holds `header` followed by exactly `bytes` bytes (and marked most recently
+    /// used), or nil.
+    private func mapped(_ url: URL, header: [UInt8], bytes: Int) -> MappedFile? {
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, Int(status.st_size) == header.count + bytes,
+              let file = MappedFile(fd: fd, count: Int(status.st_size)),
+              UnsafeRawBufferPointer(start: file.base, count: header.count).elementsEqual(header)
+        else { return nil }
+        // Most recently used: the trimming keeps it.
+        _ = utimes(url.path, nil)
+        return file
+    }
+
     /// Stores planes under `key` (temporary name, then rename), then trims the folder.
-    func store(key: String, width: Int, height: Int, rate: PlaneStorage, flashRatio: PlaneStorage, depth: PlaneStorage) {
+    func store(key: String, width: Int, height: Int, rate: PlaneStorage<Float>, flashRatio: PlaneStorage<Float>,
+               depth: PlaneStorage<Float>) {
         let count = width * height
         guard rate.count == 3 * count, flashRatio.count == count, depth.count == count else { return }
         rate.withUnsafeBufferPointer { rate in
@@ -89,6 +111,14 @@ struct RenderCache: Sendable {
                           [UnsafeRawBufferPointer(rate), UnsafeRawBufferPointer(flashRatio), UnsafeRawBufferPointer(depth)])
                 }
             }
+        }
+    }
+
+    /// Stores a `width`×`height` readout's fixed-pattern noise under `key`.
+    func storePattern(key: String, width: Int, height: Int, _ pattern: PlaneStorage<Int8>) {
+        guard pattern.count == 2 * width * height else { return }
+        pattern.withUnsafeBufferPointer {
+            write(fileURL(key, kind: "pattern"), header: Self.header(key: key, width: width, height: height), [UnsafeRawBufferPointer($0)])
         }
     }
 
@@ -150,7 +180,7 @@ struct RenderCache: Sendable {
                 if modified.timeIntervalSinceNow < -3600 { discard(file) }
                 continue
             }
-            guard file.pathExtension == "planes" || file.pathExtension == "values" else { continue }
+            guard ["planes", "pattern", "values"].contains(file.pathExtension) else { continue }
             entries.append((file, Int64(values.fileSize ?? 0), modified))
         }
         var total = entries.reduce(Int64(0)) { $0 + $1.size }

@@ -6,16 +6,17 @@ final class SensorPlanes: Sendable {
     let width: Int
     let height: Int
     /// Interleaved camera R, G, B electrons per second (before PRNU).
-    let rate: PlaneStorage
+    let rate: PlaneStorage<Float>
     /// Flash-lit over ambient radiance for a 1 cd flash at the lens.
-    let flashRatio: PlaneStorage
+    let flashRatio: PlaneStorage<Float>
     /// Fixed-pattern noise of this readout (from the session seed): per pixel a PRNU and a DSNU deviate
-    /// in units of σ/32, interleaved.
-    let fixedPattern: [Int8]
+    /// in units of σ/32, interleaved (`makeFixedPattern`).
+    let fixedPattern: PlaneStorage<Int8>
     /// Distance along the optical axis at each pixel centre, metres (what the defocus blur depends on).
-    let depth: PlaneStorage
+    let depth: PlaneStorage<Float>
 
-    init(width: Int, height: Int, rate: PlaneStorage, flashRatio: PlaneStorage, fixedPattern: [Int8], depth: PlaneStorage) {
+    init(width: Int, height: Int, rate: PlaneStorage<Float>, flashRatio: PlaneStorage<Float>, fixedPattern: PlaneStorage<Int8>,
+         depth: PlaneStorage<Float>) {
         self.width = width
         self.height = height
         self.rate = rate
@@ -24,7 +25,7 @@ final class SensorPlanes: Sendable {
         self.depth = depth
     }
 
-    convenience init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: [Int8], depth: [Float]) {
+    convenience init(width: Int, height: Int, rate: [Float], flashRatio: [Float], fixedPattern: PlaneStorage<Int8>, depth: [Float]) {
         self.init(width: width, height: height, rate: PlaneStorage(rate), flashRatio: PlaneStorage(flashRatio),
                   fixedPattern: fixedPattern, depth: PlaneStorage(depth))
     }

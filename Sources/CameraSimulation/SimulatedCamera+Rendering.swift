@@ -72,10 +72,8 @@ extension SimulatedCamera {
             }
         }
         if g.lensRadial.count == 3, module.hasLensDistortion { Self.applyLateralChromaticAberration(&rate, geometry: g) }
-        let patternSeed = fixedPatternSeed(Size(width: g.width, height: g.height))
         return SensorPlanes(width: g.width, height: g.height, rate: rate, flashRatio: ratio,
-                            fixedPattern: SensorPlanes.makeFixedPattern(width: g.width, height: g.height, seed: patternSeed),
-                            depth: depth)
+                            fixedPattern: fixedPattern(size: Size(width: g.width, height: g.height)), depth: depth)
     }
 
     /// The red and blue planes of an interleaved RGB render (traced through the green plane's distortion) moved to

@@ -21,6 +21,8 @@ public final class SimulatedCamera: Sendable {
     private let sensorCache = BuildOnceCache<Size, SensorPlanes>()
     private let radianceCache = BuildOnceCache<Size, RadianceView>()
     private let defocusCache = BuildOnceCache<DefocusKey, SensorPlanes>(limit: 2)
+    /// The fixed-pattern noise per readout size (shared by its sharp and defocused planes).
+    private let patternCache = BuildOnceCache<Size, PlaneStorage<Int8>>()
 
     struct DefocusKey: Hashable {
         var size: Size
@@ -95,6 +97,7 @@ public final class SimulatedCamera: Sendable {
     public func purgeCaches() {
         sensorCache.removeAll()
         defocusCache.removeAll()
+        patternCache.removeAll()
         radianceCache.removeAll()
         personMaskCache.removeAll()
     }
@@ -132,9 +135,19 @@ public final class SimulatedCamera: Sendable {
               let stored = cache.load(key: RenderCache.key(module: module, scene: scene, size: size, focusSteps: focusSteps),
                                       width: size.width, height: size.height) else { return nil }
         return SensorPlanes(width: size.width, height: size.height, rate: stored.rate, flashRatio: stored.flashRatio,
-                            fixedPattern: SensorPlanes.makeFixedPattern(width: size.width, height: size.height,
-                                                                        seed: fixedPatternSeed(size)),
-                            depth: stored.depth)
+                            fixedPattern: fixedPattern(size: size), depth: stored.depth)
+    }
+
+    /// This session's fixed-pattern noise for a readout size: made once per process, or read from the render cache
+    /// where an earlier process made it (24 MB at 12 MP: drawing it was a tenth of a first photo's wait).
+    func fixedPattern(size: Size) -> PlaneStorage<Int8> {
+        patternCache.value(for: size) {
+            let seed = fixedPatternSeed(size), key = RenderCache.patternKey(seed: seed, size: size)
+            if let stored = renderCache?.loadPattern(key: key, width: size.width, height: size.height) { return stored }
+            let made = PlaneStorage(SensorPlanes.makeFixedPattern(width: size.width, height: size.height, seed: seed))
+            renderCache?.storePattern(key: key, width: size.width, height: size.height, made)
+            return made
+        }
     }
 
     private func store(_ planes: SensorPlanes, focusSteps: Int?) {

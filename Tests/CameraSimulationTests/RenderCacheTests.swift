@@ -87,11 +87,33 @@ import Testing
         let names = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
         #expect(names.filter { $0.hasSuffix(".planes") }.count == 2, "sharp and defocused planes: \(names)")
         #expect(names.filter { $0.hasSuffix(".values") }.count == 1)
+        #expect(names.filter { $0.hasSuffix(".pattern") }.count == 2, "a fixed pattern per readout size (the frame's, auto focus's): \(names)")
         let second = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache)
         #expect(second.autoFocus(pointOfInterest: SIMD2(0.5, 0.5), size: size, exposure: exposure) == focus)
         #expect(second.capture(exposure).bayer.storage == frame.bayer.storage)
         // Without a cache, the same frame too.
         let uncached = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: nil)
         #expect(uncached.capture(exposure).bayer.storage == frame.bayer.storage)
+    }
+
+    /// The fixed-pattern noise read back from the cache is the one drawn from the seed; another session seed has its own.
+    @Test func theFixedPatternIsKeptPerSeed() throws {
+        let cache = try Self.scratchCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let size = Size(width: 64, height: 48)
+        let drawn = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).fixedPattern(size: size)
+        let read = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).fixedPattern(size: size)
+        let other = SimulatedCamera(module: .backWide, scene: .default, seed: 4, renderCache: cache).fixedPattern(size: size)
+        #expect(read.values == drawn.values && drawn.count == 2 * 64 * 48)
+        #expect(other.values != drawn.values)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
+        #expect(names.filter { $0.hasSuffix(".pattern") }.count == 2)
+        // A damaged entry is a miss: the pattern is drawn again, the same.
+        for name in names where name.hasSuffix(".pattern") {
+            let url = cache.directory.appendingPathComponent(name)
+            try Data(try Data(contentsOf: url).prefix(100)).write(to: url)
+        }
+        let redrawn = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).fixedPattern(size: size)
+        #expect(redrawn.values == drawn.values)
     }
 }
