@@ -111,32 +111,84 @@ enum CaptureKernel {
     }
 
     /// Steps 1–7 of the sensor model for one row of mean electron rates.
+    ///
+    /// Eight pixels at a time: their eight draws are taken from the stream in pixel order and the arithmetic is done in
+    /// vectors, the same operations in the same order per pixel as `exposePixel`, so the codes are the same as one
+    /// pixel at a time; a pixel whose mean is below 30 e⁻ takes its exact Poisson draw in `smallPoisson`.
     @inline(__always)
     static func exposeRow(width: Int, means: UnsafePointer<Float>, constants k: NoiseConstants, gauss: UnsafePointer<Float>,
                           pattern: UnsafePointer<Int8>, rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>) {
         let prnu = k.prnu / 32, dsnu = k.dsnu / 32
-        for x in 0..<width {
-            let lambda = means[x] * k.time + k.darkMean
-            let bits = rng.next()
-            // 1–3. Shot noise and dark current (Poisson, exact below 30 e⁻), full-well clip.
-            var electrons: Float
-            if lambda < 30 {
-                electrons = smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
-            } else {
-                // Whole electrons by the 1.5·2²³ trick (exact below 4 M e⁻; beyond, an electron is far below a DN).
-                electrons = lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFF)]
-                if electrons < 4_000_000 { electrons = (electrons + 12_582_912) - 12_582_912 }
+        var x = 0
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { draws in
+            let draws = draws.baseAddress!
+            let magic = SIMD8<Float>(repeating: 12_582_912), zero = SIMD8<Float>(repeating: 0)
+            let fullWell = SIMD8<Float>(repeating: k.fullWell), white = SIMD8<Float>(repeating: k.white)
+            while x + 8 <= width {
+                for i in 0..<8 { draws[i] = rng.next() }
+                @inline(__always) func table(_ shift: UInt64) -> SIMD8<Float> {
+                    SIMD8(gauss[Int((draws[0] >> shift) & 0xFFF)], gauss[Int((draws[1] >> shift) & 0xFFF)],
+                          gauss[Int((draws[2] >> shift) & 0xFFF)], gauss[Int((draws[3] >> shift) & 0xFFF)],
+                          gauss[Int((draws[4] >> shift) & 0xFFF)], gauss[Int((draws[5] >> shift) & 0xFFF)],
+                          gauss[Int((draws[6] >> shift) & 0xFFF)], gauss[Int((draws[7] >> shift) & 0xFFF)])
+                }
+                let lambda = UnsafeRawPointer(means + x).loadUnaligned(as: SIMD8<Float>.self) * k.time + k.darkMean
+                // 1–3. Shot noise and dark current, full-well clip.
+                var electrons = lambda + lambda.squareRoot() * table(0)
+                electrons.replace(with: (electrons + magic) - magic, where: electrons .< 4_000_000)
+                let small = lambda .< 30
+                if any(small) {
+                    for i in 0..<8 where small[i] {
+                        electrons[i] = smallPoisson(lambda[i], uniform: Float(draws[i] >> 40) * (1.0 / 16_777_216.0))
+                    }
+                }
+                electrons.replace(with: fullWell, where: fullWell .< electrons)
+                // 4. PRNU and DSNU, fixed per session seed and pixel (interleaved pairs).
+                let deviates = UnsafeRawPointer(pattern + 2 &* x).loadUnaligned(as: SIMD16<Int8>.self)
+                let gainDeviate = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: deviates.evenHalf))
+                let offsetDeviate = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: deviates.oddHalf))
+                electrons = electrons * (1 + prnu * gainDeviate) + dsnu * offsetDeviate
+                // 5. Read noise.
+                electrons += k.read * table(16)
+                // 6–7. Gain, conversion, black level, rounding, clipping.
+                var code = electrons * k.dnPerElectron + k.black
+                code.replace(with: zero, where: zero .>= code)
+                code.replace(with: white, where: white .< code)
+                let bits = unsafeBitCast(code + magic, to: SIMD8<UInt32>.self) & 0x3F_FFFF
+                for i in 0..<8 { out[x &+ i] = UInt16(truncatingIfNeeded: bits[i]) }
+                x += 8
             }
-            electrons = min(electrons, k.fullWell)
-            // 4. PRNU and DSNU, fixed per session seed and pixel.
-            electrons = electrons * (1 + prnu * Float(pattern[2 &* x])) + dsnu * Float(pattern[2 &* x &+ 1])
-            // 5. Read noise.
-            electrons += k.read * gauss[Int((bits >> 16) & 0xFFF)]
-            // 6–7. Gain, conversion, black level, rounding, clipping.
-            let code = min(max(electrons * k.dnPerElectron + k.black, 0), k.white)
-            // Round to the nearest code through the float's mantissa (exact for 0 ≤ code < 2²²; no checked conversion).
-            out[x] = UInt16(truncatingIfNeeded: (code + 12_582_912).bitPattern & 0x3F_FFFF)
         }
+        while x < width {
+            out[x] = exposePixel(means[x], constants: k, prnu: prnu, dsnu: dsnu, gauss: gauss, gainDeviate: pattern[2 &* x],
+                                 offsetDeviate: pattern[2 &* x &+ 1], bits: rng.next())
+            x += 1
+        }
+    }
+
+    /// Steps 1–7 for one pixel of mean electron rate `mean`, with its draw `bits`.
+    @inline(__always)
+    static func exposePixel(_ mean: Float, constants k: NoiseConstants, prnu: Float, dsnu: Float, gauss: UnsafePointer<Float>,
+                            gainDeviate: Int8, offsetDeviate: Int8, bits: UInt64) -> UInt16 {
+        let lambda = mean * k.time + k.darkMean
+        // 1–3. Shot noise and dark current (Poisson, exact below 30 e⁻), full-well clip.
+        var electrons: Float
+        if lambda < 30 {
+            electrons = smallPoisson(lambda, uniform: Float(bits >> 40) * (1.0 / 16_777_216.0))
+        } else {
+            // Whole electrons by the 1.5·2²³ trick (exact below 4 M e⁻; beyond, an electron is far below a DN).
+            electrons = lambda + lambda.squareRoot() * gauss[Int(bits & 0xFFF)]
+            if electrons < 4_000_000 { electrons = (electrons + 12_582_912) - 12_582_912 }
+        }
+        electrons = min(electrons, k.fullWell)
+        // 4. PRNU and DSNU, fixed per session seed and pixel.
+        electrons = electrons * (1 + prnu * Float(gainDeviate)) + dsnu * Float(offsetDeviate)
+        // 5. Read noise.
+        electrons += k.read * gauss[Int((bits >> 16) & 0xFFF)]
+        // 6–7. Gain, conversion, black level, rounding, clipping.
+        let code = min(max(electrons * k.dnPerElectron + k.black, 0), k.white)
+        // Round to the nearest code through the float's mantissa (exact for 0 ≤ code < 2²²; no checked conversion).
+        return UInt16(truncatingIfNeeded: (code + 12_582_912).bitPattern & 0x3F_FFFF)
     }
 
     /// Poisson deviate for a small mean by inversion of the CDF with one uniform.
