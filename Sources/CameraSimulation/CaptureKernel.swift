@@ -120,8 +120,9 @@ enum CaptureKernel {
                           pattern: UnsafePointer<Int8>, rng: inout NoiseStream, out: UnsafeMutablePointer<UInt16>) {
         let prnu = k.prnu / 32, dsnu = k.dsnu / 32
         var x = 0
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8) { draws in
-            let draws = draws.baseAddress!
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 8 + 4) { memory in   // eight draws, eight Floats
+            let draws = memory.baseAddress!
+            let lanes = UnsafeMutableRawPointer(draws + 8).bindMemory(to: Float.self, capacity: 8)
             let magic = SIMD8<Float>(repeating: 12_582_912), zero = SIMD8<Float>(repeating: 0)
             let fullWell = SIMD8<Float>(repeating: k.fullWell), white = SIMD8<Float>(repeating: k.white)
             while x + 8 <= width {
@@ -138,9 +139,7 @@ enum CaptureKernel {
                 electrons.replace(with: (electrons + magic) - magic, where: electrons .< 4_000_000)
                 let small = lambda .< 30
                 if any(small) {
-                    for i in 0..<8 where small[i] {
-                        electrons[i] = smallPoisson(lambda[i], uniform: Float(draws[i] >> 40) * (1.0 / 16_777_216.0))
-                    }
+                    electrons.replace(with: smallPoisson(lambda, small: small, draws: draws, scratch: lanes), where: small)
                 }
                 electrons.replace(with: fullWell, where: fullWell .< electrons)
                 // 4. PRNU and DSNU, fixed per session seed and pixel (interleaved pairs).
@@ -189,6 +188,31 @@ enum CaptureKernel {
         let code = min(max(electrons * k.dnPerElectron + k.black, 0), k.white)
         // Round to the nearest code through the float's mantissa (exact for 0 ≤ code < 2²²; no checked conversion).
         return UInt16(truncatingIfNeeded: (code + 12_582_912).bitPattern & 0x3F_FFFF)
+    }
+
+    /// `smallPoisson` for the lanes of `lambda` in `small`, their uniforms from `draws` as one pixel at a time takes
+    /// them: the lanes step through the CDF together, each with the same operations as alone (0 elsewhere).
+    /// `scratch` holds 8 Floats.
+    @inline(__always)
+    static func smallPoisson(_ lambda: SIMD8<Float>, small: SIMDMask<SIMD8<Int32>>, draws: UnsafePointer<UInt64>,
+                             scratch: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
+        // e^−λ per lane (the scalar function, as alone), through memory once.
+        for i in 0..<8 { scratch[i] = lambda[i] > 0 && lambda[i] < 30 ? exp(-lambda[i]) : 0 }
+        var p = UnsafeRawPointer(scratch).load(as: SIMD8<Float>.self), cdf = p
+        for i in 0..<8 { scratch[i] = Float(draws[i] >> 40) * (1.0 / 16_777_216.0) }
+        let u = UnsafeRawPointer(scratch).load(as: SIMD8<Float>.self)
+        let zero = SIMD8<Float>(repeating: 0)
+        var k = zero, step: Float = 0
+        let live = small .& (lambda .> zero)
+        var active = live .& (u .> cdf)
+        while any(active), step < 200 {
+            step += 1
+            k.replace(with: SIMD8(repeating: step), where: active)
+            p.replace(with: p * (lambda / step), where: active)
+            cdf.replace(with: cdf + p, where: active)
+            active = active .& (u .> cdf)
+        }
+        return k
     }
 
     /// Poisson deviate for a small mean by inversion of the CDF with one uniform.
