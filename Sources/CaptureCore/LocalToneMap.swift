@@ -176,25 +176,32 @@ package struct LocalToneMap: Sendable {
     /// Per cell (of `cell` pixels, `columns` across) and bin, over the image's 2 × 2 quads: Σ log2 of the quad's value
     /// and the number of quads, and apart (their value is only a lower bound) the number of clipped quads.
     /// `quads(x0, y, count, k, values, clipped)` writes the value of `count` consecutive quads from the one whose
-    /// top-left pixel is (x0, y), all in cell `k`, and whether each is clipped (1) or not (0). Rows are read in order, each cell's
-    /// quads added in the same order as cell by cell.
+    /// top-left pixel is (x0, y), all in cell `k`, and whether each is clipped (1) or not (0). Rows are read in order.
+    /// A cell's quads are added into `partials` interleaved sums by their index along the cell's row (`q % partials`,
+    /// each in row order; the partials then added in order): consecutive quads of one bin no longer wait on each
+    /// other's addition through memory.
     @inline(__always)   // so each caller's `quads` is inlined into the loop
     private static func accumulate(width w: Int, height h: Int, cell: Int,
                                    quads: (Int, Int, Int, Int, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>) -> Void)
         -> [[Float]] {
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell, bins = binCount
         var sums = [Float](repeating: 0, count: columns * rows * bins), counts = sums, clipped = sums
-        let lanes = (cell / 2 + 7) & ~7
+        let lanes = (cell / 2 + 7) & ~7, partials = Self.partials, bandRows = 2
         sums.withUnsafeMutableBufferPointer { sumsOut in
             counts.withUnsafeMutableBufferPointer { countsOut in
                 clipped.withUnsafeMutableBufferPointer { clippedOut in
                     let so = sumsOut.baseAddress!, co = countsOut.baseAddress!, cl = clippedOut.baseAddress!
-                    Parallel.forEachBand(height: rows, bandHeight: 2) { cellRows in
+                    Parallel.forEachBand(height: rows, bandHeight: bandRows) { cellRows in
                         let values = UnsafeMutablePointer<Float>.allocate(capacity: lanes)
                         let binned = UnsafeMutablePointer<Int32>.allocate(capacity: lanes)
                         let hot = UnsafeMutablePointer<Float>.allocate(capacity: lanes)
+                        // The band's cells' partial sums, counts and clipped counts: [cell][partial][bin] each.
+                        let stride = partials * bins, cells = cellRows.count * columns
+                        let partial = UnsafeMutablePointer<Float>.allocate(capacity: 3 * cells * stride)
+                        partial.initialize(repeating: 0, count: 3 * cells * stride)
                         values.initialize(repeating: 1, count: lanes)
-                        defer { values.deallocate(); binned.deallocate(); hot.deallocate() }
+                        defer { values.deallocate(); binned.deallocate(); hot.deallocate(); partial.deallocate() }
+                        let partialSums = partial, partialCounts = partial + cells * stride, partialClipped = partial + 2 * cells * stride
                         for j in cellRows {
                             let y0 = j * cell, y1 = min(h, y0 + cell) & ~1
                             var y = y0
@@ -218,18 +225,32 @@ package struct LocalToneMap: Sendable {
                                         for lane in 0..<8 { binned[q + lane] = Int32(position[lane]) }
                                         q += 8
                                     }
-                                    let cellSums = so + k * bins, cellCounts = co + k * bins, cellClipped = cl + k * bins
+                                    let local = ((j - cellRows.lowerBound) * columns + i) * stride
+                                    let cellSums = partialSums + local, cellCounts = partialCounts + local
+                                    let cellClipped = partialClipped + local
                                     for q in 0..<count {
-                                        let bin = Int(binned[q])
+                                        let slot = (q % partials) * bins + Int(binned[q])
                                         if hot[q] != 0 {
-                                            cellClipped[bin] += 1
+                                            cellClipped[slot] += 1
                                         } else {
-                                            cellSums[bin] += values[q]
-                                            cellCounts[bin] += 1
+                                            cellSums[slot] += values[q]
+                                            cellCounts[slot] += 1
                                         }
                                     }
                                 }
                                 y += 2
+                            }
+                        }
+                        // The partials added in order into the band's cells.
+                        for c in 0..<cells {
+                            let k = cellRows.lowerBound * columns + c
+                            for (out, from) in [(so, partialSums), (co, partialCounts), (cl, partialClipped)] {
+                                let source = from + c * stride, target = out + k * bins
+                                for bin in 0..<bins {
+                                    var total = source[bin]
+                                    for p in 1..<partials { total += source[p * bins + bin] }
+                                    target[bin] = total
+                                }
                             }
                         }
                     }
@@ -238,6 +259,9 @@ package struct LocalToneMap: Sendable {
         }
         return [sums, counts, clipped]
     }
+
+    /// Interleaved partial sums per cell and bin in `accumulate` (see there).
+    static let partials = 4
 
     /// Raw-geometry grids resampled to the corrected image's geometry: each cell centre read (bilinearly, per bin)
     /// where the lens recorded it.

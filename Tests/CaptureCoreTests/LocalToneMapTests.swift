@@ -21,34 +21,43 @@ import Testing
                         noiseProfile: [(1e-4, 1e-6)], exposure: ExposureRecord(duration: 1.0 / 60, iso: 100))
     }
 
-    /// The grids the old cell-by-cell loop made: Σ log2, count and clipped count per cell and bin.
+    /// The grids cell by cell: Σ log2, count and clipped count per cell and bin, each a sum of `LocalToneMap.partials`
+    /// partial sums over the quads at those intervals along the cell's rows, added in order.
     static func reference(_ raw: RawImage, cell: Int, scale: Double) -> [[Float]] {
         let w = raw.width, h = raw.height, bins = LocalToneMap.binCount
         let greens = (0..<4).filter { raw.cfa.colors[$0] == 1 }.map { ($0 / 2) * w + $0 % 2 }
         let range = Float(raw.whiteLevel) - 64, factor = Float(scale / Double(2 * range)), clip = raw.clipCode
         let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell
-        var sums = [Float](repeating: 0, count: columns * rows * bins), counts = sums, clipped = sums
+        let partials = LocalToneMap.partials
+        var sums = [Float](repeating: 0, count: columns * rows * bins * partials), counts = sums, clipped = sums
         let s = raw.bayer.storage
         for j in 0..<rows {
             for i in 0..<columns {
                 let k = j * columns + i
                 for y in stride(from: j * cell, to: min(h, j * cell + cell) & ~1, by: 2) {
                     for x in stride(from: i * cell, to: min(w, i * cell + cell) & ~1, by: 2) {
-                        let top = y * w + x
+                        let top = y * w + x, slot = (k * partials + (x - i * cell) / 2 % partials) * bins
                         let value = (Float(s[top + greens[0]]) + Float(s[top + greens[1]]) - 128) * factor
                         let l = LocalToneMap.fastLog2(max(value, 1.0 / 65_536))
                         let bin = min(max(Int((l - LocalToneMap.lowest) / LocalToneMap.binWidth), 0), bins - 1)
                         if max(s[top], s[top + 1], s[top + w], s[top + w + 1]) >= clip {
-                            clipped[k * bins + bin] += 1
+                            clipped[slot + bin] += 1
                         } else {
-                            sums[k * bins + bin] += l
-                            counts[k * bins + bin] += 1
+                            sums[slot + bin] += l
+                            counts[slot + bin] += 1
                         }
                     }
                 }
             }
         }
-        return [sums, counts, clipped]
+        return [sums, counts, clipped].map { grid in
+            (0..<(columns * rows * bins)).map { index in
+                let k = index / bins, bin = index % bins
+                var total = grid[k * partials * bins + bin]
+                for p in 1..<partials { total += grid[(k * partials + p) * bins + bin] }
+                return total
+            }
+        }
     }
 
     @Test(arguments: [CFAPattern.rggb, .grbg])
