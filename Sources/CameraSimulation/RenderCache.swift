@@ -9,8 +9,8 @@ import Glibc
 ///
 /// Where: `$OPENCAPTURE_RENDER_CACHE` (a folder; `off` turns the cache off), else
 /// `$XDG_CACHE_HOME/opencapture/renders`, else `~/.cache/opencapture/renders`. An entry is the photo-electron
-/// rate, flash ratio and depth planes of one module, scene, readout size and focus (or the fixed-pattern noise of a
-/// session seed and readout size), with its whole key written in the file and compared on reading. The key includes
+/// rate, flash ratio and depth planes of one module, scene, readout size and focus (or the radiance view of a size,
+/// metering's, or the fixed-pattern noise of a session seed and readout size), with its whole key written in the file and compared on reading. The key includes
 /// the running executable's size and modification time, so a rebuilt binary (a changed renderer or scene) never reads
 /// an older render. Files are written under a temporary name in the folder and renamed; a damaged or foreign file is a
 /// miss (the next store replaces it); the folder is trimmed to `byteLimit`, least recently used first.
@@ -54,6 +54,12 @@ struct RenderCache: Sendable {
     /// The planes' key: build, module, scene, readout size and focus (nil = all in focus).
     static func key(module: CameraModule, scene: SimulatedScene, size: Size, focusSteps: Int?) -> String {
         "\(buildIdentity)|\(module)|\(scene)|\(size.width)x\(size.height)|focus \(focusSteps.map(String.init) ?? "sharp")"
+    }
+
+    /// A radiance view's key (the same layout as planes: radiance × 3, flash luminance, depth): build, module, scene
+    /// and size.
+    static func viewKey(module: CameraModule, scene: SimulatedScene, size: Size) -> String {
+        "\(buildIdentity)|\(module)|\(scene)|\(size.width)x\(size.height)|radiance view"
     }
 
     /// The fixed-pattern noise's key: build, the pattern's seed (from the session seed and the size) and readout size.

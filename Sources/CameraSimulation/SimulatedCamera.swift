@@ -162,7 +162,19 @@ public final class SimulatedCamera: Sendable {
         RandomSource.mix(RandomSource.mix(seed, 0xF1ED_5EED), UInt64(size.width) << 32 | UInt64(size.height))
     }
 
+    /// The scene as this lens sees it at `size` (metering's small view, the ground truth's full one): rendered once
+    /// per process, or read from the render cache where an earlier process rendered it.
     func radianceView(size: Size) -> RadianceView {
-        radianceCache.value(for: size) { renderRadianceView(ViewGeometry(module: module, size: size)) }
+        radianceCache.value(for: size) {
+            let key = RenderCache.viewKey(module: module, scene: scene, size: size)
+            if let stored = renderCache?.load(key: key, width: size.width, height: size.height) {
+                return RadianceView(width: size.width, height: size.height, radiance: stored.rate.values,
+                                    flashLuminance: stored.flashRatio.values, depth: stored.depth.values)
+            }
+            let view = renderRadianceView(ViewGeometry(module: module, size: size))
+            renderCache?.store(key: key, width: size.width, height: size.height, rate: PlaneStorage(view.radiance),
+                               flashRatio: PlaneStorage(view.flashLuminance), depth: PlaneStorage(view.depth))
+            return view
+        }
     }
 }

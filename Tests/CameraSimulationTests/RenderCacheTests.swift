@@ -116,4 +116,18 @@ import Testing
         let redrawn = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).fixedPattern(size: size)
         #expect(redrawn.values == drawn.values)
     }
+
+    /// Metering's radiance view is read back from the cache: the same metering in a new process, without a render.
+    @Test func meteringReadsItsViewFromTheCache() throws {
+        let cache = try Self.scratchCache()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let size = Size(width: 320, height: 240)
+        let metered = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).meter(size: size, flash: true)
+        let names = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
+        #expect(names.filter { $0.hasSuffix(".planes") }.count == 1, "metering's view: \(names)")
+        let again = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).meter(size: size, flash: true)
+        #expect(again == metered)
+        let uncached = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: nil).meter(size: size, flash: true)
+        #expect(uncached == metered)
+    }
 }
