@@ -44,7 +44,7 @@ public enum ToneCurve: Sendable, Hashable {
     /// The curve sampled over linear 0…1 into 8-bit codes, for the pipeline's last stage.
     func table8() -> [UInt8] {
         let n = ToneCurve.tableSize
-        return (0..<n).map { i in
+        return Self.table(count: n) { i in
             let v = apply(Float(i) / Float(n - 1))
             return UInt8(min(max((v * 255).rounded(), 0), 255))
         }
@@ -53,9 +53,20 @@ public enum ToneCurve: Sendable, Hashable {
     /// The roll-off and the curve sampled over linear 0…2^headroom into 8-bit codes (`headroomTableSize` entries).
     func table8(headroom: Double) -> [UInt8] {
         let n = ToneCurve.headroomTableSize, top = Float(pow(2, headroom))
-        return (0..<n).map { i in
+        return Self.table(count: n) { i in
             let v = apply(ToneCurve.rollOff(Float(i) / Float(n - 1) * top, headroom: Float(headroom)))
             return UInt8(min(max((v * 255).rounded(), 0), 255))
+        }
+    }
+
+    /// `[entry(0), …, entry(count − 1)]`, on all cores (a photo's 65,536-entry table was a serial millisecond and more).
+    private static func table(count: Int, _ entry: (Int) -> UInt8) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            nonisolated(unsafe) let out = buffer.baseAddress!
+            Parallel.forEachBand(height: count, bandHeight: 4096) { rows in
+                for i in rows { out[i] = entry(i) }
+            }
+            initialized = count
         }
     }
 }
