@@ -110,7 +110,11 @@ struct ShootCommand: AsyncParsableCommand {
         device.unlockForConfiguration()
         if depth {
             guard photoOutput.isDepthDataDeliverySupported else {
-                throw CLIError("\(device.localizedName) does not measure depth: use --device dual or --device front")
+                guard [.builtInDualCamera, .builtInTrueDepthCamera].contains(device.deviceType) else {
+                    throw CLIError("\(device.localizedName) does not measure depth: use --device dual or --device front")
+                }
+                throw CLIError("\(device.localizedName) has no depth in the --preset \(camera.preset.rawValue) format: "
+                    + "use --preset photo (the default)")
             }
             photoOutput.isDepthDataDeliveryEnabled = true
             photoOutput.isPortraitEffectsMatteDeliveryEnabled = matte

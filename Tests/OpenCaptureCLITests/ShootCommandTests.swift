@@ -40,4 +40,15 @@ struct ShootCommandTests {
             #expect(names.filter { $0.hasPrefix(set + "-") }.count == 6, "\(names.sorted())")
         }
     }
+
+    /// Depth asked of a camera that measures it, in a format without depth: the message says which format has it.
+    @Test func depthInAFormatWithoutItNamesThePhotoPreset() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-depth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try OpenCaptureBinary.tool.run(["shoot", "--device", "dual", "--depth", "--preset", "hd720", "-o", folder.path])
+        #expect(run.status != 0)
+        #expect(run.errorOutput.contains("--preset photo") && !run.errorOutput.contains("does not measure depth"), "\(run.errorOutput)")
+        let single = try OpenCaptureBinary.tool.run(["shoot", "--device", "wide", "--depth", "-o", folder.path])
+        #expect(single.status != 0 && single.errorOutput.contains("does not measure depth"), "\(single.errorOutput)")
+    }
 }
