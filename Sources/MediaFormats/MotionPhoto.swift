@@ -78,6 +78,13 @@ public enum MotionPhoto {
             length = attribute("Item:Length", in: tail).flatMap(Int.init)
         }
         guard let length, length > 0, length <= total else { throw MediaFormatError.invalidMetadata("Motion Photo XMP gives no valid video length") }
+        // The video (an MPEG-4 file) ends the file: its first box is `ftyp`. Anything else there means the file was cut
+        // short or changed after the XMP was written, and the range would point into the still.
+        let start = data.startIndex + total - length
+        guard length >= 8, data[(start + 4)..<(start + 8)].elementsEqual("ftyp".utf8) else {
+            throw MediaFormatError.invalidMetadata("the Motion Photo's video is not in its last \(length) bytes, where its XMP puts it "
+                + "(the file was cut short or changed)")
+        }
         let stamp = (attribute("GCamera:MotionPhotoPresentationTimestampUs", in: text)
                      ?? attribute("GCamera:MicroVideoPresentationTimestampUs", in: text)).flatMap { Int64($0) } ?? -1
         return Info(video: (total - length)..<total, presentationTimestampUs: stamp)

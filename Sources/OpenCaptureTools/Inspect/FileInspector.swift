@@ -112,7 +112,14 @@ public enum FileInspector {
 
     /// A Motion Photo's embedded video (JPEG: appended; HEIC: in the top-level `mpvd` box), if the file has one.
     private static func addMotionPhoto(_ data: Data, to report: inout FileReport) {
-        guard let motion = try? MotionPhoto.read(data) else { return }
+        let motion: MotionPhoto.Info
+        do {
+            guard let info = try MotionPhoto.read(data) else { return }
+            motion = info
+        } catch {
+            report.add("Motion Photo", "Video", "missing — \(error)")
+            return
+        }
         report.add("Motion Photo", "Video", "\(motion.video.count) bytes at offset \(motion.video.lowerBound)")
         if motion.presentationTimestampUs >= 0 {
             report.add("Motion Photo", "Presentation time", String(format: "%.3f s", Double(motion.presentationTimestampUs) / 1e6))

@@ -39,7 +39,8 @@ import Testing
         var exif = ExifMetadata()
         exif.make = "OpenCapture"
         let jpeg = try JPEGEncoder.encode(image, quality: 80, exif: exif)
-        let video = Data((0..<5000).map { UInt8($0 & 255) })
+        // An MPEG-4 file's start (its `ftyp` box), then bytes.
+        let video = Data([0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 2, 0] + (0..<5000).map { UInt8($0 & 255) })
         let combined = try MotionPhoto.make(jpeg: jpeg, video: video, presentationTimestampUs: 1_234_567)
         let info = try #require(try MotionPhoto.read(combined))
         #expect(combined[info.video] == video)
@@ -47,6 +48,8 @@ import Testing
         #expect(try ExifReader.read(jpeg: combined).make == "OpenCapture", "EXIF kept")
         #expect(try JPEGDecoder.decode(combined).storage == JPEGDecoder.decode(jpeg).storage, "the same picture")
         #expect(try MotionPhoto.read(jpeg) == nil)
+        // Cut short: an error, not a range into the still.
+        #expect(throws: MediaFormatError.self) { try MotionPhoto.read(combined.prefix(combined.count - 1000)) }
         // The XMP in its xpacket wrapper (exiftool warns without one).
         let packet = MotionPhoto.xmpPacket(videoLength: 1, presentationTimestampUs: 0, heic: false)
         #expect(packet.hasPrefix("<?xpacket begin=\"\u{FEFF}\"") && packet.hasSuffix("<?xpacket end=\"w\"?>"))

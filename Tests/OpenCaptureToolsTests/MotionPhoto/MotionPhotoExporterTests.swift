@@ -20,6 +20,10 @@ import Testing
         let video = data[info.video]
         #expect(String(decoding: video.dropFirst(4).prefix(4), as: UTF8.self) == "ftyp", "an MP4 at the end")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["IMG_0001.JPG", "IMG_0001.MOV", "PXL_0001.MP.jpg"])
+        // inspect reports the video, and a copy cut short as missing (not at an offset inside the still).
+        #expect(try FileInspector.inspect(data).value("Video", in: "Motion Photo") == "\(video.count) bytes at offset \(info.video.lowerBound)")
+        let cut = try FileInspector.inspect(data.prefix(data.count - 4096)).value("Video", in: "Motion Photo")
+        #expect(cut?.hasPrefix("missing") == true, "\(cut ?? "no line")")
         if ExternalTool.exiftool.isInstalled {
             let xmp = try ExternalTool.exiftool.run(["-s", "-MotionPhoto", "-MicroVideoOffset"], file: data, fileExtension: "jpg")
             let text = String(decoding: xmp.standardOutput, as: UTF8.self)
