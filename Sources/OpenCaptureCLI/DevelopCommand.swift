@@ -46,8 +46,11 @@ struct DevelopCommand: ParsableCommand {
         developer.sharpening = sharpening
         developer.jpegQuality = quality
         let directory = URL(fileURLWithPath: output, isDirectory: true)
+        // The folders this run makes for its output: taken back (those left empty) if nothing is developed into them.
+        let made = Self.missingFolders(directory)
         var failures = 0
         var written: Set<String> = []
+        defer { if written.isEmpty { Self.removeEmpty(made) } }
         for input in inputs {
             let source = URL(fileURLWithPath: input)
             let start = Date()
@@ -80,6 +83,21 @@ struct DevelopCommand: ParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// `folder` and its ancestors that do not exist yet, deepest first.
+    static func missingFolders(_ folder: URL) -> [URL] {
+        var missing: [URL] = [], current = folder.standardizedFileURL
+        while current.path != "/", !AtomicFile.exists(current) {
+            missing.append(current)
+            current = current.deletingLastPathComponent()
+        }
+        return missing
+    }
+
+    /// Removes each of `folders` (deepest first) while it is empty; stops at the first that is not.
+    static func removeEmpty(_ folders: [URL]) {
+        for folder in folders where rmdir(folder.path) != 0 { return }
     }
 
     static func byteCount(_ bytes: Int) -> String {
