@@ -6,8 +6,7 @@ import Testing
 @Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
 struct DevelopCommandTests {
     @Test func theCamerasOwnJPEGBesideItsRAWIsNotReplaced() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-develop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let shot = try OpenCaptureBinary.tool.run(["shoot", "--preset", "low", "--raw", "--format", "none", "-o", folder.path])
         #expect(shot.status == 0, "\(shot.errorOutput)")

@@ -6,8 +6,7 @@ import Testing
 @Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
 struct InterruptTests {
     @Test func aTerminatedRecordingLeavesNoTemporaryMovie() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-interrupt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(OpenCaptureBinary.tool.path))

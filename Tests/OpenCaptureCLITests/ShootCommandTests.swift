@@ -6,8 +6,7 @@ import Testing
 @Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
 struct ShootCommandTests {
     @Test func laterRunsNumberOnInsteadOfReplacing() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-shoot-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A file of the user's under the first name, and one whose name only looks numbered.
         try Data("mine".utf8).write(to: folder.appendingPathComponent("photo-1.jpg"))
@@ -28,8 +27,7 @@ struct ShootCommandTests {
     }
 
     @Test func aSecondBracketKeepsTheFirstOnesFusedFiles() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-bracket-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         for _ in 0..<2 {
             let run = try OpenCaptureBinary.tool.run(["bracket", "--preset", "low", "--ev=-2,0,2", "--fuse", "-o", folder.path])
