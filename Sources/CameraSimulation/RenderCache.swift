@@ -74,9 +74,9 @@ struct RenderCache: Sendable {
         let header = Self.header(key: key, width: width, height: height)
         let count = width * height, floatSize = MemoryLayout<Float>.size
         guard let file = mapped(fileURL(key), header: header, bytes: count * 5 * floatSize),
-              let rate = PlaneStorage<Float>(file: file, byteOffset: header.count, count: 3 * count),
-              let flash = PlaneStorage<Float>(file: file, byteOffset: header.count + 3 * count * floatSize, count: count),
-              let depth = PlaneStorage<Float>(file: file, byteOffset: header.count + 4 * count * floatSize, count: count)
+              let rate = PlaneStorage<Float>(file: file, byteOffset: header.bytes.count, count: 3 * count),
+              let flash = PlaneStorage<Float>(file: file, byteOffset: header.bytes.count + 3 * count * floatSize, count: count),
+              let depth = PlaneStorage<Float>(file: file, byteOffset: header.bytes.count + 4 * count * floatSize, count: count)
         else { return nil }
         return (rate, flash, depth)
     }
@@ -86,20 +86,26 @@ struct RenderCache: Sendable {
     func loadPattern(key: String, width: Int, height: Int) -> PlaneStorage<Int8>? {
         let header = Self.header(key: key, width: width, height: height)
         guard let file = mapped(fileURL(key, kind: "pattern"), header: header, bytes: 2 * width * height) else { return nil }
-        return PlaneStorage<Int8>(file: file, byteOffset: header.count, count: 2 * width * height)
+        return PlaneStorage<Int8>(file: file, byteOffset: header.bytes.count, count: 2 * width * height)
     }
 
-    /// The file at `url` mapped when it holds `header` followed by exactly `bytes` bytes (and marked most recently
-    /// used), or nil.
-    private func mapped(_ url: URL, header: [UInt8], bytes: Int) -> MappedFile? {
+    /// The file at `url` mapped when it holds `header` (its checksum aside) followed by exactly `bytes` bytes whose
+    /// checksum it matches (checked for entries up to `verifiedBytes`), and marked most recently used; else nil.
+    private func mapped(_ url: URL, header: (bytes: [UInt8], checksumAt: Int), bytes: Int) -> MappedFile? {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, Int(status.st_size) == header.count + bytes,
+        let at = header.checksumAt, size = header.bytes.count
+        guard fstat(fd, &status) == 0, Int(status.st_size) == size + bytes,
               let file = MappedFile(fd: fd, count: Int(status.st_size)),
-              UnsafeRawBufferPointer(start: file.base, count: header.count).elementsEqual(header)
+              UnsafeRawBufferPointer(start: file.base, count: at).elementsEqual(header.bytes[..<at]),
+              UnsafeRawBufferPointer(start: file.base + at + 8, count: size - at - 8).elementsEqual(header.bytes[(at + 8)...])
         else { return nil }
+        if bytes <= Self.verifiedBytes {
+            let stored = file.base.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian
+            guard stored == Self.checksum([UnsafeRawBufferPointer(start: file.base + size, count: bytes)]) else { return nil }
+        }
         // Most recently used: the trimming keeps it.
         _ = utimes(url.path, nil)
         return file
@@ -130,17 +136,11 @@ struct RenderCache: Sendable {
 
     /// A few numbers stored under `key` (a result that took frames to find, such as auto focus), or nil.
     func loadValues(key: String, count: Int) -> [Double]? {
-        let url = fileURL(key, kind: "values")
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         let header = Self.header(key: key, width: count, height: 1)
-        guard data.count == header.count + count * 8, Array(data.prefix(header.count)) == header else { return nil }
-        let values = (0..<count).map { i -> Double in
-            var bits: UInt64 = 0
-            for b in 0..<8 { bits |= UInt64(data[data.startIndex + header.count + 8 * i + b]) << (8 * UInt64(b)) }
-            return Double(bitPattern: bits)
+        guard let file = mapped(fileURL(key, kind: "values"), header: header, bytes: count * 8) else { return nil }
+        return (0..<count).map { i in
+            Double(bitPattern: file.base.loadUnaligned(fromByteOffset: header.bytes.count + 8 * i, as: UInt64.self).littleEndian)
         }
-        _ = utimes(url.path, nil)
-        return values
     }
 
     /// Stores a few numbers under `key`.
@@ -149,9 +149,11 @@ struct RenderCache: Sendable {
         bits.withUnsafeBytes { write(fileURL(key, kind: "values"), header: Self.header(key: key, width: values.count, height: 1), [$0]) }
     }
 
-    /// Writes the header and the arrays' bytes to a temporary name in the folder, renames it to `url`, then
-    /// trims the folder.
-    private func write(_ url: URL, header: [UInt8], _ pieces: [UnsafeRawBufferPointer]) {
+    /// Writes the header (with the pieces' checksum) and the pieces' bytes to a temporary name in the folder, renames
+    /// it to `url`, then trims the folder.
+    private func write(_ url: URL, header layout: (bytes: [UInt8], checksumAt: Int), _ pieces: [UnsafeRawBufferPointer]) {
+        var header = layout.bytes
+        withUnsafeBytes(of: Self.checksum(pieces).littleEndian) { header.replaceSubrange(layout.checksumAt..<(layout.checksumAt + 8), with: $0) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -205,18 +207,57 @@ struct RenderCache: Sendable {
         return directory.appendingPathComponent(String(hash, radix: 16) + "." + kind)
     }
 
-    /// Magic, the key's length and bytes, width and height (little-endian 64-bit), zero-padded to a multiple of 64
-    /// bytes so the planes after it are aligned where the file is mapped.
-    static func header(key: String, width: Int, height: Int) -> [UInt8] {
-        var bytes = Array("OCPLANES".utf8)
+    /// Magic, the key's length and bytes, width, height and the payload's checksum (little-endian 64-bit; zero here, at
+    /// `checksumAt`), zero-padded to a multiple of 64 bytes so the planes after it are aligned where the file is mapped.
+    static func header(key: String, width: Int, height: Int) -> (bytes: [UInt8], checksumAt: Int) {
+        var bytes = Array("OCPLANE2".utf8)
         func append(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
         let keyBytes = Array(key.utf8)
         append(UInt64(keyBytes.count))
         bytes.append(contentsOf: keyBytes)
         append(UInt64(width))
         append(UInt64(height))
+        let checksumAt = bytes.count
+        append(0)
         bytes.append(contentsOf: repeatElement(0, count: (64 - bytes.count % 64) % 64))
-        return bytes
+        return (bytes, checksumAt)
+    }
+
+    /// Entries whose payload is at most this large are checked against their checksum when read (metering's view, auto
+    /// focus's values, small readouts); a full-resolution entry (≈ 245 MB) would cost a first photo ~30 ms to check,
+    /// so its header, key and size are checked, not its every byte.
+    static let verifiedBytes = 8 << 20
+
+    /// A 64-bit checksum of the pieces' bytes one after another (8 bytes at a time; the same for any split into pieces).
+    static func checksum(_ pieces: [UnsafeRawBufferPointer]) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15, carry: UInt64 = 0, carried = 0, total = 0
+        @inline(__always) func mix(_ word: UInt64) {
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 32
+        }
+        for piece in pieces {
+            guard let base = piece.baseAddress else { continue }
+            total += piece.count
+            var i = 0
+            // Bytes left over from the pieces before complete a word first.
+            while carried > 0, i < piece.count {
+                carry |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(carried))
+                carried += 1
+                i += 1
+                if carried == 8 { mix(carry); carry = 0; carried = 0 }
+            }
+            while i + 8 <= piece.count {
+                mix(base.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian)
+                i += 8
+            }
+            while i < piece.count {
+                carry |= UInt64(base.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(carried))
+                carried += 1
+                i += 1
+            }
+        }
+        mix(carry ^ UInt64(total) << 8)
+        return hash
     }
 
     private func discard(_ url: URL) { unlink(url.path) }

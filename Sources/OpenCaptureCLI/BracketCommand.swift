@@ -57,13 +57,12 @@ struct BracketCommand: AsyncParsableCommand {
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, bracket of \(settings.bracketedSettings.count)"
               + " (up to \(photoOutput.maxBracketedCapturePhotoCount))")
-        let name = "bracket-\(OutputNumbering.next("bracket", in: directory))"
-        let delegate = PrintingPhotoDelegate(directory: directory, name: name)
+        let delegate = PrintingPhotoDelegate(directory: directory, naming: .numbered(prefix: "bracket"))
         await delegate.capture(settings, with: photoOutput)
         if let failure = delegate.failure { throw CLIError("bracket failed: \(failure)") }
         if fuse {
             // With RAW photos, `PhotoFusion` merges those (raw merge, then develop); otherwise the processed ones.
-            try Self.fuse(delegate.photos, into: directory, name: name)
+            try Self.fuse(delegate.photos, into: directory, name: delegate.name ?? "bracket-\(OutputNumbering.next("bracket", in: directory))")
         }
     }
 

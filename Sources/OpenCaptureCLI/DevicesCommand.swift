@@ -24,7 +24,8 @@ struct DevicesCommand: ParsableCommand {
     }
 }
 
-/// "1/60 s" for short exposures, "0.5 s" for long ones.
+/// "1/60 s" for short exposures, "0.5 s" for long ones ("?" for a value that is not a positive duration).
 func formatSeconds(_ seconds: Double) -> String {
-    seconds >= 0.5 ? "\(seconds) s" : "1/\(Int((1 / seconds).rounded())) s"
+    guard seconds.isFinite, seconds > 1e-9 else { return "? s" }
+    return seconds >= 0.5 ? "\(seconds) s" : "1/\(Int((1 / seconds).rounded())) s"
 }

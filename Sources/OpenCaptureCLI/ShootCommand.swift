@@ -61,10 +61,10 @@ struct ShootCommand: AsyncParsableCommand {
         try AtomicFile.makeFolder(directory)
 
         print("\(device.localizedName), \(camera.lighting.rawValue) scene, \(device.activeColorSpace == .P3_D65 ? "Display P3" : "sRGB")")
-        let first = OutputNumbering.next("photo", in: directory), start = Date()
+        let start = Date()
         for index in 1...count {
             let settings = try makeSettings(output: photoOutput)
-            let delegate = PrintingPhotoDelegate(directory: directory, name: "photo-\(first + index - 1)", start: start)
+            let delegate = PrintingPhotoDelegate(directory: directory, naming: .numbered(prefix: "photo"), start: start)
             await delegate.capture(settings, with: photoOutput)
             if let failure = delegate.failure { throw CLIError("photo \(index) failed: \(failure)") }
         }

@@ -25,7 +25,7 @@ import Testing
         #expect(loaded.rate.values == p.rate && loaded.flashRatio.values == p.flash && loaded.depth.values == p.depth)
         #expect(cache.load(key: "b", width: 4, height: 3) == nil)
         // Planes are mapped in place, so the header keeps them aligned.
-        #expect(RenderCache.header(key: "a", width: 4, height: 3).count % 64 == 0)
+        #expect(RenderCache.header(key: "a", width: 4, height: 3).bytes.count % 64 == 0)
         #expect(cache.load(key: "a", width: 3, height: 4) == nil)
         // No temporary file is left behind.
         let names = try FileManager.default.contentsOfDirectory(atPath: cache.directory.path)
@@ -127,7 +127,33 @@ import Testing
         #expect(names.filter { $0.hasSuffix(".planes") }.count == 1, "metering's view: \(names)")
         let again = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).meter(size: size, flash: true)
         #expect(again == metered)
+        // A damaged view (the same size and header; 0xFF, a NaN, over part of its radiance) is a miss: rendered again.
+        let url = cache.directory.appendingPathComponent(try #require(names.first { $0.hasSuffix(".planes") }))
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange((bytes.count / 2)..<(bytes.count / 2 + 4096), with: Data(repeating: 0xFF, count: 4096))
+        try bytes.write(to: url)
+        let redone = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: cache).meter(size: size, flash: true)
+        #expect(redone == metered)
+        #expect(try Data(contentsOf: url) != bytes, "stored again")
         let uncached = SimulatedCamera(module: .backWide, scene: .default, seed: 3, renderCache: nil).meter(size: size, flash: true)
         #expect(uncached == metered)
+    }
+}
+
+extension RenderCacheTests {
+    /// The checksum reads the bytes one after another: any split into pieces gives the same, any changed byte another.
+    @Test func theChecksumDoesNotDependOnHowTheBytesAreSplit() {
+        let bytes: [UInt8] = (0..<101).map { UInt8(($0 * 37) & 255) }
+        bytes.withUnsafeBytes { whole in
+            let reference = RenderCache.checksum([whole])
+            for cut in [0, 1, 7, 8, 9, 50, 100, 101] {
+                #expect(RenderCache.checksum([UnsafeRawBufferPointer(rebasing: whole[..<cut]),
+                                              UnsafeRawBufferPointer(rebasing: whole[cut...])]) == reference)
+            }
+            #expect(RenderCache.checksum([UnsafeRawBufferPointer(rebasing: whole[..<100])]) != reference)
+        }
+        var changed = bytes
+        changed[60] ^= 1
+        #expect(changed.withUnsafeBytes { RenderCache.checksum([$0]) } != bytes.withUnsafeBytes { RenderCache.checksum([$0]) })
     }
 }

@@ -18,6 +18,11 @@ struct ShootCommandTests {
         #expect(second.status == 0, "\(second.errorOutput)")
         let names = try Set(FileManager.default.contentsOfDirectory(atPath: folder.path))
         #expect(names == ["photo-1.jpg", "photo-12x.txt", "photo-2.jpg", "photo-3.jpg", "photo-4-1.dng", "photo-4-2.jpg"])
+        // Numbers past a billion are numbers too (the next one is not a name already taken).
+        try Data("big".utf8).write(to: folder.appendingPathComponent("photo-1000000000.jpg"))
+        let big = try OpenCaptureBinary.tool.run(["shoot", "--preset", "low", "-o", folder.path])
+        #expect(big.status == 0, "\(big.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("photo-1000000001.jpg").path))
         #expect(try Data(contentsOf: folder.appendingPathComponent("photo-1.jpg")) == Data("mine".utf8))
         // The second request of a run is labelled as itself, with times counting on from the first.
         let finished = first.output.split(separator: "\n").filter { $0.contains("didFinishProcessingPhoto") }

@@ -173,7 +173,8 @@ package final class LivePhotoRecording: @unchecked Sendable {
                 let metadata = [(key: LivePhotoMovieAtoms.contentIdentifierKey, value: delivery.contentIdentifier)]
                     + delivery.metadata.map { (key: $0.key, value: $0.value) }
                 let paired = try LivePhotoMovieAtoms.pair(movie, metadata: metadata, stillImageTime: display)
-                try FilePlacement.write(paired, to: url)
+                // Never over a file already at the URL (another capture's movie): the movie fails instead.
+                try FilePlacement.write(paired, to: url, replacing: false)
                 return LivePhotoMovie(url: url, duration: length, photoDisplayTime: display, error: nil)
             } catch {
                 return LivePhotoMovie(url: url, duration: 0, photoDisplayTime: 0, error: error)

@@ -49,15 +49,11 @@ public enum AtomicFile {
     /// just before the rename instead. Throws a `FileAccessError`; the temporary file is left to the caller.
     private static func place(_ temporary: URL, at url: URL, replacing: Bool) throws {
         if !replacing {
-            if link(temporary.path, url.path) == 0 {
-                unlink(temporary.path)
-                return
+            let code = FilePlacement.placeWithoutReplacing(temporary, at: url)
+            guard code == 0 else {
+                throw FileAccessError(.write, path: url.path, reason: code == EEXIST ? FileAccessError.nameTaken : SystemErrorReason.text(errno: code))
             }
-            let code = errno
-            guard [EPERM, EXDEV, EMLINK, ENOTSUP, EOPNOTSUPP].contains(code) else {
-                throw FileAccessError(.write, path: url.path, reason: code == EEXIST ? "a file is already there" : SystemErrorReason.text(errno: code))
-            }
-            guard !exists(url) else { throw FileAccessError(.write, path: url.path, reason: "a file is already there") }
+            return
         }
         guard rename(temporary.path, url.path) == 0 else { throw FileAccessError(.write, path: url.path, errno: errno) }
     }

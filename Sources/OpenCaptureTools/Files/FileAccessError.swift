@@ -34,6 +34,12 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
 
     public var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
 
+    /// The reason of a write that would have replaced a file and did not (see `AtomicFile.write(_:replacing:)`).
+    public static let nameTaken = "a file is already there"
+
+    /// Whether a write failed only because a file already had its name.
+    public var isNameTaken: Bool { operation == .write && reason == Self.nameTaken }
+
     /// A plain reason for a Foundation, POSIX or other error.
     public static func reason(for error: Error) -> String {
         if let access = error as? FileAccessError { return access.reason }
@@ -46,7 +52,7 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
             case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
             case NSFileWriteOutOfSpaceError: return "no space left on device"
             case NSFileWriteVolumeReadOnlyError: return "the disk is read-only"
-            case NSFileWriteFileExistsError: return "a file is already there"
+            case NSFileWriteFileExistsError: return nameTaken
             case NSFileReadTooLargeError: return "the file is too large to read"
             default: break
             }

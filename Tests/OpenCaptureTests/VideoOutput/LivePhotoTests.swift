@@ -343,6 +343,23 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
+    /// A file already at the movie's URL is kept: the movie callback carries the error, the still still arrives.
+    @Test func anExistingFileAtTheMovieURLIsKept() throws {
+        let (session, output) = try LivePhotoTests.running()
+        defer { session.stopRunning() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("taken.mov")
+        try Data("another capture's movie".utf8).write(to: url)
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: Self.settings(url), delegate: watcher)
+        watcher.wait()
+        #expect(watcher.photoData != nil, "the still arrives")
+        #expect(try #require(watcher.movie).error != nil, "the movie callback carries the error")
+        #expect(try Data(contentsOf: url) == Data("another capture's movie".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["taken.mov"], "no temporary file left")
+    }
+
     /// The microphone's clock ticks on whole seconds of the session clock; in the movie they fall where the
     /// movie's clock says (its start = the photo's timestamp − photoDisplayTime).
     @Test(.enabled(if: ExternalTool("ffmpeg").isInstalled, "ffmpeg not installed"))
