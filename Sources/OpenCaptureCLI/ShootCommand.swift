@@ -113,8 +113,8 @@ struct ShootCommand: AsyncParsableCommand {
                 guard [.builtInDualCamera, .builtInTrueDepthCamera].contains(device.deviceType) else {
                     throw CLIError("\(device.localizedName) does not measure depth: use --device dual or --device front")
                 }
-                throw CLIError("\(device.localizedName) has no depth in the --preset \(camera.preset.rawValue) format: "
-                    + "use --preset photo (the default)")
+                throw CLIError("\(device.localizedName) has no depth in the --preset \(camera.preset.rawValue) format "
+                    + "(the photo preset's, the default, has)")
             }
             photoOutput.isDepthDataDeliveryEnabled = true
             photoOutput.isPortraitEffectsMatteDeliveryEnabled = matte

@@ -50,7 +50,7 @@ struct ShootCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let run = try OpenCaptureBinary.tool.run(["shoot", "--device", "dual", "--depth", "--preset", "hd720", "-o", folder.path])
         #expect(run.status != 0)
-        #expect(run.errorOutput.contains("--preset photo") && !run.errorOutput.contains("does not measure depth"), "\(run.errorOutput)")
+        #expect(run.errorOutput.contains("photo preset") && !run.errorOutput.contains("does not measure depth"), "\(run.errorOutput)")
         let single = try OpenCaptureBinary.tool.run(["shoot", "--device", "wide", "--depth", "-o", folder.path])
         #expect(single.status != 0 && single.errorOutput.contains("does not measure depth"), "\(single.errorOutput)")
     }
