@@ -71,12 +71,12 @@ public enum MotionPhoto {
         }
         let total = data.count
         guard text.contains("GCamera:MotionPhoto=\"1\"") || text.contains("GCamera:MicroVideo=\"1\"") else { return nil }
+        // The container directory's MotionPhoto item (the current format) first, the older MicroVideoOffset after it.
         var length: Int?
-        if let offset = attribute("GCamera:MicroVideoOffset", in: text).flatMap(Int.init) { length = offset }
-        if length == nil, let item = text.range(of: "Item:Semantic=\"MotionPhoto\"") {
-            let tail = String(text[item.lowerBound...])
-            length = attribute("Item:Length", in: tail).flatMap(Int.init)
+        if let item = text.range(of: "Item:Semantic=\"MotionPhoto\"") {
+            length = attribute("Item:Length", in: String(text[item.lowerBound...])).flatMap(Int.init)
         }
+        if length == nil { length = attribute("GCamera:MicroVideoOffset", in: text).flatMap(Int.init) }
         guard let length, length > 0, length <= total else { throw MediaFormatError.invalidMetadata("Motion Photo XMP gives no valid video length") }
         // The video (an MPEG-4 file) ends the file: its first box is `ftyp`. Anything else there means the file was cut
         // short or changed after the XMP was written, and the range would point into the still.

@@ -145,6 +145,10 @@ struct ShootCommand: AsyncParsableCommand {
         } else {
             settings = AVCapturePhotoSettings(format: processed)
         }
+        if let flash, !output.supportedFlashModes.contains(flash.mode) {
+            throw CLIError("--flash \(flash.rawValue): this camera has no flash (its modes: "
+                + output.supportedFlashModes.map { $0 == .on ? "on" : $0 == .auto ? "auto" : "off" }.joined(separator: ", ") + ")")
+        }
         settings.flashMode = flash?.mode ?? (output.supportedFlashModes.contains(.auto) ? .auto : .off)
         settings.photoQualityPrioritization = raw ? .speed : prioritization.prioritization
         if raw { settings.isAutoStillImageStabilizationEnabled = false }

@@ -53,5 +53,7 @@ struct ShootCommandTests {
         #expect(run.errorOutput.contains("photo preset") && !run.errorOutput.contains("does not measure depth"), "\(run.errorOutput)")
         let single = try OpenCaptureBinary.tool.run(["shoot", "--device", "wide", "--depth", "-o", folder.path])
         #expect(single.status != 0 && single.errorOutput.contains("does not measure depth"), "\(single.errorOutput)")
+        let flash = try OpenCaptureBinary.tool.run(["shoot", "--device", "front", "--flash", "on", "-o", folder.path])
+        #expect(flash.status != 0 && flash.errorOutput.contains("no flash"), "\(flash.errorOutput)")
     }
 }
