@@ -23,30 +23,51 @@ struct BMFFReader {
 
     /// The boxes laid end to end in `range` (the whole file by default).
     func boxes(in range: Range<Int>? = nil) throws -> [Box] {
+        try boxes(in: range, stoppingAtDamage: false)
+    }
+
+    /// The whole boxes before the first that is damaged (or runs past the end) at the top level: what a reader that
+    /// ignores trailing bytes sees.
+    func leadingWholeBoxes() -> [Box] {
+        (try? boxes(in: nil, stoppingAtDamage: true)) ?? []
+    }
+
+    private func boxes(in range: Range<Int>?, stoppingAtDamage: Bool) throws -> [Box] {
         let range = range ?? 0..<reader.count
         var result: [Box] = []
         var i = range.lowerBound
         let overrun: MediaFormatError = range.upperBound == reader.count ? .truncated : .invalidImage("box overruns its container")
         while i < range.upperBound {
-            guard i + 8 <= range.upperBound else { throw overrun }
-            var size = try reader.u32(i)
-            var header = 8
-            if size == 1 {
-                guard i + 16 <= range.upperBound else { throw overrun }
-                let big = try reader.u64(i + 8)
-                guard big <= UInt64(Int32.max) else { throw MediaFormatError.unsupported("box of \(big) bytes") }
-                size = UInt32(big)
-                header = 16
-            } else if size == 0 {
-                size = UInt32(clamping: range.upperBound - i)
+            let box: Box
+            do {
+                box = try self.box(at: i, in: range, overrun: overrun)
+            } catch where stoppingAtDamage {
+                return result
             }
-            let length = Int(size)
-            guard length >= header else { throw MediaFormatError.invalidImage("box size \(length) smaller than its header") }
-            guard length <= range.upperBound - i else { throw overrun }
-            result.append(Box(type: try reader.fourCC(i + 4), body: (i + header)..<(i + length)))
-            i += length
+            result.append(box)
+            i = box.body.upperBound
         }
         return result
+    }
+
+    /// The box starting at `i` within `range`.
+    private func box(at i: Int, in range: Range<Int>, overrun: MediaFormatError) throws -> Box {
+        guard i + 8 <= range.upperBound else { throw overrun }
+        var size = try reader.u32(i)
+        var header = 8
+        if size == 1 {
+            guard i + 16 <= range.upperBound else { throw overrun }
+            let big = try reader.u64(i + 8)
+            guard big <= UInt64(Int32.max) else { throw MediaFormatError.unsupported("box of \(big) bytes") }
+            size = UInt32(big)
+            header = 16
+        } else if size == 0 {
+            size = UInt32(clamping: range.upperBound - i)
+        }
+        let length = Int(size)
+        guard length >= header else { throw MediaFormatError.invalidImage("box size \(length) smaller than its header") }
+        guard length <= range.upperBound - i else { throw overrun }
+        return Box(type: try reader.fourCC(i + 4), body: (i + header)..<(i + length))
     }
 
     /// The first box of `type` in `range`.

@@ -103,7 +103,17 @@ public struct HEIFStructure: Sendable, Equatable {
         let r = bmff.reader
         guard r.count >= 12 else { throw r.count == 0 ? MediaFormatError.invalidImage("empty data") : MediaFormatError.truncated }
         guard (try? r.fourCC(4)) == "ftyp" else { throw MediaFormatError.invalidImage("not an ISO media file (no ftyp box)") }
-        let top = try bmff.boxes()
+        let top: [BMFFReader.Box]
+        do {
+            top = try bmff.boxes()
+        } catch {
+            // Bytes after the last whole box that form no box (data appended to the file) are passed over, as libheif
+            // passes them, once the boxes before them hold the meta box; a file cut short inside its meta box, or any
+            // other damage before it, stays an error (and item data past the end is found missing below).
+            let whole = bmff.leadingWholeBoxes()
+            guard whole.contains(where: { $0.type == "meta" }) else { throw error }
+            top = whole
+        }
         guard let ftyp = top.first, ftyp.type == "ftyp", ftyp.body.count >= 8 else { throw MediaFormatError.invalidImage("bad ftyp box") }
         let major = try r.fourCC(ftyp.body.lowerBound)
         let compatible = try stride(from: ftyp.body.lowerBound + 8, to: ftyp.body.upperBound - 3, by: 4).map { try r.fourCC($0) }

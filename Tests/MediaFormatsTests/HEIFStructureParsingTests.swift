@@ -62,6 +62,18 @@ import Testing
         #expect(throws: MediaFormatError.invalidImage("empty data")) { try HEIFStructure.parse(Data()) }
     }
 
+    /// Bytes appended after the last box (a tool that added a trailer, a copy that ran on) are passed over, as libheif
+    /// passes them: the same structure and pixels.
+    @Test func bytesAfterTheLastBoxArePassedOver() throws {
+        let data = try Self.heic(width: 300, height: 200)
+        let pixels = try HEIFDecoder.decode(data).storage
+        for tail in [Data([1]), Data(repeating: 0xFF, count: 8), Data((0..<100).map { UInt8($0 * 7 & 255) })] {
+            let s = try HEIFStructure.parse(data + tail)
+            #expect((s.width, s.height) == (300, 200))
+            #expect(try HEIFDecoder.decode(data + tail).storage == pixels)
+        }
+    }
+
     /// A hand-built file whose primary `ispe` is 2^32−1 square: parsed without overflow,
     /// refused before decoding.
     @Test func hugeIspeIsReportedAndRefusedForDecoding() throws {
