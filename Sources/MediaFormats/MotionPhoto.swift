@@ -78,15 +78,22 @@ public enum MotionPhoto {
         }
         if length == nil { length = attribute("GCamera:MicroVideoOffset", in: text).flatMap(Int.init) }
         guard let length, length > 0, length <= total else { throw MediaFormatError.invalidMetadata("Motion Photo XMP gives no valid video length") }
-        // The video (an MPEG-4 file) ends the file: its first box is `ftyp`. Anything else there means the file was cut
-        // short or changed after the XMP was written, and the range would point into the still.
-        let start = data.startIndex + total - length
-        guard length >= 8, data[(start + 4)..<(start + 8)].elementsEqual("ftyp".utf8) else {
+        let stamp = (attribute("GCamera:MotionPhotoPresentationTimestampUs", in: text)
+                     ?? attribute("GCamera:MicroVideoPresentationTimestampUs", in: text)).flatMap { Int64($0) } ?? -1
+        // The video (an MPEG-4 file) ends the file (a HEIC's in its top-level `mpvd` box, however many bytes follow):
+        // its first box is `ftyp`. Anything else there means the file was cut short or changed after the XMP was
+        // written, and the range would point into the still.
+        func isMovie(at offset: Int) -> Bool {
+            offset >= 0 && offset + 8 <= total && data[(data.startIndex + offset + 4)..<(data.startIndex + offset + 8)].elementsEqual("ftyp".utf8)
+        }
+        if FileKind.of(data) == .heif, let box = BMFFReader(data).leadingWholeBoxes().first(where: { $0.type == "mpvd" }),
+           isMovie(at: box.body.lowerBound) {
+            return Info(video: box.body, presentationTimestampUs: stamp)
+        }
+        guard length >= 8, isMovie(at: total - length) else {
             throw MediaFormatError.invalidMetadata("the Motion Photo's video is not in its last \(length) bytes, where its XMP puts it "
                 + "(the file was cut short or changed)")
         }
-        let stamp = (attribute("GCamera:MotionPhotoPresentationTimestampUs", in: text)
-                     ?? attribute("GCamera:MicroVideoPresentationTimestampUs", in: text)).flatMap { Int64($0) } ?? -1
         return Info(video: (total - length)..<total, presentationTimestampUs: stamp)
     }
 

@@ -54,6 +54,8 @@ import Testing
         // The video is the payload of a top-level mpvd box that ends the file.
         let header = [UInt8](data[(info.video.lowerBound - 8)..<info.video.lowerBound])
         #expect(String(decoding: header[4...], as: UTF8.self) == "mpvd")
+        // Found in its box with bytes appended after it too.
+        #expect(try MotionPhoto.read(data + Data(repeating: 7, count: 100))?.video == info.video)
         #expect(Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3]) == video.count + 8)
         // The still decodes (libheif skips the box) and keeps its EXIF pairing.
         let rgb = try HEIFDecoder.decode(data)
