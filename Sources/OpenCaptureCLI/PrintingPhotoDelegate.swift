@@ -106,9 +106,8 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         let duration = (exif["ExposureTime"] as? Double).map(formatSeconds) ?? "?"
         let iso = (exif["ISOSpeedRatings"] as? [Int])?.first.map(String.init) ?? "?"
         if let data = photo.fileDataRepresentation() {
-            let numbered = photo.resolvedSettings.expectedPhotoCount > 1
             let fileExtension = Self.fileExtension(photo, data)
-            update { $0.pending.append(((numbered ? "-\(photo.photoCount)" : "") + "." + fileExtension, data)) }
+            update { $0.pending.append((Self.suffix(photo) + "." + fileExtension, data)) }
             log("didFinishProcessingPhoto \(label(photo)): \(duration), ISO \(iso), \(fileExtension.uppercased()) \(data.count / 1024) KB")
         } else {
             log("didFinishProcessingPhoto \(label(photo)): \(duration), ISO \(iso), pixel buffer only")
@@ -192,6 +191,14 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         }
         if let movie { unlink(movie.path) }
         log("  nothing written: \(failure.map { "\($0)" } ?? "the files could not be written")")
+    }
+
+    /// What follows the request's name for one photo: nothing for a request of one photo; a bracket's shot number
+    /// (its RAW and processed photos told apart by their extensions: `-2.dng`, `-2.jpg`); else the photo's count
+    /// (`-1.dng`, `-2.jpg` for RAW + JPEG).
+    static func suffix(_ photo: AVCapturePhoto) -> String {
+        guard photo.resolvedSettings.expectedPhotoCount > 1 else { return "" }
+        return "-\(photo.bracketSettings != nil && photo.sequenceCount > 0 ? photo.sequenceCount : photo.photoCount)"
     }
 
     /// The extension for a photo's file data: dng, tif, heic or jpg.

@@ -42,6 +42,11 @@ struct ShootCommandTests {
         for set in ["bracket-1", "bracket-2"] {
             #expect(names.filter { $0.hasPrefix(set + "-") }.count == 6, "\(names.sorted())")
         }
+        // A RAW + JPEG bracket names each shot's pair by the shot's number.
+        let raw = try OpenCaptureBinary.tool.run(["bracket", "--preset", "low", "--ev=-1,1", "--raw", "-o", folder.path])
+        #expect(raw.status == 0, "\(raw.errorOutput)")
+        let third = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("bracket-3-") }
+        #expect(Set(third) == ["bracket-3-1.dng", "bracket-3-1.jpg", "bracket-3-2.dng", "bracket-3-2.jpg"], "\(third.sorted())")
     }
 
     /// Depth asked of a camera that measures it, in a format without depth: the message says which format has it.
