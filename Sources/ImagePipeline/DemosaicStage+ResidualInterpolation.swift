@@ -16,7 +16,8 @@ import CaptureCore
 /// interpolated residual (with a and b interpolated from the lattice, b cancels). At the colour's own sites the sample is kept exactly.
 ///
 /// Tuned on Kodak24 and McMaster18 (8-bit, RGGB, scaled to 0…1): the constants below. The green
-/// step reads 10 Bayer rows and columns around each output pixel (`ISPBand.bayerPad`).
+/// step reads 10 Bayer rows and columns around each output pixel, 10 + `guideMargin` rows with chromatic guides
+/// (`ISPBand.bayerPad`).
 extension DemosaicStage {
     /// Weight of the Laplacian correction in the directional green estimates (Hamilton-Adams: 1).
     static let laplacianWeight: Float = 0.75
@@ -27,9 +28,15 @@ extension DemosaicStage {
     /// Prior variance pulling the residual-interpolation slope a towards 1 (0…1 scale: 100 / 255²).
     static let slopePrior: Float = 100.0 / 65025.0
 
+    /// Rows of green a chromatic guide reads beyond its own rows: the lens moves a colour by up to `guideReach` pixels,
+    /// and a bilinear read takes the row below too. Green is made that much further up and down when there are guides,
+    /// so a guide row never reads a row its band lacks (a clamped read there showed the bands' seams).
+    static let guideMargin = Int(guideReach.rounded(.up)) + 1
+
     /// Floats of band scratch memory the method needs for bands of up to `rows` RGB rows.
     static func residualInterpolationScratch(planeStride: Int, rows: Int) -> Int {
-        let full = (8 * rows + 96) * (planeStride + 48)   // the last rows + 10: the chromatic guide
+        // Seven planes of rows + 10 … rows + 16 (each 2 · guideMargin more with chromatic guides), the guide's rows + 10.
+        let full = (8 * rows + 96 + 14 * guideMargin) * (planeStride + 48)
         let lattice = ((rows + 2) / 2 + 6) * ((planeStride + 2) / 2 + 6)
         let latticeColumns = (planeStride + 2) / 2 + 6
         return full + 8 * lattice + 2 * (planeStride + 8) + 2 * latticeColumns + 4
@@ -38,24 +45,26 @@ extension DemosaicStage {
     func runResidualInterpolation(_ band: ISPBand) {
         let w = band.width, pad = ISPBand.bayerPad
         let y0 = band.rows.lowerBound, y1 = band.rows.upperBound, n = y1 - y0
-        precondition(pad >= 10, "residual interpolation needs 10 rows of Bayer context")
+        // With chromatic guides, green is made `guideMargin` rows further up and down (`e`), and everything before it too.
+        let e = chromaticGuides.contains { $0 != nil } ? Self.guideMargin : 0
+        precondition(pad >= 10 + e, "residual interpolation needs 10 rows of Bayer context (and the guides' margin)")
         // Full-resolution scratch rows: column x at offset `origin + x`, valid for x in −16 ..< planeStride + 32.
         let stride = band.planeStride + 48, origin = 16
         // Row ranges (image rows): ΔV y0−8 ..< y1+8, ΔH y0−6 ..< y1+6, horizontal gradient sums
         // y0−7 ..< y1+7 (V) and y0−6 ..< y1+6 (H), inverse weights y0−6 ..< y1+6 (V) and y0−5 ..< y1+5 (H),
         // green y0−5 ..< y1+5.
-        let rowsDV = n + 16, rowsDH = n + 12, rowsSV = n + 14, rowsSH = n + 12
-        let rowsIV = n + 12, rowsIH = n + 10, rowsG = n + 10
+        let rowsDV = n + 16 + 2 * e, rowsDH = n + 12 + 2 * e, rowsSV = n + 14 + 2 * e, rowsSH = n + 12 + 2 * e
+        let rowsIV = n + 12 + 2 * e, rowsIH = n + 10 + 2 * e, rowsG = n + 10 + 2 * e
         var next = band.scratch
         func plane(_ rows: Int, firstRow: Int) -> (Int) -> UnsafeMutablePointer<Float> {
             let base = next
             next += rows * stride
             return { y in base + (y - firstRow) * stride + origin }
         }
-        let dV = plane(rowsDV, firstRow: y0 - 8), dH = plane(rowsDH, firstRow: y0 - 6)
-        let sV = plane(rowsSV, firstRow: y0 - 7), sH = plane(rowsSH, firstRow: y0 - 6)
-        let iV = plane(rowsIV, firstRow: y0 - 6), iH = plane(rowsIH, firstRow: y0 - 5)
-        let green = plane(rowsG, firstRow: y0 - 5)
+        let dV = plane(rowsDV, firstRow: y0 - 8 - e), dH = plane(rowsDH, firstRow: y0 - 6 - e)
+        let sV = plane(rowsSV, firstRow: y0 - 7 - e), sH = plane(rowsSH, firstRow: y0 - 6 - e)
+        let iV = plane(rowsIV, firstRow: y0 - 6 - e), iH = plane(rowsIH, firstRow: y0 - 5 - e)
+        let green = plane(rowsG, firstRow: y0 - 5 - e)
         @inline(__always) func bayer(_ y: Int) -> UnsafePointer<Float> { UnsafePointer(band.bayerRow(y - y0 + pad)) }
 
         typealias V = SIMD8<Float>
@@ -75,10 +84,10 @@ extension DemosaicStage {
         let chunkEnd = { (margin: Int) in w + margin }
 
         // 1. Directional colour differences Δ = G − C (C estimated at green sites, G at the others).
-        for y in (y0 - 8)..<(y1 + 8) {
+        for y in (y0 - 8 - e)..<(y1 + 8 + e) {
             let m = bayer(y), gl = greenLanes(y)
             let sign = V(repeating: 1).replacing(with: -1, where: gl)
-            let doH = y >= y0 - 6 && y < y1 + 6
+            let doH = y >= y0 - 6 - e && y < y1 + 6 + e
             let outV = dV(y), outH = doH ? dH(y) : outV
             var x = -8
             while x < chunkEnd(8) {
@@ -93,7 +102,7 @@ extension DemosaicStage {
             }
         }
         // 2. Horizontal 3-sums of the colour-difference gradients |Δ(−1) − Δ(+1)| along each direction.
-        for y in (y0 - 7)..<(y1 + 7) {
+        for y in (y0 - 7 - e)..<(y1 + 7 + e) {
             let up = dV(y - 1), down = dV(y + 1), out = sV(y)
             var x = -8
             while x < chunkEnd(8) {
@@ -102,7 +111,7 @@ extension DemosaicStage {
                 store(g, out + x)
                 x += 8
             }
-            if y >= y0 - 6 && y < y1 + 6 {
+            if y >= y0 - 6 - e && y < y1 + 6 + e {
                 let d = dH(y), outH = sH(y)
                 x = -8
                 while x < chunkEnd(8) {
@@ -114,7 +123,7 @@ extension DemosaicStage {
         }
         // 3. Inverse squared 3×3 gradient sums.
         let floor = V(repeating: DemosaicStage.gradientFloor)
-        for y in (y0 - 6)..<(y1 + 6) {
+        for y in (y0 - 6 - e)..<(y1 + 6 + e) {
             let a = sV(y - 1), b = sV(y), c = sV(y + 1), out = iV(y)
             var x = -8
             while x < chunkEnd(8) {
@@ -122,7 +131,7 @@ extension DemosaicStage {
                 store(1 / (t * t + floor), out + x)
                 x += 8
             }
-            if y >= y0 - 5 && y < y1 + 5 {
+            if y >= y0 - 5 - e && y < y1 + 5 + e {
                 let a = sH(y - 1), b = sH(y), c = sH(y + 1), out = iH(y)
                 x = -8
                 while x < chunkEnd(8) {
@@ -134,7 +143,7 @@ extension DemosaicStage {
         }
         // 4. Green: C plus the weighted one-sided colour differences.
         let (t0, t1, t2) = DemosaicStage.sideTaps
-        for y in (y0 - 5)..<(y1 + 5) {
+        for y in (y0 - 5 - e)..<(y1 + 5 + e) {
             let m = bayer(y), gl = greenLanes(y), out = green(y)
             let h = dH(y), vm2 = dV(y - 2), vm1 = dV(y - 1), v0 = dV(y), vp1 = dV(y + 1), vp2 = dV(y + 2)
             let ih = iH(y), ivUp = iV(y - 1), ivDown = iV(y + 1)
@@ -155,10 +164,10 @@ extension DemosaicStage {
         for y in band.rows { band.row(1, y).update(from: green(y), count: w) }
 
         // 5. Red and blue by residual interpolation on their own lattices.
-        let guide = chromaticGuides.contains { $0 != nil } ? plane(rowsG, firstRow: y0 - 5) : green
+        let guide = e > 0 ? plane(n + 10, firstRow: y0 - 5) : green
         for color in [0, 2] {
             if let knots = chromaticGuides[color] {
-                fillGuide(guide, from: green, rows: (y0 - 5)..<(y1 + 5), width: w, knots: knots)
+                fillGuide(guide, from: green, held: (y0 - 5 - e)..<(y1 + 5 + e), rows: (y0 - 5)..<(y1 + 5), width: w, knots: knots)
                 residualInterpolation(band, color: color, green: guide, memory: next)
             } else {
                 residualInterpolation(band, color: color, green: green, memory: next)
@@ -166,12 +175,12 @@ extension DemosaicStage {
         }
     }
 
-    /// Green read at another plane's geometry for `rows` (within the rows `green` holds, which clamp the reads);
-    /// the columns beyond the image are green's own.
+    /// Green read at another plane's geometry for `rows`, from the rows `green` holds (`held`, `guideMargin` beyond
+    /// `rows` each way: every read within them); the columns beyond the image are green's own.
     private func fillGuide(_ guide: (Int) -> UnsafeMutablePointer<Float>, from green: (Int) -> UnsafeMutablePointer<Float>,
-                           rows: Range<Int>, width w: Int, knots: RadialWarp.Knots) {
-        let first = UnsafePointer(green(rows.lowerBound)), stride = green(rows.lowerBound + 1) - green(rows.lowerBound)
-        let rowLimits = 0...(Int32(rows.count - 1) << 16 - 1), shift = Int32(rows.lowerBound) << 16
+                           held: Range<Int>, rows: Range<Int>, width w: Int, knots: RadialWarp.Knots) {
+        let first = UnsafePointer(green(held.lowerBound)), stride = green(held.lowerBound + 1) - green(held.lowerBound)
+        let rowLimits = 0...(Int32(held.count - 1) << 16 - 1), shift = Int32(held.lowerBound) << 16
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
             let kx = memory.baseAddress!, ky = kx + knots.count
             for y in rows {

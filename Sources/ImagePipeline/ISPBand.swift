@@ -27,7 +27,7 @@ struct ISPBand {
     /// Working memory of the demosaic (zeroed once per workspace, then reused band after band).
     let scratch: UnsafeMutablePointer<Float>
 
-    static let bayerPad = 10
+    static let bayerPad = 10 + DemosaicStage.guideMargin
 
     /// Runs `body` with band memory for bands of up to `bandHeight` output rows, passing a function
     /// that lays out a band for given output rows in that memory. One allocation serves many bands

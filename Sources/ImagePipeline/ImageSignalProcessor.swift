@@ -14,8 +14,9 @@ import Foundation
 public struct ImageSignalProcessor: Sendable {
     /// What this processor does; see ``ISPSettings``.
     public var settings: ISPSettings
-    /// Output rows per band (each band also computes a few rows of context).
-    static let bandHeight = 32
+    /// Output rows per band (each band also computes a few rows of context); the photo does not depend on it (tests
+    /// change it to check that bands leave no seams).
+    var bandHeight = 32
 
     public init(settings: ISPSettings = ISPSettings()) {
         self.settings = settings
@@ -77,7 +78,7 @@ public struct ImageSignalProcessor: Sendable {
               let buffer = PixelBuffer(width: w, height: h,
                                        pixelFormat: fullRange ? .yuv420BiPlanarFullRange : .yuv420BiPlanarVideoRange),
               let yPlane = buffer.baseAddress(ofPlane: 0), let cPlane = buffer.baseAddress(ofPlane: 1) else { return nil }
-        precondition(ImageSignalProcessor.bandHeight % 2 == 0, "row pairs must not straddle bands")
+        precondition(bandHeight % 2 == 0, "row pairs must not straddle bands")
         let tone = ToneStage(curve: settings.toneCurve, headroom: raw.baselineExposure)
         let c = cPlane.assumingMemoryBound(to: UInt8.self)
         let destination = YCbCr420.Destination(y: yPlane.assumingMemoryBound(to: UInt8.self), yRowStride: buffer.planes[0].bytesPerRow,
@@ -148,7 +149,7 @@ public struct ImageSignalProcessor: Sendable {
         linearSRGB.storage.withUnsafeBufferPointer { src in
             out.storage.withUnsafeMutableBufferPointer { dst in
                 let src = src.baseAddress!, dst = dst.baseAddress!
-                Parallel.forEachBand(height: h, bandHeight: ImageSignalProcessor.bandHeight) { rows in
+                Parallel.forEachBand(height: h, bandHeight: bandHeight) { rows in
                     var r = [Float](repeating: 0, count: w), g = r, b = r
                     for y in rows {
                         let s = src + y * w * 3
@@ -205,7 +206,7 @@ public struct ImageSignalProcessor: Sendable {
         }
         raw.bayer.storage.withUnsafeBufferPointer { codes in
             let codes = codes.baseAddress!
-            ISPBand.forEachBand(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight,
+            ISPBand.forEachBand(width: w, height: h, bandHeight: bandHeight,
                                 context: noise.context) { band in
                 black.run(codes, into: band)
                 demosaic.run(band)
@@ -236,9 +237,9 @@ public struct ImageSignalProcessor: Sendable {
                                    color: ColorMatrixStage, noise: NoiseReductionStage, local: LocalToneMap?,
                                    emit: (ISPBand, Int, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void) {
         let w = raw.width, h = raw.height
-        let bands = RowBands(height: h, bandHeight: ImageSignalProcessor.bandHeight)
+        let bands = RowBands(height: h, bandHeight: bandHeight)
         // The demosaic's 10 rows of context cost less per row in taller chunks.
-        let chunk = 2 * ImageSignalProcessor.bandHeight
+        let chunk = 2 * bandHeight
         let context = noise.context
         // Source rows each band reads (its rows with the noise reduction's context), and the most any band spans.
         let needs = Parallel.map(count: bands.count) { b in
@@ -261,7 +262,7 @@ public struct ImageSignalProcessor: Sendable {
                 return Int(low >> 16)...Int(high >> 16) + 1
             }
         }
-        let capacity = (needs.map(\.count).max() ?? 0) + chunk + 2 * ImageSignalProcessor.bandHeight
+        let capacity = (needs.map(\.count).max() ?? 0) + chunk + 2 * bandHeight
         // Room for the demosaic's overshoot past the clip level and below black.
         let top = black.maximum * 1.5
         let runs = RowBands(height: bands.count, maxCount: Parallel.coreCount)
@@ -271,7 +272,7 @@ public struct ImageSignalProcessor: Sendable {
                 let window = LinearRowWindow(width: w, imageHeight: h, capacity: min(capacity, h + chunk), minimum: -top / 8,
                                              maximum: top)
                 ISPBand.withWorkspace(width: w, height: h, bandHeight: chunk, context: 0) { demosaicBand in
-                    ISPBand.withWorkspace(width: w, height: h, bandHeight: ImageSignalProcessor.bandHeight, context: context,
+                    ISPBand.withWorkspace(width: w, height: h, bandHeight: bandHeight, context: context,
                                           demosaics: false) { layout in
                         withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * knots.count) { memory in
                             let kx = memory.baseAddress!, ky = kx + knots.count
