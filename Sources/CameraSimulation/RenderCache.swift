@@ -10,9 +10,9 @@ import Glibc
 /// Where: `$OPENCAPTURE_RENDER_CACHE` (a folder; `off` turns the cache off), else
 /// `$XDG_CACHE_HOME/opencapture/renders`, else `~/.cache/opencapture/renders`. An entry is the photo-electron
 /// rate, flash ratio and depth planes of one module, scene, readout size and focus (or the radiance view of a size,
-/// metering's, or the fixed-pattern noise of a session seed and readout size), with its whole key written in the file and compared on reading. The key includes
-/// the running executable's size and modification time, so a rebuilt binary (a changed renderer or scene) never reads
-/// an older render. Files are written under a temporary name in the folder and renamed; a damaged or foreign file is a
+/// metering's, or the fixed-pattern noise of a session seed and readout size), with its whole key written in the file
+/// and compared on reading. The key includes the running executable's size and modification time, so a rebuilt binary
+/// (a changed renderer or scene) never reads an older render. Files are written under a temporary name in the folder and renamed; a damaged or foreign file is a
 /// miss (the next store replaces it); the folder is trimmed to `byteLimit`, least recently used first.
 /// Failures only cost the render: the cache never throws. Entries are read in place (mapped): they are only ever
 /// replaced by renaming a new file over them or removed, which leaves a mapping intact; a file truncated in place by

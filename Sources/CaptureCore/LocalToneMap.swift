@@ -242,9 +242,10 @@ package struct LocalToneMap: Sendable {
                             }
                         }
                         // The partials added in order into the band's cells.
+                        let grids = [(so, partialSums), (co, partialCounts), (cl, partialClipped)]
                         for c in 0..<cells {
                             let k = cellRows.lowerBound * columns + c
-                            for (out, from) in [(so, partialSums), (co, partialCounts), (cl, partialClipped)] {
+                            for (out, from) in grids {
                                 let source = from + c * stride, target = out + k * bins
                                 for bin in 0..<bins {
                                     var total = source[bin]

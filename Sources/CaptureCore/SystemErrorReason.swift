@@ -15,6 +15,7 @@ public enum SystemErrorReason {
         case EFBIG: return "the file is too large"
         case ENAMETOOLONG: return "the name is too long"
         case EIO: return "input/output error"
+        case EEXIST: return "a file is already there"
         default: return String(cString: strerror(code)).lowercased()
         }
     }

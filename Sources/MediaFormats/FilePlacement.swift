@@ -22,7 +22,7 @@ public enum FilePlacement {
         let code = replacing ? (rename(temporary.path, url.path) == 0 ? 0 : errno) : placeWithoutReplacing(temporary, at: url)
         guard code == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw MediaFormatError.writeFailed("\(url.path): \(code == EEXIST ? "a file is already there" : SystemErrorReason.text(errno: code))")
+            throw MediaFormatError.writeFailed("\(url.path): \(SystemErrorReason.text(errno: code))")
         }
     }
 

@@ -59,8 +59,8 @@ public enum MotionPhoto {
 
     /// The Motion Photo description of `data` (a JPEG or HEIC), or nil when it has none.
     public static func read(_ data: Data) throws -> Info? {
-        let text: String
-        if FileKind.of(data) == .heif {
+        let text: String, isHEIF = FileKind.of(data) == .heif
+        if isHEIF {
             guard let xmp = try HEIFStructure.parse(data).xmp else { return nil }
             text = String(decoding: xmp, as: UTF8.self)
         } else {
@@ -86,7 +86,7 @@ public enum MotionPhoto {
         func isMovie(at offset: Int) -> Bool {
             offset >= 0 && offset + 8 <= total && data[(data.startIndex + offset + 4)..<(data.startIndex + offset + 8)].elementsEqual("ftyp".utf8)
         }
-        if FileKind.of(data) == .heif, let box = BMFFReader(data).leadingWholeBoxes().first(where: { $0.type == "mpvd" }),
+        if isHEIF, let box = BMFFReader(data).leadingWholeBoxes().first(where: { $0.type == "mpvd" }),
            isMovie(at: box.body.lowerBound) {
             return Info(video: box.body, presentationTimestampUs: stamp)
         }

@@ -84,7 +84,7 @@ enum PresetChoice: String, ExpressibleByArgument {
 }
 
 /// The `--flash` option's values.
-enum FlashChoice: String, ExpressibleByArgument {
+enum FlashChoice: String, ExpressibleByArgument, CaseIterable {
     case off, on, auto
     var mode: AVCaptureDevice.FlashMode {
         switch self {

@@ -166,6 +166,8 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         }
         guard !pending.isEmpty else { return }
         // A numbered name taken by another process between the choice and the write: the next one (a few times).
+        let isNumbered: Bool
+        if case .numbered = naming { isNumbered = true } else { isNumbered = false }
         for attempt in 0..<10 {
             let name: String
             switch naming {
@@ -178,11 +180,7 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
                 update { $0.written = files.map(\.url); $0.name = name }
                 for file in files { log("  → \(file.url.path) (\(file.data.count / 1024) KB)") }
                 return
-            } catch let error as FileAccessError where error.isNameTaken && attempt < 9 {
-                if case .fixed = naming {
-                    update { $0.failure = error }
-                    break
-                }
+            } catch let error as FileAccessError where error.isNameTaken && isNumbered && attempt < 9 {
                 continue
             } catch {
                 update { $0.failure = error }

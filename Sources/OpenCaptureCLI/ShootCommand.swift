@@ -147,7 +147,7 @@ struct ShootCommand: AsyncParsableCommand {
         }
         if let flash, !output.supportedFlashModes.contains(flash.mode) {
             throw CLIError("--flash \(flash.rawValue): this camera has no flash (its modes: "
-                + output.supportedFlashModes.map { $0 == .on ? "on" : $0 == .auto ? "auto" : "off" }.joined(separator: ", ") + ")")
+                + FlashChoice.allCases.filter { output.supportedFlashModes.contains($0.mode) }.map(\.rawValue).joined(separator: ", ") + ")")
         }
         settings.flashMode = flash?.mode ?? (output.supportedFlashModes.contains(.auto) ? .auto : .off)
         settings.photoQualityPrioritization = raw ? .speed : prioritization.prioritization

@@ -51,7 +51,7 @@ public enum AtomicFile {
         if !replacing {
             let code = FilePlacement.placeWithoutReplacing(temporary, at: url)
             guard code == 0 else {
-                throw FileAccessError(.write, path: url.path, reason: code == EEXIST ? FileAccessError.nameTaken : SystemErrorReason.text(errno: code))
+                throw FileAccessError(.write, path: url.path, errno: code)
             }
             return
         }

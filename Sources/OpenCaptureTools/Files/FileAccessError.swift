@@ -35,7 +35,7 @@ public struct FileAccessError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String { "cannot \(operation.rawValue) \(path): \(reason)" }
 
     /// The reason of a write that would have replaced a file and did not (see `AtomicFile.write(_:replacing:)`).
-    public static let nameTaken = "a file is already there"
+    public static let nameTaken = SystemErrorReason.text(errno: EEXIST)
 
     /// Whether a write failed only because a file already had its name.
     public var isNameTaken: Bool { operation == .write && reason == Self.nameTaken }
