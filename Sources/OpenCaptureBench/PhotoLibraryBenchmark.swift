@@ -68,7 +68,7 @@ enum PhotoLibraryBenchmark {
 
     static func folderSizes(_ root: URL) throws -> (database: Double, store: Double) {
         let fm = FileManager.default
-        func size(_ path: String) -> Double { Double((try? fm.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) ?? 0 }
+        func size(_ path: String) -> Double { Double((try? fm.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) }
         let database = ["Photos.sqlite", "Photos.sqlite-wal", "Photos.sqlite-shm"].map { size(root.appendingPathComponent($0).path) }.reduce(0, +)
         let originals = root.appendingPathComponent("originals")
         let store = (fm.subpaths(atPath: originals.path) ?? []).map { size(originals.appendingPathComponent($0).path) }.reduce(0, +)
