@@ -1,6 +1,7 @@
 import CaptureCore
 import Foundation
 @testable import MediaFormats
+import OpenCaptureTestSupport
 import Testing
 
 
@@ -25,26 +26,10 @@ import Testing
         huge.replaceSubrange(33..<37, with: [0xFF, 0xFF, 0xFF, 0xF0])
         #expect(throws: MediaFormatError.truncated) { try PNGHeader.chunks(in: huge) }
     }
-    /// A zlib stream of `bytes` in stored (uncompressed) blocks: header, blocks, Adler-32.
-    static func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65_535, bytes.count - offset), last: UInt8 = offset + count == bytes.count ? 1 : 0
-            out += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            out += bytes[offset..<(offset + count)]
-            offset += count
-        } while offset < bytes.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-        let adler = b << 16 | a
-        return out + [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)]
-    }
-
     /// A PNG carrying `profile` in an iCCP chunk.
     static func png(withProfile profile: Data) throws -> Data {
         let png = try PNGCodec.encode(Raster<UInt8>(width: 8, height: 6, channels: 3, repeating: 90))
-        return try PNGCodec.inserting(chunk: "iCCP", Data(Array("Display P3".utf8) + [0, 0] + zlibStored([UInt8](profile))), into: png)
+        return try PNGCodec.inserting(chunk: "iCCP", Data(Array("Display P3".utf8) + [0, 0] + StoredZlib.stream([UInt8](profile))), into: png)
     }
 
     @Test func readsTheICCProfileAndTheCodingPrimaries() throws {

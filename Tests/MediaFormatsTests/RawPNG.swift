@@ -1,6 +1,7 @@
 import Foundation
+import OpenCaptureTestSupport
 
-/// Hand-assembled PNG files (stored deflate blocks, no compression library) for formats
+/// Hand-assembled PNG files (stored deflate blocks: `StoredZlib`) for formats
 /// PNGCodec.encode does not write: 16-bit, palette.
 enum RawPNG {
     static func make(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8,
@@ -9,18 +10,7 @@ enum RawPNG {
         out += chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [bitDepth, colorType, 0, 0, 0])
         if let palette { out += chunk("PLTE", palette) }
         let raw: [UInt8] = rows.flatMap { row -> [UInt8] in [0] + row }   // filter type 0 per row
-        var z: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let n = min(65_535, raw.count - offset)
-            let final: UInt8 = offset + n == raw.count ? 1 : 0
-            let len = UInt16(n), nlen = ~UInt16(n)
-            z += [final, UInt8(len & 0xFF), UInt8(len >> 8), UInt8(nlen & 0xFF), UInt8(nlen >> 8)]
-            z += raw[offset..<(offset + n)]
-            offset += n
-        } while offset < raw.count
-        z += be32(adler32(raw))
-        out += chunk("IDAT", z)
+        out += chunk("IDAT", StoredZlib.stream(raw))
         out += chunk("IEND", [])
         return Data(out)
     }
@@ -39,11 +29,5 @@ enum RawPNG {
             for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         }
         return ~c
-    }
-
-    private static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1, b: UInt32 = 0
-        for x in bytes { a = (a + UInt32(x)) % 65_521; b = (b + a) % 65_521 }
-        return b << 16 | a
     }
 }

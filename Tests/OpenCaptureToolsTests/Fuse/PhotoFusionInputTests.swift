@@ -1,6 +1,7 @@
 import CaptureCore
 import Foundation
 @testable import MediaFormats
+import OpenCaptureTestSupport
 import Testing
 @testable import OpenCaptureTools
 
@@ -75,12 +76,8 @@ import Testing
         let profile = ICCProfile.data(for: .displayP3)
         let files = try Self.bracket().map { image -> Data in
             let png = try PNGCodec.encode(image)
-            // An iCCP chunk: name, NUL, compression 0, the profile as one stored zlib block.
-            var stream: [UInt8] = [0x78, 0x01, 1, UInt8(profile.count & 0xFF), UInt8(profile.count >> 8),
-                                   UInt8(~profile.count & 0xFF), UInt8((~profile.count >> 8) & 0xFF)] + [UInt8](profile)
-            var a: UInt32 = 1, b: UInt32 = 0
-            for byte in profile { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-            stream += withUnsafeBytes(of: (b << 16 | a).bigEndian) { Array($0) }
+            // An iCCP chunk: name, NUL, compression 0, the profile in stored zlib blocks.
+            let stream = StoredZlib.stream([UInt8](profile))
             return try PNGCodec.inserting(chunk: "iCCP", Data(Array("P3".utf8) + [0, 0] + stream), into: png)
         }
         let result = try PhotoFusion().fuse(fileData: files)
