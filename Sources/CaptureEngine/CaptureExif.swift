@@ -75,6 +75,7 @@ package enum CaptureExif {
         if let v = overrides.userComment { exif.userComment = v }
         if let v = overrides.lensMake { exif.lensMake = v }
         if let v = overrides.lensModel { exif.lensModel = v }
+        if let v = overrides.gps { exif.gps = v }
         if let v = overrides.orientation, (1...8).contains(v) { exif.orientation = v }
     }
 

@@ -1,3 +1,5 @@
+import MediaFormats
+
 /// The request's own values for fields of the written EXIF (from Apple's `settings.metadata`),
 /// applied over what the camera records.
 package struct MetadataOverrides: Sendable, Equatable {
@@ -12,6 +14,8 @@ package struct MetadataOverrides: Sendable, Equatable {
     package var lensModel: String?
     /// EXIF orientation 1…8.
     package var orientation: Int?
+    /// The location for the GPS IFD.
+    package var gps: GPSInfo?
 
     package init() {}
 }

@@ -43,6 +43,7 @@ public enum DNGWriter {
         setProfileFields(&ifd0, raw: raw, metadata: metadata)
         ifd0.counted(TIFFTAG_SUBIFD, [UInt64(0)])
         ifd0.u64(TIFFTAG_EXIFIFD, 0)  // placeholder: the EXIF IFD is appended after libtiff is done
+        if metadata.exif.gps != nil { ifd0.u64(TIFFTAG_GPSIFD, 0) }   // placeholder, the same for the GPS IFD
         try ifd0.finish("preview IFD")
         try thumbnail.storage.withUnsafeBytes { try writeStrip(tif, 0, $0) }
         guard TIFFWriteDirectory(tif) == 1 else { throw MediaFormatError.encoderFailed("libtiff could not write IFD0") }

@@ -76,10 +76,18 @@ public enum ExifReader {
             if let lat = degrees(0x0002, ref: 0x0001, negative: "S"), let lon = degrees(0x0004, ref: 0x0003, negative: "W") {
                 var info = GPSInfo(latitude: lat, longitude: lon)
                 if let alt = g[0x0006]?.real { info.altitude = g[0x0005]?.integer == 1 ? -alt : alt }
-                if let day = g[0x001D]?.string, let t = g[0x0007]?.reals, t.count == 3,
-                   let (midnight, _) = ExifDate.parse(day + " 00:00:00", subSec: nil, offset: nil) {
-                    info.timestamp = midnight.addingTimeInterval(t[0] * 3600 + t[1] * 60 + t[2])
+                if let day = g[0x001D]?.string, let t = g[0x0007]?.reals, t.count == 3 {
+                    info.timestamp = GPSInfo.time(dateStamp: day, hours: t[0], minutes: t[1], seconds: t[2])
                 }
+                if let speed = g[0x000D]?.real {
+                    info.speed = speed
+                    info.speedReference = g[0x000C]?.string ?? "K"
+                }
+                if let direction = g[0x0011]?.real {
+                    info.imageDirection = direction
+                    info.imageDirectionReference = g[0x0010]?.string ?? "T"
+                }
+                info.horizontalError = g[0x001F]?.real
                 exif.gps = info
             }
         }

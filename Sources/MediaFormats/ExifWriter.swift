@@ -10,7 +10,7 @@ public enum ExifWriter {
     /// after the "Exif\0\0" header and for HEIF Exif items.
     public static func tiffData(for exif: ExifMetadata, thumbnailJPEG: Data? = nil) -> Data {
         var ifd0 = TIFFDirectory()
-        var gpsIFD = TIFFDirectory()
+        var gpsIFD = TIFFDirectory()   // empty: no GPS IFD
         var ifd1 = TIFFDirectory()
 
         ifd0.ascii(0x010E, exif.imageDescription)
@@ -30,7 +30,7 @@ public enum ExifWriter {
         }
         let exifIFD = exifDirectory(for: exif, imageTags: .compressed)
 
-        if let gps = exif.gps { fill(&gpsIFD, with: gps) }
+        if let gps = exif.gps { gpsIFD = gpsDirectory(for: gps) }
 
         // Pointers are 4-byte values, so directory sizes are known before their targets are.
         ifd0.long(0x8769, 0)
@@ -148,7 +148,9 @@ public enum ExifWriter {
         return Array("UNICODE".utf8) + [0] + text.utf16.flatMap { le16($0) }
     }
 
-    private static func fill(_ ifd: inout TIFFDirectory, with gps: GPSInfo) {
+    /// The GPS IFD for `gps` (the JPEG/HEIF EXIF and the DNG/TIFF writers share it).
+    static func gpsDirectory(for gps: GPSInfo) -> TIFFDirectory {
+        var ifd = TIFFDirectory()
         func dms(_ degrees: Double) -> [(UInt32, UInt32)] {
             let a = abs(degrees)
             let d = a.rounded(.down)
@@ -156,7 +158,7 @@ public enum ExifWriter {
             let s = (a - d - m / 60) * 3600
             return [(UInt32(d), 1), (UInt32(m), 1), (UInt32(max(0, s * 10_000).rounded()), 10_000)]
         }
-        ifd.bytes(0x0000, type: .byte, [2, 2, 0, 0])
+        ifd.bytes(0x0000, type: .byte, [2, 3, 0, 0])   // 2.3: GPSHPositioningError is a 2.3 tag
         ifd.ascii(0x0001, gps.latitude >= 0 ? "N" : "S")
         ifd.rationals(0x0002, dms(gps.latitude))
         ifd.ascii(0x0003, gps.longitude >= 0 ? "E" : "W")
@@ -170,7 +172,17 @@ public enum ExifWriter {
             let c = stamp.components
             let seconds = Double(c.second) + Double(c.millisecond) / 1000
             ifd.rationals(0x0007, [(UInt32(c.hour), 1), (UInt32(c.minute), 1), (UInt32((seconds * 1000).rounded()), 1000)])
-            ifd.ascii(0x001D, String(stamp.dateTime.prefix(10)))
         }
+        if let speed = gps.speed {
+            ifd.ascii(0x000C, gps.speedReference)
+            ifd.rational(0x000D, speed)
+        }
+        if let direction = gps.imageDirection {
+            ifd.ascii(0x0010, gps.imageDirectionReference)
+            ifd.rational(0x0011, direction)
+        }
+        if let ts = gps.timestamp { ifd.ascii(0x001D, String(ExifDate(date: ts, offsetSeconds: 0).dateTime.prefix(10))) }
+        if let error = gps.horizontalError { ifd.rational(0x001F, error) }
+        return ifd
     }
 }

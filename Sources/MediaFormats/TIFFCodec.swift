@@ -127,8 +127,8 @@ public enum TIFFCodec {
         if let exif { try DNGWriter.appendExif(exif, to: file, imageTags: .uncompressed) }
     }
 
-    /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, identity tags and the ExifIFD
-    /// placeholder that `DNGWriter.appendExif` fills in after libtiff closes the file.
+    /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, identity tags and the ExifIFD (and
+    /// GPSInfo) placeholder that `DNGWriter.appendExif` fills in after libtiff closes the file.
     static func setDescriptiveFields(_ f: inout TIFFFieldWriter, exif: ExifMetadata?, iccProfile: Data?) {
         f.double(TIFFTAG_XRESOLUTION, 72)
         f.double(TIFFTAG_YRESOLUTION, 72)
@@ -142,6 +142,7 @@ public enum TIFFCodec {
             f.ascii(TIFFTAG_ARTIST, exif.artist)
             f.ascii(TIFFTAG_COPYRIGHT, exif.copyright)
             f.u64(TIFFTAG_EXIFIFD, 0)
+            if exif.gps != nil { f.u64(TIFFTAG_GPSIFD, 0) }
         }
     }
 }

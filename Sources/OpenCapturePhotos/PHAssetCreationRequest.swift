@@ -27,9 +27,9 @@ public final class PHAssetCreationRequest {
     let identifier: String
     private(set) var addedResources: [AddedResource] = []
 
-    /// The asset's creation date; by default the moment the change is saved.
+    /// The asset's creation date; by default the photo's EXIF DateTimeOriginal, else the moment the change is saved.
     public var creationDate: Date?
-    /// Where the asset was taken.
+    /// Where the asset was taken; by default the photo's EXIF GPS position, if it has one.
     public var location: CLLocation?
     public var isFavorite = false
     public var isHidden = false

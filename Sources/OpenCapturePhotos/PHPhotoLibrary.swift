@@ -85,6 +85,16 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         }
     }
 
+    /// Apple's `async` form (iOS 15): runs `changeBlock` on the library's queue and returns once its change is saved
+    /// (and the change observers told), throwing what went wrong.
+    public func performChanges(_ changeBlock: @escaping @Sendable () -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            performChanges(changeBlock) { _, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
     /// Runs `changeBlock` and saves its change before returning; throws what went wrong. Called from
     /// inside a change block or a change observer it throws `.changeNotSupported` (Apple raises).
     public func performChangesAndWait(_ changeBlock: () -> Void) throws {

@@ -83,10 +83,12 @@ final class PhotoStore: Sendable {
 
     func asset(from row: Row) -> PHAsset {
         let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
-        let location = latitude.flatMap { lat in longitude.map { lon in
-            CLLocation(coordinate: CLLocationCoordinate2D(latitude: lat, longitude: lon), altitude: row["altitude"] ?? 0)
-        } }
         let created: Double? = row["creationDate"], modified: Double = row["modificationDate"]
+        // The library keeps the place, not its fix time: the location is dated when the asset was taken.
+        let location = latitude.flatMap { lat in longitude.map { lon in
+            CLLocation(coordinate: CLLocationCoordinate2D(latitude: lat, longitude: lon), altitude: row["altitude"] ?? 0,
+                       timestamp: created.map(Date.init(timeIntervalSince1970:)) ?? Date())
+        } }
         return PHAsset(store: self, localIdentifier: row["id"], mediaType: PHAssetMediaType(rawValue: row["mediaType"]) ?? .unknown,
                        mediaSubtypes: PHAssetMediaSubtype(rawValue: UInt(row["mediaSubtypes"] as Int64)),
                        pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],

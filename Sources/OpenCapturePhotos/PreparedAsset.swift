@@ -49,11 +49,16 @@ struct PreparedAsset: Sendable {
                                     originalFilename: name, uniformTypeIdentifier: resource.options?.uniformTypeIdentifier ?? uti)
         }
         id = request.identifier
-        creationDate = request.creationDate ?? Date()
-        location = request.location
         isFavorite = request.isFavorite
         guard let main = resources.first(where: { $0.type == primary })?.data else {
             throw PHPhotosError(.invalidResource, "no .\(primary) resource")
+        }
+        // As Photos does on import: the date the photo was taken and where, from its EXIF, unless the request sets them.
+        let exif = primary == .photo ? PreparedAsset.exif(of: main) : nil
+        creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? Date()
+        location = request.location ?? exif?.gps.map { gps in
+            CLLocation(coordinate: CLLocationCoordinate2D(latitude: gps.latitude, longitude: gps.longitude),
+                       altitude: gps.altitude ?? 0, timestamp: gps.timestamp ?? exif?.dateTimeOriginal ?? Date())
         }
         switch primary {
         case .photo:
@@ -78,15 +83,18 @@ struct PreparedAsset: Sendable {
     /// movie's `mdta` metadata), as Photos requires; a pair where either carries none is accepted (Photos refuses it).
     static func checkPairing(photo: Data, movie: Data?) throws {
         guard let movie, let movieID = (try? LivePhotoMovieAtoms.read(movie))?.contentIdentifier else { return }
-        let exif: Data?
-        switch FileKind.of(photo) {
-        case .jpeg: exif = photo
-        case .heif: exif = (try? HEIFStructure.parse(photo))?.exif
-        default: exif = nil
-        }
-        guard let exif, let photoID = (try? ExifReader.read(jpeg: exif))?.appleContentIdentifier else { return }
+        guard let photoID = exif(of: photo)?.appleContentIdentifier else { return }
         guard photoID == movieID else {
             throw PHPhotosError(.invalidResource, "the photo (\(photoID)) and its paired video (\(movieID)) have different content identifiers")
+        }
+    }
+
+    /// A photo's EXIF: a JPEG's APP1, a HEIF's Exif item, a TIFF's or DNG's IFDs; nil when it has none or it is unreadable.
+    static func exif(of photo: Data) -> ExifMetadata? {
+        switch FileKind.of(photo) {
+        case .jpeg, .tiff, .dng: return try? ExifReader.read(jpeg: photo)
+        case .heif: return (try? HEIFStructure.parse(photo))?.exif.flatMap { try? ExifReader.read(jpeg: $0) }
+        default: return nil
         }
     }
 

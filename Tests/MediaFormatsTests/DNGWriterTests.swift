@@ -36,6 +36,30 @@ import Testing
         #expect(tags["ExifIFD:FNumber"] == "1.8")
     }
 
+    /// A location in the EXIF becomes the DNG's GPS IFD (IFD0's GPSInfo), read back by ours and by exiftool; without
+    /// one there is no GPS IFD.
+    @Test func gpsGoesIntoItsOwnIFD() throws {
+        var exif = DNGFixtures.exif()
+        exif.gps = GPSInfo(latitude: -33.856_78, longitude: 151.215_30, altitude: 4.5, timestamp: Date(timeIntervalSince1970: 1_700_000_000))
+        exif.gps?.imageDirection = 12.5
+        let metadata = DNGMetadata.derived(from: DNGFixtures.raw(), make: "OpenCapture", model: "Simulated iPhone", exif: exif)
+        let data = try DNGWriter.write(DNGFixtures.raw(), metadata: metadata, preview: nil)
+        let gps = try #require(try ExifReader.read(jpeg: data).gps)
+        #expect(abs(gps.latitude + 33.856_78) < 1e-6 && abs(gps.longitude - 151.215_30) < 1e-6)
+        #expect(gps.altitude == 4.5 && gps.timestamp == exif.gps?.timestamp && gps.imageDirection == 12.5)
+        #expect(try ExifReader.read(jpeg: DNGFixtures.dng()).gps == nil)
+        #expect(try RawFileReader.read(data).raw.width == 256, "the raw still reads")
+        if ExternalTool.exiftool.isInstalled {
+            let result = try ExternalTool.exiftool.run(["-j", "-n", "-G1", "-validate", "-warning", "-GPS:all"], file: data, fileExtension: "dng")
+            let json = try JSONSerialization.jsonObject(with: result.standardOutput) as? [[String: Any]]
+            let tags = (json?.first ?? [:]).mapValues { "\($0)" }
+            #expect(tags["ExifTool:Validate"] == "0 0 0", "\(tags)")
+            #expect(tags["GPS:GPSLatitudeRef"] == "S" && tags["GPS:GPSLongitudeRef"] == "E")
+            #expect(Double(tags["GPS:GPSLatitude"] ?? "").map { abs($0 - 33.856_78) < 1e-6 } == true)
+            #expect(tags["GPS:GPSDateStamp"] == "2023:11:14" && tags["GPS:GPSImgDirection"] == "12.5")
+        }
+    }
+
     /// A frame's baseline exposure goes into the DNG's BaselineExposure and comes back through LibRaw.
     @Test(arguments: [0.0, 1.5, -0.5])
     func baselineExposureRoundTrips(_ ev: Double) throws {

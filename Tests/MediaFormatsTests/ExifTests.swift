@@ -40,6 +40,10 @@ import Testing
         e.userComment = "hello"
         e.gps = GPSInfo(latitude: 48.858_37, longitude: -2.294_48, altitude: -12.5,
                         timestamp: Date(timeIntervalSince1970: 1_780_322_580))
+        e.gps?.speed = 4.5
+        e.gps?.speedReference = "N"
+        e.gps?.imageDirection = 271.25
+        e.gps?.horizontalError = 6.5
         return e
     }
 
@@ -85,6 +89,8 @@ import Testing
         #expect(abs(gps.latitude - 48.858_37) < 1e-6 && abs(gps.longitude + 2.294_48) < 1e-6)
         #expect(gps.altitude == -12.5)
         #expect(gps.timestamp == original.gps?.timestamp)
+        #expect(gps.speed == 4.5 && gps.speedReference == "N" && gps.imageDirection == 271.25 && gps.imageDirectionReference == "T")
+        #expect(gps.horizontalError == 6.5)
         read.gps = original.gps
         #expect(read == original)
         let thumbnail = try #require(try ExifReader.thumbnail(jpeg: jpeg))

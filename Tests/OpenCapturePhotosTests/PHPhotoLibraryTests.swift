@@ -1,3 +1,4 @@
+import CaptureCore
 import Foundation
 import MediaFormats
 import OpenCaptureTestSupport
@@ -87,6 +88,53 @@ import Testing
         #expect(portrait.count == 1)
         let first = try #require(portrait.first)
         #expect(PHAssetResource.assetResources(for: first).first?.uniformTypeIdentifier == "public.heic")
+    }
+
+    /// The `async` form (iOS 15) returns once the change is saved and throws what went wrong.
+    @Test func theAsyncFormReturnsOnceSavedAndThrowsWhatWentWrong() async throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try PhotoFixtures.jpeg()
+        try await library.performChanges {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: jpeg, options: nil)
+        }
+        #expect(library.fetchAssets().count == 1, "saved before the call returned")
+        do {
+            try await library.performChanges {
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, data: Data("not a photo".utf8), options: nil)
+            }
+            Issue.record("a resource that is no image was saved")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .invalidResource)
+        }
+        #expect(library.fetchAssets().count == 1)
+    }
+
+    /// A request without a date or place takes them from the photo's EXIF (DateTimeOriginal, the GPS IFD), as Photos
+    /// does on import; the request's own win.
+    @Test func theDateAndPlaceComeFromThePhotoUnlessTheRequestSetsThem() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var exif = ExifMetadata()
+        exif.dateTimeOriginal = Date(timeIntervalSince1970: 1_650_000_000)
+        exif.gps = GPSInfo(latitude: -33.8568, longitude: 151.2153, altitude: 12, timestamp: Date(timeIntervalSince1970: 1_650_000_005))
+        var image = Raster<UInt8>(width: 16, height: 12, channels: 3, repeating: 120)
+        image[3, 4, 0] = 200
+        let tagged = try JPEGEncoder.encode(image, quality: 90, exif: exif)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: tagged, options: nil)
+            let own = PHAssetCreationRequest.forAsset()
+            own.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 9), options: nil)
+            own.creationDate = Date(timeIntervalSince1970: 1_000_000_000)
+        }
+        let assets = library.fetchAssets(with: PHFetchOptions())
+        let fromExif = try #require((0..<assets.count).map { assets.object(at: $0) }.first { $0.pixelWidth == 16 })
+        #expect(fromExif.creationDate == Date(timeIntervalSince1970: 1_650_000_000))
+        let place = try #require(fromExif.location)
+        #expect(abs(place.coordinate.latitude + 33.8568) < 1e-6 && abs(place.coordinate.longitude - 151.2153) < 1e-6)
+        #expect(place.altitude == 12 && place.timestamp == fromExif.creationDate, "the library keeps the place, dated with the asset")
+        let own = try #require((0..<assets.count).map { assets.object(at: $0) }.first { $0.pixelWidth == 64 })
+        #expect(own.creationDate == Date(timeIntervalSince1970: 1_000_000_000) && own.location == nil)
     }
 
     @Test func aBadResourceRejectsTheWholeChange() throws {

@@ -49,6 +49,21 @@ public let kCGImagePropertyExifExposureProgram = "ExposureProgram"
 public let kCGImagePropertyExifMeteringMode = "MeteringMode"
 public let kCGImagePropertyExifWhiteBalance = "WhiteBalance"
 
+public let kCGImagePropertyGPSVersion = "GPSVersion"
+public let kCGImagePropertyGPSLatitudeRef = "LatitudeRef"
+public let kCGImagePropertyGPSLatitude = "Latitude"
+public let kCGImagePropertyGPSLongitudeRef = "LongitudeRef"
+public let kCGImagePropertyGPSLongitude = "Longitude"
+public let kCGImagePropertyGPSAltitudeRef = "AltitudeRef"
+public let kCGImagePropertyGPSAltitude = "Altitude"
+public let kCGImagePropertyGPSTimeStamp = "TimeStamp"
+public let kCGImagePropertyGPSDateStamp = "DateStamp"
+public let kCGImagePropertyGPSSpeedRef = "SpeedRef"
+public let kCGImagePropertyGPSSpeed = "Speed"
+public let kCGImagePropertyGPSImgDirectionRef = "ImgDirectionRef"
+public let kCGImagePropertyGPSImgDirection = "ImgDirection"
+public let kCGImagePropertyGPSHPositioningError = "HPositioningError"
+
 /// Top-level keys accepted in `AVCapturePhotoSettings.metadata`.
 let imageIOTopLevelKeys: Set<String> = [
     kCGImagePropertyOrientation, kCGImagePropertyPixelWidth, kCGImagePropertyPixelHeight,

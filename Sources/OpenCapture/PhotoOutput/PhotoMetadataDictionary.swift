@@ -5,7 +5,7 @@ import MediaFormats
 /// Apple's ImageIO-shaped metadata for a photo (`AVCapturePhoto.metadata`), built from the EXIF the
 /// engine recorded, and the reverse: the EXIF overrides in a request's `settings.metadata`.
 enum PhotoMetadataDictionary {
-    /// The string fields of `{TIFF}` and `{Exif}` and the orientation that the EXIF writer knows.
+    /// The string fields of `{TIFF}` and `{Exif}`, the orientation and the `{GPS}` location that the EXIF writer knows.
     static func overrides(from metadata: [String: Any]) -> MetadataOverrides {
         var o = MetadataOverrides()
         if let tiff = metadata[kCGImagePropertyTIFFDictionary] as? [String: Any] {
@@ -24,7 +24,90 @@ enum PhotoMetadataDictionary {
         if let value = metadata[kCGImagePropertyOrientation].flatMap(SettingsValue.double), (1...8).contains(Int(value)) {
             o.orientation = Int(value)
         }
+        o.gps = try? gps(from: metadata)
         return o
+    }
+
+    /// The top-level keys whose values are dictionaries.
+    private static let dictionaryKeys: Set<String> = [
+        kCGImagePropertyExifDictionary, kCGImagePropertyExifAuxDictionary, kCGImagePropertyTIFFDictionary,
+        kCGImagePropertyGPSDictionary, kCGImagePropertyIPTCDictionary, kCGImagePropertyJFIFDictionary,
+        kCGImagePropertyMakerAppleDictionary, kCGImagePropertyHEIFDictionary,
+    ]
+
+    /// Throws `PhotoSettingsError.invalidMetadataValue` for values the photo could not carry as given: a sub-dictionary
+    /// that is not a dictionary, an orientation that is not 1…8, a `{GPS}` dictionary `gps(from:)` rejects.
+    static func validate(_ metadata: [String: Any]) throws {
+        for key in metadata.keys.sorted() where dictionaryKeys.contains(key) && !(metadata[key] is [String: Any]) {
+            throw PhotoSettingsError.invalidMetadataValue("\(key) is not a dictionary")
+        }
+        if let value = metadata[kCGImagePropertyOrientation] {
+            guard let number = SettingsValue.double(value), number.rounded() == number, (1...8).contains(number) else {
+                throw PhotoSettingsError.invalidMetadataValue("Orientation \(value) is not 1…8")
+            }
+        }
+        _ = try gps(from: metadata)
+    }
+
+    /// The location in `metadata`'s `{GPS}` dictionary, ImageIO's keys: `Latitude` and `Longitude` in degrees (with
+    /// `LatitudeRef` "N"/"S" and `LongitudeRef` "E"/"W"; without a reference a negative value is south or west),
+    /// `Altitude` in metres (`AltitudeRef` 1 = below sea level), `DateStamp` "yyyy:MM:dd" with `TimeStamp`
+    /// "HH:mm:ss.SS" (UTC), `Speed`/`SpeedRef`, `ImgDirection`/`ImgDirectionRef`, `HPositioningError`. Nil without a
+    /// `{GPS}` dictionary; throws when it has no latitude and longitude in range or a value of the wrong kind.
+    static func gps(from metadata: [String: Any]) throws -> GPSInfo? {
+        guard let g = metadata[kCGImagePropertyGPSDictionary] as? [String: Any] else { return nil }
+        func fail(_ why: String) -> PhotoSettingsError { .invalidMetadataValue("{GPS} \(why)") }
+        func number(_ key: String) throws -> Double? {
+            guard let value = g[key] else { return nil }
+            if let n = SettingsValue.double(value), n.isFinite { return n }
+            if let text = value as? String, let n = Double(text), n.isFinite { return n }
+            throw fail("\(key) \(value) is not a number")
+        }
+        func reference(_ key: String, _ allowed: Set<String>) throws -> String? {
+            guard let value = g[key] else { return nil }
+            guard let text = value as? String, allowed.contains(text.uppercased()) else {
+                throw fail("\(key) \(value) is not one of \(allowed.sorted().joined(separator: ", "))")
+            }
+            return text.uppercased()
+        }
+        func signed(_ key: String, _ refKey: String, positive: String, negative: String, limit: Double) throws -> Double {
+            guard let value = try number(key) else { throw fail("has no \(key)") }
+            let ref = try reference(refKey, [positive, negative])
+            guard abs(value) <= limit else { throw fail("\(key) \(value) is outside ±\(Int(limit))°") }
+            return ref == negative ? -abs(value) : ref == positive ? abs(value) : value
+        }
+        var info = GPSInfo(latitude: try signed(kCGImagePropertyGPSLatitude, kCGImagePropertyGPSLatitudeRef,
+                                                positive: "N", negative: "S", limit: 90),
+                           longitude: try signed(kCGImagePropertyGPSLongitude, kCGImagePropertyGPSLongitudeRef,
+                                                 positive: "E", negative: "W", limit: 180))
+        if let altitude = try number(kCGImagePropertyGPSAltitude) {
+            let below = try number(kCGImagePropertyGPSAltitudeRef) == 1
+            info.altitude = below ? -abs(altitude) : altitude
+        }
+        if let day = g[kCGImagePropertyGPSDateStamp] {
+            let time = g[kCGImagePropertyGPSTimeStamp].map { "\($0)" } ?? "00:00:00"
+            let parts = time.split(separator: ":").compactMap { Double($0) }
+            guard let day = day as? String, parts.count == 3,
+                  let date = GPSInfo.time(dateStamp: day, hours: parts[0], minutes: parts[1], seconds: parts[2]) else {
+                throw fail("DateStamp \(day) with TimeStamp \(time) is no time (\"yyyy:MM:dd\", \"HH:mm:ss.SS\")")
+            }
+            info.timestamp = date
+        }
+        if let speed = try number(kCGImagePropertyGPSSpeed) {
+            guard speed >= 0 else { throw fail("Speed \(speed) is negative") }
+            info.speed = speed
+            info.speedReference = try reference(kCGImagePropertyGPSSpeedRef, ["K", "M", "N"]) ?? "K"
+        }
+        if let direction = try number(kCGImagePropertyGPSImgDirection) {
+            guard (0..<360).contains(direction) else { throw fail("ImgDirection \(direction) is outside 0…360°") }
+            info.imageDirection = direction
+            info.imageDirectionReference = try reference(kCGImagePropertyGPSImgDirectionRef, ["T", "M"]) ?? "T"
+        }
+        if let error = try number(kCGImagePropertyGPSHPositioningError) {
+            guard error >= 0 else { throw fail("HPositioningError \(error) is negative") }
+            info.horizontalError = error
+        }
+        return info
     }
 
     /// ImageIO's shape: `Orientation`, `{TIFF}`, `{Exif}`, `{MakerApple}`, with the request's overrides on top.

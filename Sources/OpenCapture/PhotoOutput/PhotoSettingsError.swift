@@ -39,6 +39,9 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case featureNotEnabled(String)
     /// `metadata` has a top-level key that is not an ImageIO property key.
     case invalidMetadataKey(String)
+    /// A `metadata` value ImageIO would not write: a sub-dictionary that is not a dictionary, an orientation outside
+    /// 1…8, a `{GPS}` location without latitude and longitude in range.
+    case invalidMetadataValue(String)
     /// `previewPhotoFormat` malformed or unsupported.
     case invalidPreviewFormat(String)
     /// `embeddedThumbnailPhotoFormat` malformed or unsupported.
@@ -111,6 +114,8 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "\(feature) is not supported or not enabled on the photo output"
         case .invalidMetadataKey(let key):
             return "metadata key \"\(key)\" is not an ImageIO CGImageProperties key"
+        case .invalidMetadataValue(let why):
+            return "metadata: \(why)"
         case .invalidPreviewFormat(let why):
             return "Invalid previewPhotoFormat: \(why)"
         case .invalidThumbnailFormat(let why):

@@ -114,10 +114,11 @@ struct PhotoSettingsRules {
                 if item.stringValue == nil { throw PhotoSettingsError.invalidLivePhotoMovieMetadata("\(key) has no text value") }
             }
         },
-        Rule(name: "metadata keys are ImageIO keys", appliesToPreparation: false) { _, s, _ in
+        Rule(name: "metadata keys are ImageIO keys, with values a photo can carry", appliesToPreparation: false) { _, s, _ in
             for key in s.metadata.keys.sorted() where !imageIOTopLevelKeys.contains(key) {
                 throw PhotoSettingsError.invalidMetadataKey(key)
             }
+            try PhotoMetadataDictionary.validate(s.metadata)
         },
         Rule(name: "preview format", appliesToPreparation: false, check: checkPreview),
         Rule(name: "embedded thumbnail format", appliesToPreparation: false, check: checkThumbnail),

@@ -435,6 +435,15 @@ public enum FileInspector {
         report.add(s, "Orientation", "\(exif.orientation)")
         if let v = exif.lensModel { report.add(s, "LensModel", v) }
         if let w = exif.pixelXDimension, let h = exif.pixelYDimension { report.add(s, "PixelDimensions", "\(w)×\(h)") }
+        if let gps = exif.gps {
+            let place = String(format: "%.6f° %@, %.6f° %@", abs(gps.latitude), gps.latitude < 0 ? "S" : "N",
+                               abs(gps.longitude), gps.longitude < 0 ? "W" : "E")
+            report.add("GPS", "Position", place + (gps.altitude.map { ", \(number($0)) m" } ?? ""))
+            if let v = gps.timestamp { report.add("GPS", "Time", ISO8601DateFormatter().string(from: v)) }
+            if let v = gps.imageDirection { report.add("GPS", "ImgDirection", "\(number(v))° \(gps.imageDirectionReference)") }
+            if let v = gps.speed { report.add("GPS", "Speed", "\(number(v)) \(gps.speedReference)") }
+            if let v = gps.horizontalError { report.add("GPS", "HPositioningError", "\(number(v)) m") }
+        }
     }
 
     private static func flashName(_ code: UInt16) -> String {

@@ -44,6 +44,37 @@ import Testing
         }
     }
 
+    /// Geotagging as apps do it: a `{GPS}` dictionary of ImageIO's keys in `settings.metadata` is written into the RAW's
+    /// DNG and the JPEG (and a HEIC's EXIF), and `photo.metadata` carries it.
+    @Test func theLocationInTheSettingsIsWrittenIntoEveryFile() async throws {
+        let rig = CaptureRig()
+        let location: [String: Any] = [kCGImagePropertyGPSLatitude: 37.3349, kCGImagePropertyGPSLatitudeRef: "N",
+                                       kCGImagePropertyGPSLongitude: 122.009, kCGImagePropertyGPSLongitudeRef: "W",
+                                       kCGImagePropertyGPSAltitude: 20.5, kCGImagePropertyGPSAltitudeRef: 0,
+                                       kCGImagePropertyGPSDateStamp: "2026:03:01", kCGImagePropertyGPSTimeStamp: "08:30:15.50",
+                                       kCGImagePropertyGPSImgDirection: 271.5, kCGImagePropertyGPSHPositioningError: 5]
+        let raw = rig.output.availableRawPhotoPixelFormatTypes[0]
+        for codec in [AVVideoCodecType.jpeg, .hevc] {
+            let settings = AVCapturePhotoSettings(rawPixelFormatType: raw, processedFormat: [AVVideoCodecKey: codec])
+            settings.metadata = [kCGImagePropertyGPSDictionary: location]
+            let result = try await rig.capture(settings)
+            #expect(result.photos.count == 2)
+            for photo in result.photos {
+                let data = try #require(photo.fileDataRepresentation())
+                let exifBytes = codec == .hevc && !photo.isRawPhoto ? try #require(try HEIFStructure.parse(data).exif) : data
+                let gps = try #require(try ExifReader.read(jpeg: exifBytes).gps, "\(codec) raw: \(photo.isRawPhoto)")
+                #expect(abs(gps.latitude - 37.3349) < 1e-6 && abs(gps.longitude + 122.009) < 1e-6 && gps.altitude == 20.5)
+                #expect(gps.timestamp == Date(timeIntervalSince1970: 1_772_353_815.5))
+                #expect(gps.imageDirection == 271.5 && gps.imageDirectionReference == "T" && gps.horizontalError == 5)
+                let metadata = try #require(photo.metadata[kCGImagePropertyGPSDictionary] as? [String: Any])
+                #expect(metadata[kCGImagePropertyGPSLatitude] as? Double == 37.3349)
+            }
+        }
+        // Without a location there is no GPS IFD.
+        let plain = try #require(try await rig.capture(AVCapturePhotoSettings()).photos.first?.fileDataRepresentation())
+        #expect(try ExifReader.read(jpeg: plain).gps == nil)
+    }
+
     @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "needs exiftool (libimage-exiftool-perl)"))
     func exiftoolReadsTheFieldsWithoutWarnings() async throws {
         let rig = CaptureRig(preset: .vga640x480, lighting: .dark)

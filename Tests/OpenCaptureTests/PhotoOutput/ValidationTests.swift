@@ -77,6 +77,29 @@ import Testing
         metadata.metadata = ["NotAnImageIOKey": 1]
         await expectRefused(rig, metadata, .invalidMetadataKey("NotAnImageIOKey"))
 
+        // Values a photo cannot carry as given are refused, not dropped.
+        let notADictionary = AVCapturePhotoSettings()
+        notADictionary.metadata = [kCGImagePropertyExifDictionary: "hello"]
+        await expectRefused(rig, notADictionary, .invalidMetadataValue("{Exif} is not a dictionary"))
+        let orientation = AVCapturePhotoSettings()
+        orientation.metadata = [kCGImagePropertyOrientation: 99]
+        await expectRefused(rig, orientation, .invalidMetadataValue("Orientation 99 is not 1…8"))
+        let noLongitude = AVCapturePhotoSettings()
+        noLongitude.metadata = [kCGImagePropertyGPSDictionary: [kCGImagePropertyGPSLatitude: 12.5]]
+        await expectRefused(rig, noLongitude, .invalidMetadataValue("{GPS} has no Longitude"))
+        let farNorth = AVCapturePhotoSettings()
+        farNorth.metadata = [kCGImagePropertyGPSDictionary: [kCGImagePropertyGPSLatitude: 91, kCGImagePropertyGPSLongitude: 0]]
+        await expectRefused(rig, farNorth, .invalidMetadataValue("{GPS} Latitude 91.0 is outside ±90°"))
+        let badReference = AVCapturePhotoSettings()
+        badReference.metadata = [kCGImagePropertyGPSDictionary: [kCGImagePropertyGPSLatitude: 1, kCGImagePropertyGPSLatitudeRef: "X",
+                                                                 kCGImagePropertyGPSLongitude: 2]]
+        await expectRefused(rig, badReference, .invalidMetadataValue("{GPS} LatitudeRef X is not one of N, S"))
+        let badDay = AVCapturePhotoSettings()
+        badDay.metadata = [kCGImagePropertyGPSDictionary: [kCGImagePropertyGPSLatitude: 1, kCGImagePropertyGPSLongitude: 2,
+                                                           kCGImagePropertyGPSDateStamp: "yesterday"]]
+        await expectRefused(rig, badDay, .invalidMetadataValue(
+            "{GPS} DateStamp yesterday with TimeStamp 00:00:00 is no time (\"yyyy:MM:dd\", \"HH:mm:ss.SS\")"))
+
         let preview = AVCapturePhotoSettings()
         preview.previewPhotoFormat = [kCVPixelBufferWidthKey as String: 100]
         await expectRefused(rig, preview, .invalidPreviewFormat("kCVPixelBufferPixelFormatTypeKey is required"))
