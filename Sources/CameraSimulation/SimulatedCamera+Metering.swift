@@ -21,15 +21,17 @@ extension SimulatedCamera {
     /// Size of the low-resolution view the meter looks at.
     static let meteringSize = Size(width: 64, height: 48)
 
-    /// Auto exposure: meters the scene (centre-weighted log average) and picks duration + ISO for `bias` (EV) the way
-    /// a phone does: duration up to the handheld limit, then ISO, then longer duration, clamped to the module's ranges.
+    /// Auto exposure: meters the scene (a log average weighted around `pointOfInterest`, by default the centre) and picks
+    /// duration + ISO for `bias` (EV) the way a phone does: duration up to the handheld limit, then ISO, then longer
+    /// duration, clamped to the module's ranges.
     /// In a high-contrast scene that is not short of light it holds the exposure back (`highlightHeadroom`, up to
     /// `maximumHighlightHeadroom`) so the bright end sits at most `highlightCeiling` × full scale: the −2 EV shot of an
     /// auto-exposure bracket then keeps a sunlit window's view, and the ISP brightens the frame back by as much.
     /// Without `keepsHighlightHeadroom` it exposes for the room whatever the highlights (a depth capture: the stereo
     /// match and the portrait's subject need the room's light more than the window's view).
     /// With `flash: true`, meters the flash-lit scene (pre-flash), keeping the flash-lit near subjects out of clipping. `size` sets the effective pixel (binning).
-    public func meter(size: Size, bias: Double = 0, flash: Bool = false, keepsHighlightHeadroom: Bool = true) -> ExposureMetering {
+    public func meter(size: Size, bias: Double = 0, flash: Bool = false, keepsHighlightHeadroom: Bool = true,
+                      pointOfInterest: SIMD2<Double> = SIMD2(0.5, 0.5)) -> ExposureMetering {
         let view = radianceView(size: SimulatedCamera.meteringSize)
         let useFlash = flash && module.hasFlash
         let luma = SceneRenderer.lumaWeights
@@ -37,7 +39,8 @@ extension SimulatedCamera {
         samples.reserveCapacity(view.width * view.height)
         for y in 0..<view.height {
             for x in 0..<view.width {
-                let u = (Double(x) + 0.5) / Double(view.width) - 0.5, v = (Double(y) + 0.5) / Double(view.height) - 0.5
+                let u = (Double(x) + 0.5) / Double(view.width) - pointOfInterest.x
+                let v = (Double(y) + 0.5) / Double(view.height) - pointOfInterest.y
                 let weight = 0.25 + exp(-(u * u + v * v) / (2 * 0.2 * 0.2))
                 let i = y * view.width + x
                 let ambient = Double(view.radiance[3 * i]) * luma.x + Double(view.radiance[3 * i + 1]) * luma.y

@@ -13,7 +13,7 @@ package enum CapturePlanner {
         let readout = request.readoutSize
         // A depth capture exposes for the room: the stereo match and the portrait's subject need its light.
         let headroom = request.depth == nil
-        let ambient = source.meter(size: readout, bias: device.bias, flash: false, keepsHighlightHeadroom: headroom)
+        let ambient = device.meter(size: readout, bias: device.bias, flash: false, keepsHighlightHeadroom: headroom)
         let flash = SceneDecisions.firesFlash(request.flash, hasFlash: device.module.hasFlash, ambient: ambient)
         let manual = device.exposure.isManual
         var (duration, iso, baseline) = (ambient.duration, ambient.iso, ambient.highlightHeadroom)
@@ -21,7 +21,7 @@ package enum CapturePlanner {
         if case .manual(let d, let i) = device.exposure {
             (duration, iso, baseline) = (d, i, 0)
         } else if flash {
-            metering = source.meter(size: readout, bias: device.bias, flash: true, keepsHighlightHeadroom: headroom)
+            metering = device.meter(size: readout, bias: device.bias, flash: true, keepsHighlightHeadroom: headroom)
             (duration, iso, baseline) = (metering.duration, metering.iso, metering.highlightHeadroom)
         }
 
@@ -62,7 +62,7 @@ package enum CapturePlanner {
                                      stabilized: lens, flash: false)
                 case .autoExposure(let b):
                     let shotBias = b ?? device.bias
-                    let metered = source.meter(size: readout, bias: shotBias, flash: false, keepsHighlightHeadroom: headroom)
+                    let metered = device.meter(size: readout, bias: shotBias, flash: false, keepsHighlightHeadroom: headroom)
                     frame = exposure(duration: metered.duration, iso: metered.iso, bias: shotBias,
                                      baseline: metered.highlightHeadroom, stabilized: lens, flash: false)
                 }
@@ -85,7 +85,7 @@ package enum CapturePlanner {
             let size = DepthDeveloper.stereoSecondaryReadout(depth: request.depth?.size ?? Size(width: 768, height: 576),
                                                              primary: device.module, secondary: module)
             plan.secondary = secondaryExposure(second, module: module, size: size, first: frames[0], bias: device.bias,
-                                               flash: flash, manual: device.exposure)
+                                               flash: flash, manual: device.exposure, point: device.exposurePoint)
         }
         return plan
     }
@@ -95,11 +95,11 @@ package enum CapturePlanner {
     /// stabilisation: a shifting lens would move one eye against the other's calibration (the photo's
     /// telephoto eye has none), so both eyes see the phone's one shake alike.
     static func secondaryExposure(_ source: any FrameSource, module: CameraModule, size: Size, first: SensorExposure,
-                                  bias: Double, flash: Bool, manual: ExposureControl) -> SecondaryExposure {
+                                  bias: Double, flash: Bool, manual: ExposureControl, point: SIMD2<Double>) -> SecondaryExposure {
         var (duration, iso, baseline) = (first.duration, first.iso, first.baselineExposure)
         if case .automatic = manual {
             // The second eye of a depth capture, exposed for the room as the first.
-            let metered = source.meter(size: size, bias: bias, flash: flash && module.hasFlash, keepsHighlightHeadroom: false)
+            let metered = source.meter(size: size, bias: bias, flash: flash && module.hasFlash, keepsHighlightHeadroom: false, at: point)
             (duration, iso, baseline) = (metered.duration, metered.iso, metered.highlightHeadroom)
         }
         var frame = SensorExposure(size: size, duration: min(max(duration, module.exposureDurationRange.lowerBound),

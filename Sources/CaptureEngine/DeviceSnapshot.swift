@@ -17,6 +17,8 @@ package struct DeviceSnapshot: Sendable {
     package var bias: Double
     /// Seed of the simulated sensor and hand shake.
     package var seed: UInt64
+    /// Where auto exposure meters (`AVCaptureDevice.exposurePointOfInterest`): (0, 0) top-left … (1, 1) bottom-right.
+    package var exposurePoint = SIMD2<Double>(0.5, 0.5)
     /// The colour space photos are rendered and tagged in (the device's active colour space).
     package var colorSpace: ColorSpace
     /// The lens's focus at the call; nil for sources without focus (replayed files).
@@ -46,10 +48,15 @@ package struct DeviceSnapshot: Sendable {
     /// The exposure the device uses for a readout size: metered with the bias, or the manual values. This is the
     /// video stream's auto exposure (and what `exposureDuration`, `iso` and locking read): it keeps no highlight
     /// headroom — a stream frame gets no local tone mapping to give it back — only photos do (`CapturePlanner`).
+    /// The source's auto exposure, metered at the device's exposure point.
+    package func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool) -> ExposureMetering {
+        source.meter(size: size, bias: bias, flash: flash, keepsHighlightHeadroom: keepsHighlightHeadroom, at: exposurePoint)
+    }
+
     package func currentExposure(size: Size) -> (duration: Double, iso: Double) {
         switch exposure {
         case .automatic:
-            let metering = source.meter(size: size, bias: bias, flash: false, keepsHighlightHeadroom: false)
+            let metering = meter(size: size, bias: bias, flash: false, keepsHighlightHeadroom: false)
             return (metering.duration, metering.iso)
         case .manual(let duration, let iso):
             return (duration, iso)

@@ -7,9 +7,10 @@ import CaptureCore
 /// Conformers must be safe to call from any queue: the engine meters on the caller's queue and
 /// exposes on its sensor queue.
 package protocol FrameSource: AnyObject, Sendable {
-    /// Auto exposure for a readout size and bias (EV), with or without the flash, and with or without holding back
-    /// highlight headroom (`ExposureMetering.highlightHeadroom`).
-    func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool) -> ExposureMetering
+    /// Auto exposure for a readout size and bias (EV), with or without the flash, with or without holding back
+    /// highlight headroom (`ExposureMetering.highlightHeadroom`), weighted around `point` (the exposure point of
+    /// interest, (0, 0) top-left … (1, 1) bottom-right).
+    func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool, at point: SIMD2<Double>) -> ExposureMetering
     /// One raw frame.
     func capture(_ exposure: SensorExposure) -> RawImage
     /// One raw frame read out over its middle `centerRows` rows only (a video crop).
@@ -28,8 +29,9 @@ package protocol FrameSource: AnyObject, Sendable {
 }
 
 extension FrameSource {
+    /// Centre-weighted, with highlight headroom.
     package func meter(size: Size, bias: Double, flash: Bool = false) -> ExposureMetering {
-        meter(size: size, bias: bias, flash: flash, keepsHighlightHeadroom: true)
+        meter(size: size, bias: bias, flash: flash, keepsHighlightHeadroom: true, at: SIMD2(0.5, 0.5))
     }
 
     /// The whole frame, cropped.
@@ -44,6 +46,9 @@ extension FrameSource {
 }
 
 extension SimulatedCamera: FrameSource {
+    package func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool, at point: SIMD2<Double>) -> ExposureMetering {
+        meter(size: size, bias: bias, flash: flash, keepsHighlightHeadroom: keepsHighlightHeadroom, pointOfInterest: point)
+    }
     package func angularVelocity(at time: Double, swings: [CameraSwing]) -> SIMD2<Double>? {
         angularVelocity(at: time, swings: swings) as SIMD2<Double>
     }

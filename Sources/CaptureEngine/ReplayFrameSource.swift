@@ -21,7 +21,8 @@ package final class ReplayFrameSource: FrameSource, @unchecked Sendable {
 
     private var current: RawImage { frames[lock.withLock { next } % frames.count] }
 
-    package func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool) -> ExposureMetering {
+    /// The recorded frame's own exposure (the point of interest changes nothing: the files are what they are).
+    package func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool, at point: SIMD2<Double>) -> ExposureMetering {
         let record = current.exposure
         let ev100 = log2(max(1e-6, 100 / (max(record.duration, 1e-6) * max(record.iso, 1))))
         return ExposureMetering(duration: record.duration, iso: record.iso, sceneLuminance: 0, exposureValue100: ev100,

@@ -33,7 +33,8 @@ package struct StreamDepthMeasurer: Sendable {
             let size = DepthDeveloper.stereoSecondaryReadout(depth: delivery.size, primary: device.module, secondary: secondModule)
             second.prepare(size: size)
             secondary = CapturePlanner.secondaryExposure(second, module: secondModule, size: size, first: frameExposure,
-                                                         bias: device.bias, flash: false, manual: device.exposure)
+                                                         bias: device.bias, flash: false, manual: device.exposure,
+                                                         point: device.exposurePoint)
         } else {
             secondary = nil
         }

@@ -94,6 +94,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var _customDuration: Double = 1.0 / 60
     private var _customISO: Double = 100
     private var _bias: Float = 0
+    private var _exposurePoint = SIMD2<Double>(0.5, 0.5)
+    private var _monitorsSubjectArea = false
     private var configurationLockCount = 0
     private var _lighting: SimulatedLighting = .indoor
     /// Swings of the simulated phone made with `simulateCameraSwing`, in the order made.
@@ -439,6 +441,42 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Whether an exposure point of interest can be set (every simulated camera meters; replayed files do not).
+    public var isExposurePointOfInterestSupported: Bool { replay == nil }
+
+    /// Where auto exposure meters: (0, 0) top-left, (1, 1) bottom-right of the unrotated landscape image (default the
+    /// centre); the meter weights the scene around it. Setting it needs the configuration lock; in the auto modes it
+    /// takes effect at once (Apple applies it when `exposureMode` is next set to an auto mode).
+    public var exposurePointOfInterest: CGPoint {
+        get { state.withLock { CGPoint(x: _exposurePoint.x, y: _exposurePoint.y) } }
+        set {
+            guard requireLock("exposurePointOfInterest") else { return }
+            guard isExposurePointOfInterestSupported else {
+                DeviceDiagnostics.report(ConfigurationError.unsupported("exposurePointOfInterest"))
+                return
+            }
+            guard newValue.x >= 0, newValue.x <= 1, newValue.y >= 0, newValue.y <= 1 else {
+                DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("exposurePointOfInterest \(newValue)"))
+                return
+            }
+            state.withLock { _exposurePoint = SIMD2(Double(newValue.x), Double(newValue.y)) }
+        }
+    }
+
+    /// Whether auto exposure is still settling: always false here (the simulated meter settles at once).
+    public var isAdjustingExposure: Bool { false }
+
+    /// Whether the device posts `.AVCaptureDeviceSubjectAreaDidChange` when what it sees changes substantially: here
+    /// when the simulated lighting changes or `simulateCameraSwing` turns the phone (default false; setting it needs
+    /// the configuration lock).
+    public var isSubjectAreaChangeMonitoringEnabled: Bool {
+        get { state.withLock { _monitorsSubjectArea } }
+        set {
+            guard requireLock("isSubjectAreaChangeMonitoringEnabled") else { return }
+            state.withLock { _monitorsSubjectArea = newValue }
+        }
+    }
+
     /// The exposure duration in use: metered in the auto modes, fixed in custom and locked modes.
     public var exposureDuration: CMTime { CMTime(seconds: currentExposure().duration, preferredTimescale: 1_000_000_000) }
     /// The ISO in use: metered in the auto modes, fixed in custom and locked modes.
@@ -452,7 +490,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         let mode = exposureMode
         guard mode == .custom || mode == .locked else { return 0 }
         let current = currentExposure()
-        let metered = camera.meter(size: activeFormat.sensorReadoutSize, bias: Double(exposureTargetBias))
+        let point = state.withLock { _exposurePoint }
+        let metered = camera.meter(size: activeFormat.sensorReadoutSize, bias: Double(exposureTargetBias), flash: false,
+                                   keepsHighlightHeadroom: true, at: point)
         return Float(log2((current.duration * current.iso) / (metered.duration * metered.iso)))
     }
 
@@ -506,7 +546,14 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     /// The lighting of the simulated world in front of this camera (default `.indoor`).
     public var simulatedLighting: SimulatedLighting {
         get { state.lock(); defer { state.unlock() }; return _lighting }
-        set { state.lock(); _lighting = newValue; state.unlock() }  // auto focus re-scans: lighting is in its key
+        set {
+            // Auto focus re-scans: lighting is in its key.
+            let changed = state.withLock { () -> Bool in
+                defer { _lighting = newValue }
+                return _lighting != newValue
+            }
+            if changed { subjectAreaDidChange() }
+        }
     }
 
     /// Turns the simulated phone by `pitchDegrees` (positive: toward the floor, as when lowering it after a shot)
@@ -519,6 +566,13 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         let swing = CameraSwing(start: time.seconds, duration: duration,
                                 angles: SIMD2(yawDegrees, pitchDegrees) * (.pi / 180))
         state.withLock { _swings.append(swing) }
+        subjectAreaDidChange()
+    }
+
+    /// Posts `.AVCaptureDeviceSubjectAreaDidChange` (object: the device) when monitoring is on.
+    private func subjectAreaDidChange() {
+        guard isSubjectAreaChangeMonitoringEnabled else { return }
+        NotificationCenter.default.post(name: .AVCaptureDeviceSubjectAreaDidChange, object: self)
     }
 
     /// Returns the simulated phone to where it was before any `simulateCameraSwing`.
@@ -624,6 +678,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
                                       exposure: exposure, bias: Double(_bias), seed: _seed,
                                       colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB, focus: focus, depthSource: depthSource)
         snapshot.correctsDistortion = _geometricDistortionCorrection
+        snapshot.exposurePoint = _exposurePoint
         snapshot.swings = { [weak self] in
             guard let self else { return [] }
             return state.withLock { _swings }

@@ -222,7 +222,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     private func sceneDecisions() -> (flash: Bool, stabilization: Bool)? {
         guard let settings = photoSettingsForSceneMonitoring, let device = currentDevice else { return nil }
         let snapshot = device.captureSnapshot()
-        let ambient = snapshot.source.meter(size: device.activeFormat.sensorReadoutSize, bias: snapshot.bias)
+        let ambient = snapshot.meter(size: device.activeFormat.sensorReadoutSize, bias: snapshot.bias, flash: false, keepsHighlightHeadroom: true)
         let flash = SceneDecisions.firesFlash(FlashPolicy(settings.flashMode), hasFlash: device.hasFlash, ambient: ambient)
         let stabilization = SceneDecisions.usesStabilization(
             allowed: settings.isAutoStillImageStabilizationEnabled, quality: QualityPriority(settings.photoQualityPrioritization),

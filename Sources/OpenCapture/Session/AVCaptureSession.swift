@@ -145,16 +145,26 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
     /// Starts the flow of data (synchronously, as Apple's blocking call). With a video data, movie file or
     /// Live Photo output, the camera starts streaming frames; the first arrives once the scene is rendered
     /// for the stream's size.
+    /// Starts the session; posts `.AVCaptureSessionDidStartRunning` when it was not running.
     public func startRunning() {
-        lock.lock(); _running = true; lock.unlock()
+        let started = lock.withLock { () -> Bool in
+            defer { _running = true }
+            return !_running
+        }
         restartStream()
         for output in outputs { output.didChangeConfiguration() }
+        if started { NotificationCenter.default.post(name: .AVCaptureSessionDidStartRunning, object: self) }
     }
 
+    /// Stops the session; posts `.AVCaptureSessionDidStopRunning` when it was running.
     public func stopRunning() {
-        lock.lock(); _running = false; lock.unlock()
+        let stopped = lock.withLock { () -> Bool in
+            defer { _running = false }
+            return _running
+        }
         restartStream()
         for output in outputs { output.didChangeConfiguration() }
+        if stopped { NotificationCenter.default.post(name: .AVCaptureSessionDidStopRunning, object: self) }
     }
 
     /// The running stream, if any (for outputs that read its history).

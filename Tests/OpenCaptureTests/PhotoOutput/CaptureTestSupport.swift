@@ -173,3 +173,11 @@ func flatRegionNoise(_ photo: AVCapturePhoto) -> (rms: Double, pixels: Int)? {
     }
     return count == 0 ? nil : ((sum / Double(count)).squareRoot(), count / 3)
 }
+
+/// Counts notifications (their blocks run on the posting thread).
+final class NotificationCounter: @unchecked Sendable {
+    private let lock = NSLock()   // guards `count`
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
