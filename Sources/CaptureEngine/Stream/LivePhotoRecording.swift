@@ -34,6 +34,8 @@ package final class LivePhotoRecording: @unchecked Sendable {
     private var audioSamplesWritten = 0
     /// Where auto-trimming ended the movie: the start of the first frame the phone swung in after the still.
     private var trimmedEnd: Double?
+    /// The stream stopped (the session stopped) before the post-roll ended: the movie ends with its last frame.
+    private var streamStopped = false
 
     /// Starts recording (pre-roll frames included); fails only later, through `finish`.
     package init(_ delivery: LivePhotoDelivery) {
@@ -130,6 +132,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
             if lock.withLock({ recordingEnded || failure != nil }) { break }
             let end = endTime
             if delivery.stream.waitForFrame(startingAt: end + 1e-6, timeout: 0.05) || !delivery.stream.isRunning {
+                if !delivery.stream.isRunning { lock.withLock { streamStopped = true } }
                 if delivery.stream.now >= end || !delivery.stream.isRunning { endRecording(); break }
             }
         }
@@ -137,18 +140,19 @@ package final class LivePhotoRecording: @unchecked Sendable {
 
     /// Finishes the movie (encoder flush, pairing atoms, rename into place) and describes it. When the stream
     /// fell behind (a busy CPU skips frames), the last frame is held to the end of the post-roll, so the movie
-    /// still spans the moment it covers.
+    /// still spans the moment it covers; when the stream stopped (the session stopped) the movie ends with its last
+    /// frame, as a suspension cuts it: nothing is made up after the camera stopped.
     package func finish() -> LivePhotoMovie {
         endRecording()
         let end = endTime
         return queue.sync {
-            let (writer, first, held, duration, error) = lock.withLock {
-                () -> (MovieWriter?, Double?, StreamFrame?, Double, (any Error)?) in
+            let (writer, first, held, duration, error, stopped) = lock.withLock {
+                () -> (MovieWriter?, Double?, StreamFrame?, Double, (any Error)?, Bool) in
                 defer { self.writer = nil }
-                return (self.writer, firstTime, lastFrame, frameDuration, failure)
+                return (self.writer, firstTime, lastFrame, frameDuration, failure, streamStopped)
             }
             var last = held?.time
-            if error == nil, let writer, let first, let held, end - duration > held.time + duration / 2 {
+            if error == nil, !stopped, let writer, let first, let held, end - duration > held.time + duration / 2 {
                 let holdTime = end - duration
                 if (try? writer.append(held.pixelBuffer, at: holdTime - first)) != nil {
                     if let sound = delivery.sound {

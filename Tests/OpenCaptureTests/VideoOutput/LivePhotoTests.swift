@@ -280,6 +280,24 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(after > 0.2 && after < 0.9, "recorded \(after) s after the still, not 1.5 s")
     }
 
+    /// Stopping the session during the post-roll ends the movie with the last frame the camera gave: no frame is held
+    /// and no sound made up after the camera stopped.
+    @Test func stoppingTheSessionEndsTheMovieWithItsLastFrame() throws {
+        let (session, output) = try LivePhotoTests.running()
+        defer { session.stopRunning() }
+        let folder = try LivePhotoTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: Self.settings(folder.appendingPathComponent("stopped.mov")), delegate: watcher)
+        Thread.sleep(forTimeInterval: 0.4)
+        session.stopRunning()
+        watcher.wait()
+        let movie = try #require(watcher.movie)
+        #expect(movie.error == nil)
+        let after = movie.duration - movie.display
+        #expect(after > 0.1 && after < 0.9, "recorded \(after) s after the still, not 1.5 s")
+    }
+
     /// Session time `seconds` from now on the session's synchronisation clock.
     static func sessionTime(_ session: AVCaptureSession, in seconds: Double) -> CMTime {
         CMTime(seconds: session.synchronizationClock!.time.seconds + seconds, preferredTimescale: 1_000_000_000)
