@@ -145,6 +145,11 @@ static int ocav_drain(ocav_writer *w, AVCodecContext *codec, AVStream *stream, A
         ret = ff.avcodec_receive_packet(codec, w->packet);
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return 0;
         if (ret < 0) { ocav_message(ret, "encoding failed", error, size); return ret; }
+        // Video encoders leave a packet's duration 0 here; the muxer then gives the last frame none and the movie
+        // ends a frame early. Each frame lasts one frame interval.
+        if (w->packet->duration == 0 && codec->codec_type == AVMEDIA_TYPE_VIDEO && codec->framerate.num > 0 && codec->time_base.num > 0)
+            w->packet->duration = (int64_t)codec->time_base.den * codec->framerate.den
+                                / ((int64_t)codec->time_base.num * codec->framerate.num);
         ff.av_packet_rescale_ts(w->packet, codec->time_base, stream->time_base);
         w->packet->stream_index = stream->index;
         ret = ff.av_interleaved_write_frame(w->format, w->packet);

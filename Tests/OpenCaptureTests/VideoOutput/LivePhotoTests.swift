@@ -183,6 +183,10 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         let rotation = try ExternalTool.ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                      "stream_side_data=rotation", "-of", "csv=p=0", url.path])
         #expect(String(decoding: rotation.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "-90")
+        // The movie lasts what the delegate was told (its last frame included).
+        let length = try ExternalTool.ffprobe.run(["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+        let seconds = Double(String(decoding: length.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(seconds.map { abs($0 - movie.duration) < 0.002 } == true, "file \(seconds ?? -1) s, delegate \(movie.duration) s")
         let at = difference(try frame(at: movie.display))
         let before = difference(try frame(at: max(0, movie.display - 0.5))), after = difference(try frame(at: movie.display + 0.5))
         print("pendulum region, mean difference from the still: \(at) at the display time, \(before) 0.5 s before, \(after) after")
