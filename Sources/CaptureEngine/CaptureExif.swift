@@ -32,8 +32,16 @@ package enum CaptureExif {
         exif.pixelYDimension = request.photoSize.height
         // APEX brightness: Bv = log2(L / (0.3 · 0.32 · 3.125)) with L in cd/m² (K = 12.5).
         exif.brightnessValue = log2(max(plan.metering.sceneLuminance, 1e-6) / 0.3 / 0.32 / 3.125)
-        exif.exposureProgram = device.exposure.isManual ? 1 : 2
-        exif.exposureMode = device.exposure.isManual ? 1 : 0
+        // ExposureProgram 1 manual / 2 normal; ExposureMode 0 auto, 1 manual, 2 auto bracket. A bracket's shots say how
+        // they were exposed: a manual bracket's as set, an auto-exposure bracket's by the meter at each bias.
+        let manual: Bool, bracketed: Bool
+        switch request.bracket?.shots.first {
+        case .manualExposure?: (manual, bracketed) = (true, false)
+        case .autoExposure?: (manual, bracketed) = (false, true)
+        case nil: (manual, bracketed) = (device.exposure.isManual, false)
+        }
+        exif.exposureProgram = manual ? 1 : 2
+        exif.exposureMode = manual ? 1 : bracketed ? 2 : 0
         exif.meteringMode = 5
         exif.whiteBalance = 0
         exif.sceneCaptureType = 0

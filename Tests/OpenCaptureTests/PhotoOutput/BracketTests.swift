@@ -1,6 +1,7 @@
 import CameraSimulation
 import CaptureCore
 import Foundation
+import MediaFormats
 import Testing
 @testable import OpenCapture
 
@@ -38,6 +39,11 @@ import Testing
                     Double((exif["ISOSpeedRatings"] as? [Int])?.first ?? 0))
         }
         #expect(exposures.map(\.0) == [-2, 0, 2])
+        // EXIF says how they were exposed: the normal program, auto bracket.
+        for photo in photos {
+            let exif = try #require(photo.metadata["{Exif}"] as? [String: Any])
+            #expect(exif["ExposureProgram"] as? Int == 2 && exif["ExposureMode"] as? Int == 2)
+        }
         let light = exposures.map { $0.1 * $0.2 }
         #expect(abs(light[1] / light[0] - 4) < 0.3 && abs(light[2] / light[1] - 4) < 0.3, "\(light)")
         // The sensor really collected that light: the ground truth (1.0 = saturation) scales by the same factor.
@@ -66,7 +72,11 @@ import Testing
             #expect(abs((exif["ExposureTime"] as? Double ?? 0) - entry.exposureDuration.seconds) < 1e-9)
             #expect((exif["ISOSpeedRatings"] as? [Int])?.first == Int(entry.iso))
             #expect(photo.lensStabilizationStatus == .off)
-            #expect(photo.fileDataRepresentation()?.prefix(2) == Data([0xFF, 0xD8]))
+            let file = try #require(photo.fileDataRepresentation())
+            #expect(file.prefix(2) == Data([0xFF, 0xD8]))
+            // The file says manual (the device itself is in continuous auto exposure).
+            let written = try ExifReader.read(jpeg: file)
+            #expect(written.exposureProgram == 1 && written.exposureMode == 1)
         }
         // The sentinels take the device's current values.
         try rig.device.lockForConfiguration()
