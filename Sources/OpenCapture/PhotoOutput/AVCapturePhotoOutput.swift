@@ -184,7 +184,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
         }
         set {
             guard let format = currentDevice?.activeFormat, format.supportedMaxPhotoDimensions.contains(where: { $0.width == newValue.width && $0.height == newValue.height }) else {
-                DeviceDiagnostics.report(PhotoSettingsError.photoDimensionsAboveMaximum(width: newValue.width, height: newValue.height))
+                DeviceDiagnostics.report(PhotoSettingsError.unsupportedPhotoDimensions(width: newValue.width, height: newValue.height))
                 return
             }
             lock.lock(); _maxDimensions = newValue; lock.unlock()

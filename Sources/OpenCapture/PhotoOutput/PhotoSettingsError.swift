@@ -35,6 +35,9 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case highResolutionCaptureNotEnabled
     /// `maxPhotoDimensions` larger than the output's.
     case photoDimensionsAboveMaximum(width: Int32, height: Int32)
+    /// `maxPhotoDimensions` (the settings' or the output's) that is not one of the active format's
+    /// `supportedMaxPhotoDimensions` (the settings may also leave it 0×0: the output's default).
+    case unsupportedPhotoDimensions(width: Int32, height: Int32)
     /// A feature requested in the settings that the output does not support or has not enabled.
     case featureNotEnabled(String)
     /// `metadata` has a top-level key that is not an ImageIO property key.
@@ -110,6 +113,8 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
             return "highResolutionPhotoEnabled may not be set unless highResolutionCaptureEnabled is set on the output"
         case .photoDimensionsAboveMaximum(let width, let height):
             return "settings.maxPhotoDimensions \(width)x\(height) must not exceed self.maxPhotoDimensions"
+        case .unsupportedPhotoDimensions(let width, let height):
+            return "maxPhotoDimensions \(width)x\(height) is not one of the active format's supportedMaxPhotoDimensions"
         case .featureNotEnabled(let feature):
             return "\(feature) is not supported or not enabled on the photo output"
         case .invalidMetadataKey(let key):

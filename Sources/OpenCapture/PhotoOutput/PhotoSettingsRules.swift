@@ -73,11 +73,16 @@ struct PhotoSettingsRules {
                 throw PhotoSettingsError.highResolutionCaptureNotEnabled
             }
         },
-        Rule(name: "maxPhotoDimensions within the output's", appliesToPreparation: false) { c, s, p in
+        Rule(name: "maxPhotoDimensions a supported size within the output's", appliesToPreparation: false) { c, s, p in
             let requested = s.maxPhotoDimensions
-            if requested.width > 0 || requested.height > 0,
-               requested.width > c.maxPhotoDimensions.width || requested.height > c.maxPhotoDimensions.height {
-                throw PhotoSettingsError.photoDimensionsAboveMaximum(width: requested.width, height: requested.height)
+            if requested.width != 0 || requested.height != 0 {
+                if let format = c.device?.activeFormat,
+                   !format.supportedMaxPhotoDimensions.contains(where: { $0.width == requested.width && $0.height == requested.height }) {
+                    throw PhotoSettingsError.unsupportedPhotoDimensions(width: requested.width, height: requested.height)
+                }
+                if requested.width > c.maxPhotoDimensions.width || requested.height > c.maxPhotoDimensions.height {
+                    throw PhotoSettingsError.photoDimensionsAboveMaximum(width: requested.width, height: requested.height)
+                }
             }
             if let format = c.device?.activeFormat { p.photoSize = photoSize(s, format: format) }
         },

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import Testing
 @testable import OpenCapture
 
@@ -49,7 +50,7 @@ import Testing
                             .unsupportedFileType(AVFileType.heic.rawValue))
     }
 
-    @Test func outputAndDeviceRules() async {
+    @Test func outputAndDeviceRules() async throws {
         let rig = CaptureRig()
         let quality = AVCapturePhotoSettings()
         quality.photoQualityPrioritization = .quality
@@ -61,9 +62,26 @@ import Testing
         highRes.isHighResolutionPhotoEnabled = true
         await expectRefused(rig, highRes, .highResolutionCaptureNotEnabled)
 
+        // maxPhotoDimensions must be one of the format's sizes (0×0: the output's); the photo is never larger.
+        let sizes = rig.device.activeFormat.supportedMaxPhotoDimensions
+        #expect(sizes.count == 2 && sizes[1].width == 4032 && rig.output.maxPhotoDimensions.width == sizes[0].width)
         let big = AVCapturePhotoSettings()
         big.maxPhotoDimensions = CMVideoDimensions(width: 4032, height: 3024)
         await expectRefused(rig, big, .photoDimensionsAboveMaximum(width: 4032, height: 3024))
+        for (width, height) in [(1000, 1000), (-1, -1), (0, 5)] as [(Int32, Int32)] {
+            let odd = AVCapturePhotoSettings()
+            odd.maxPhotoDimensions = CMVideoDimensions(width: width, height: height)
+            await expectRefused(rig, odd, .unsupportedPhotoDimensions(width: width, height: height))
+        }
+        let supported = sizes[0]
+        let exact = AVCapturePhotoSettings()
+        exact.maxPhotoDimensions = supported
+        let photo = try #require(try await rig.capture(exact).photos.first)
+        let size = try JPEGDecoder.size(of: try #require(photo.fileDataRepresentation()))
+        #expect(size.width == Int(supported.width) && size.height == Int(supported.height))
+        // The output's own maximum takes only a supported size, and says which property was wrong.
+        rig.output.maxPhotoDimensions = CMVideoDimensions(width: 123, height: 45)
+        #expect(rig.output.maxPhotoDimensions.width == supported.width)
 
         let depth = AVCapturePhotoSettings()
         depth.isDepthDataDeliveryEnabled = true
