@@ -141,7 +141,8 @@ public enum ExifWriter {
         Data("Exif".utf8) + Data([0, 0]) + tiffData(for: exif, thumbnailJPEG: thumbnailJPEG)
     }
 
-    private static func userCommentBytes(_ text: String) -> [UInt8] {
+    /// A UserComment as EXIF stores it: an 8-byte character code ("ASCII" or "UNICODE") then the text.
+    package static func userCommentBytes(_ text: String) -> [UInt8] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return Array("ASCII".utf8) + [0, 0, 0] + Array(text.utf8)
         }

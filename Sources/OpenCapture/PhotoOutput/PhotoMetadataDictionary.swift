@@ -47,7 +47,18 @@ enum PhotoMetadataDictionary {
             }
         }
         _ = try gps(from: metadata)
+        // The EXIF (one 64 KB APP1 segment in a JPEG) also holds the camera's fields and a thumbnail: the request's
+        // text may take half of it.
+        let o = overrides(from: metadata)
+        let text = [o.make, o.model, o.software, o.artist, o.copyright, o.imageDescription, o.lensMake, o.lensModel]
+            .compactMap { $0?.utf8.count }.reduce(0, +) + (o.userComment.map { ExifWriter.userCommentBytes($0).count } ?? 0)
+        if text > maximumTextBytes {
+            throw PhotoSettingsError.invalidMetadataValue("its text fields take \(text) bytes of EXIF, more than \(maximumTextBytes)")
+        }
     }
+
+    /// The most EXIF bytes a request's `{TIFF}`/`{Exif}` text may take (half of a JPEG's one APP1 segment).
+    static let maximumTextBytes = JPEGEncoder.maxAPP1PayloadSize / 2
 
     /// The location in `metadata`'s `{GPS}` dictionary, ImageIO's keys: `Latitude` and `Longitude` in degrees (with
     /// `LatitudeRef` "N"/"S" and `LongitudeRef` "E"/"W"; without a reference a negative value is south or west),

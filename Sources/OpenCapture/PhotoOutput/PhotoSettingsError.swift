@@ -42,8 +42,8 @@ public enum PhotoSettingsError: Error, Equatable, Sendable, CustomStringConverti
     case featureNotEnabled(String)
     /// `metadata` has a top-level key that is not an ImageIO property key.
     case invalidMetadataKey(String)
-    /// A `metadata` value ImageIO would not write: a sub-dictionary that is not a dictionary, an orientation outside
-    /// 1…8, a `{GPS}` location without latitude and longitude in range.
+    /// A `metadata` value the photo could not carry as given: a sub-dictionary that is not a dictionary, an orientation
+    /// outside 1…8, a `{GPS}` location without latitude and longitude in range, text too long for the EXIF.
     case invalidMetadataValue(String)
     /// `previewPhotoFormat` malformed or unsupported.
     case invalidPreviewFormat(String)

@@ -112,6 +112,9 @@ import Testing
         badReference.metadata = [kCGImagePropertyGPSDictionary: [kCGImagePropertyGPSLatitude: 1, kCGImagePropertyGPSLatitudeRef: "X",
                                                                  kCGImagePropertyGPSLongitude: 2]]
         await expectRefused(rig, badReference, .invalidMetadataValue("{GPS} LatitudeRef X is not one of N, S"))
+        let long = AVCapturePhotoSettings()
+        long.metadata = [kCGImagePropertyExifDictionary: [kCGImagePropertyExifUserComment: String(repeating: "é", count: 20_000)]]
+        await expectRefused(rig, long, .invalidMetadataValue("its text fields take 40008 bytes of EXIF, more than 32766"))
         let badDay = AVCapturePhotoSettings()
         badDay.metadata = [kCGImagePropertyGPSDictionary: [kCGImagePropertyGPSLatitude: 1, kCGImagePropertyGPSLongitude: 2,
                                                            kCGImagePropertyGPSDateStamp: "yesterday"]]
