@@ -99,7 +99,7 @@ package final class CaptureEngine: Sendable {
         let (raw, rgb) = ShotDeveloper.develop(frames, request: request)
         let exif = CaptureExif.make(request: request, plan: plan, record: raw.exposure)
         let preview = request.preview.flatMap {
-            PhotoEncoder.pixelBuffer(Resampler.downscale(rgb, to: $0.size), format: $0.pixelFormat)
+            PhotoEncoder.pixelBuffer(Resampler.downscale(rgb, to: $0.size), format: $0.pixelFormat, colorSpace: request.colorSpace)
         }
         let source = plan.source, first = shot.exposures[0], height = request.photoSize.height
         // What the sensor saw; for a processed photo, with the ISP's lens corrections applied the same way.

@@ -46,7 +46,7 @@ package enum PhotoEncoder {
             return Processed(fileData: try HEIFEncoder.encode(rgb, options: options))
         case .uncompressed(let format):
             let profile = ICCProfile.data(for: request.colorSpace)
-            return Processed(pixelBuffer: pixelBuffer(rgb, format: format), fileDataProvider: {
+            return Processed(pixelBuffer: pixelBuffer(rgb, format: format, colorSpace: request.colorSpace), fileDataProvider: {
                 try? TIFFCodec.encode(rgb, orientation: exif.orientation, exif: exif, iccProfile: profile)
             })
         }
@@ -65,13 +65,17 @@ package enum PhotoEncoder {
         return (bayer, { try? DNGWriter.write(raw, metadata: metadata, preview: preview) })
     }
 
-    /// A buffer of a supported uncompressed format (BGRA, 4:2:0 full or video range), or nil.
-    package static func pixelBuffer(_ rgb: Raster<UInt8>, format: FourCC) -> PixelBuffer? {
+    /// A buffer of a supported uncompressed format (BGRA, 4:2:0 full or video range) tagged with `colorSpace`
+    /// (`CoreVideoAttachment`), or nil.
+    package static func pixelBuffer(_ rgb: Raster<UInt8>, format: FourCC, colorSpace: ColorSpace) -> PixelBuffer? {
+        let buffer: PixelBuffer?
         switch format {
-        case "BGRA": return PixelBuffer.bgra(from: rgb)
-        case "420f": return PixelBuffer.yCbCr420(from: rgb, fullRange: true)
-        case "420v": return PixelBuffer.yCbCr420(from: rgb, fullRange: false)
-        default: return nil
+        case "BGRA": buffer = PixelBuffer.bgra(from: rgb)
+        case "420f": buffer = PixelBuffer.yCbCr420(from: rgb, fullRange: true)
+        case "420v": buffer = PixelBuffer.yCbCr420(from: rgb, fullRange: false)
+        default: buffer = nil
         }
+        if let buffer { CoreVideoAttachment.tag(buffer, colorSpace: colorSpace) }
+        return buffer
     }
 }

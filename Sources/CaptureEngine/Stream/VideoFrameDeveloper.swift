@@ -24,11 +24,15 @@ package enum VideoFrameDeveloper {
                                 extra: Set<FourCC> = []) -> (PixelBuffer, [FourCC: PixelBuffer])? {
         let isp = ImageSignalProcessor(settings: settings), cropped = raw.croppingRows(to: size.height)
         // Only 420v: straight to Y′CbCr, two rows at a time. Other formats come from one 8-bit RGB image.
-        if extra.isEmpty { return isp.processYCbCr420(cropped, fullRange: false).map { ($0, [:]) } }
+        if extra.isEmpty {
+            guard let main = isp.processYCbCr420(cropped, fullRange: false) else { return nil }
+            CoreVideoAttachment.tag(main, colorSpace: settings.colorSpace)
+            return (main, [:])
+        }
         let rgb = isp.process(cropped)
-        guard let main = PixelBuffer.yCbCr420(from: rgb, fullRange: false) else { return nil }
+        guard let main = PhotoEncoder.pixelBuffer(rgb, format: "420v", colorSpace: settings.colorSpace) else { return nil }
         var others: [FourCC: PixelBuffer] = [:]
-        for format in extra { others[format] = PhotoEncoder.pixelBuffer(rgb, format: format) }
+        for format in extra { others[format] = PhotoEncoder.pixelBuffer(rgb, format: format, colorSpace: settings.colorSpace) }
         return (main, others)
     }
 }

@@ -8,3 +8,6 @@ public typealias CVPixelBuffer = PixelBuffer
 /// CoreVideo's image buffer. On Apple platforms `CVPixelBuffer` is a kind of `CVImageBuffer`;
 /// OpenCapture has only pixel buffers, so both names denote the same class.
 public typealias CVImageBuffer = PixelBuffer
+
+/// CoreVideo's base buffer type, the one the `CVBuffer…` attachment functions take: a `CVPixelBuffer` here too.
+public typealias CVBuffer = PixelBuffer
