@@ -60,17 +60,10 @@ extension AVCaptureDevice {
     public var focusPointOfInterest: CGPoint {
         get { withFocusState { CGPoint(x: $0.pointOfInterest.x, y: $0.pointOfInterest.y) } }
         set {
-            guard requireConfigurationLock("focusPointOfInterest") else { return }
-            guard isFocusPointOfInterestSupported else {
-                DeviceDiagnostics.report(ConfigurationError.unsupported("focusPointOfInterest"))
-                return
-            }
-            guard newValue.x >= 0, newValue.x <= 1, newValue.y >= 0, newValue.y <= 1 else {
-                DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("focusPointOfInterest \(newValue)"))
-                return
-            }
+            guard let point = validatedPointOfInterest("focusPointOfInterest", newValue,
+                                                       supported: isFocusPointOfInterestSupported) else { return }
             withFocusState { state in
-                state.pointOfInterest = SIMD2(Double(newValue.x), Double(newValue.y))
+                state.pointOfInterest = point
                 if state.mode == .continuousAutoFocus { state.found = [:] }
             }
         }

@@ -232,6 +232,21 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     func requireConfigurationLock(_ what: String) -> Bool { requireLock(what) }
 
+    /// A point of interest being set (`name`): nil, reported, without the configuration lock, when not `supported`,
+    /// or outside (0, 0)…(1, 1) (Apple raises); else the point.
+    func validatedPointOfInterest(_ name: String, _ point: CGPoint, supported: Bool) -> SIMD2<Double>? {
+        guard requireLock(name) else { return nil }
+        guard supported else {
+            DeviceDiagnostics.report(ConfigurationError.unsupported(name))
+            return nil
+        }
+        guard point.x >= 0, point.x <= 1, point.y >= 0, point.y <= 1 else {
+            DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("\(name) \(point)"))
+            return nil
+        }
+        return SIMD2(Double(point.x), Double(point.y))
+    }
+
     /// Runs `body` on the focus state under the device's lock (with the lighting, seed and format readable).
     func withFocusState<T>(_ body: (inout FocusState) -> T) -> T {
         state.lock(); defer { state.unlock() }
@@ -450,16 +465,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     public var exposurePointOfInterest: CGPoint {
         get { state.withLock { CGPoint(x: _exposurePoint.x, y: _exposurePoint.y) } }
         set {
-            guard requireLock("exposurePointOfInterest") else { return }
-            guard isExposurePointOfInterestSupported else {
-                DeviceDiagnostics.report(ConfigurationError.unsupported("exposurePointOfInterest"))
-                return
-            }
-            guard newValue.x >= 0, newValue.x <= 1, newValue.y >= 0, newValue.y <= 1 else {
-                DeviceDiagnostics.report(ConfigurationError.valueOutOfRange("exposurePointOfInterest \(newValue)"))
-                return
-            }
-            state.withLock { _exposurePoint = SIMD2(Double(newValue.x), Double(newValue.y)) }
+            guard let point = validatedPointOfInterest("exposurePointOfInterest", newValue,
+                                                       supported: isExposurePointOfInterestSupported) else { return }
+            state.withLock { _exposurePoint = point }
         }
     }
 
