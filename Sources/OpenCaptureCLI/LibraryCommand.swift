@@ -12,8 +12,10 @@ struct LibraryCommand: ParsableCommand {
         @Option(help: "Library folder (default: $OPENCAPTURE_PHOTO_LIBRARY, else ~/.local/share/opencapture/Photos).")
         var library: String?
 
-        func open() -> PHPhotoLibrary {
-            library.map { PHPhotoLibrary(url: URL(fileURLWithPath: $0, isDirectory: true)) } ?? PHPhotoLibrary.shared()
+        func open() throws -> PHPhotoLibrary {
+            guard let library else { return PHPhotoLibrary.shared() }
+            guard !library.isEmpty else { throw ValidationError("--library needs a folder") }
+            return PHPhotoLibrary(url: URL(fileURLWithPath: library, isDirectory: true))
         }
     }
 
@@ -25,7 +27,7 @@ struct LibraryCommand: ParsableCommand {
         @OptionGroup var location: Location
 
         func run() throws {
-            let library = location.open()
+            let library = try location.open()
             let groups = Dictionary(grouping: files.map { URL(fileURLWithPath: $0) }) { $0.deletingPathExtension().path }
             var created: [String] = []
             try library.performChangesAndWait {
@@ -53,7 +55,9 @@ struct LibraryCommand: ParsableCommand {
         @OptionGroup var location: Location
 
         func run() throws {
-            let library = location.open()
+            let library = try location.open()
+            // A missing or damaged library is an error, not an empty list; nothing is created.
+            try library.openExistingLibrary()
             let options = PHFetchOptions()
             options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: false)]
             let assets = library.fetchAssets(with: options)

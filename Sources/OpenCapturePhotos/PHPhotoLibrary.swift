@@ -132,17 +132,24 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     // MARK: Reading
 
-    /// The opened store (opening, migrating and recovering it the first time).
-    func store() throws -> PhotoStore {
+    /// The opened store (opening, migrating and recovering it the first time); with `creating` (a change), made when
+    /// there is none. A library that is not there yet is not remembered as failed: a later change makes it.
+    func store(creating: Bool = true) throws -> PhotoStore {
         let result: Result<PhotoStore, PHPhotosError> = observersLock.withLock {
             if let opened { return opened }
-            let result = Result { try PhotoStore(root: url) }.mapError { error in
+            let result = Result { try PhotoStore(root: url, creating: creating) }.mapError { error in
                 (error as? PHPhotosError) ?? PHPhotosError(.accessRestricted, "\(error)")
             }
-            opened = result
+            if creating || (try? result.get()) != nil { opened = result }
             return result
         }
         return try result.get()
+    }
+
+    /// Opens the library at `url` without creating it, throwing why it cannot be read: no library there, a damaged
+    /// database, no permission (OpenCapture addition: fetches return no assets instead).
+    public func openExistingLibrary() throws {
+        _ = try store(creating: false)
     }
 
     /// Assets of this library with these identifiers (OpenCapture addition).
@@ -164,7 +171,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         let descriptors = options?.sortDescriptors ?? []
         // A leading creationDate sort runs in SQL; anything else sorts the fetched assets.
         let byDate = descriptors.first.flatMap { $0.keyPath == \PHAsset.creationDate ? !$0.ascending : nil }
-        guard var assets = try? store().assets(mediaType: mediaType, identifiers: identifiers, newestFirst: byDate) else {
+        guard var assets = try? store(creating: false).assets(mediaType: mediaType, identifiers: identifiers, newestFirst: byDate) else {
             return PHFetchResult([])
         }
         if let predicate = options?.predicate { assets = assets.filter { predicate.evaluate(with: $0) } }

@@ -12,7 +12,11 @@ import Glibc
 /// A change is all there or not at all: its files are written to temporary names in the store,
 /// fsynced and renamed, the folder is fsynced, and only then does the database transaction that
 /// references them commit. Opening the library removes what an interrupted change left behind:
-/// temporary files, and stored files no row references.
+/// temporary files, and stored files (named as the store names them) no row references.
+///
+/// Processes share a library: a change and the recovery hold an exclusive `flock` on `Photos.lock`, so one process's
+/// recovery never takes the files of another's change before it commits, and SQLite waits up to 30 s for a busy
+/// database instead of failing.
 final class PhotoStore: Sendable {
     let root: URL
     let originals: URL
@@ -20,17 +24,59 @@ final class PhotoStore: Sendable {
     /// What opening found and removed (temporary files, unreferenced files, assets whose files vanished).
     let recovered: (temporaryFiles: Int, unreferencedFiles: Int, assetsWithMissingFiles: Int)
 
-    init(root: URL) throws {
+    /// Opens the library at `root`; with `creating`, makes it when there is none (else a folder without
+    /// `Photos.sqlite` is refused, and nothing is written there).
+    init(root: URL, creating: Bool) throws {
         self.root = root
         originals = root.appendingPathComponent("originals", isDirectory: true)
+        let path = root.appendingPathComponent("Photos.sqlite").path
+        guard creating || FileManager.default.fileExists(atPath: path) else {
+            throw PHPhotosError(.accessRestricted, "there is no photo library at \(root.path) (no Photos.sqlite)")
+        }
+        func failure(_ error: any Error) -> PHPhotosError {
+            PHPhotosError(.accessRestricted, "cannot open the photo library at \(root.path): \(PhotoStore.describe(error))")
+        }
         do {
             try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
-            database = try DatabaseQueue(path: root.appendingPathComponent("Photos.sqlite").path)
-            try PhotoStore.migrator.migrate(database)
         } catch {
-            throw PHPhotosError(.accessRestricted, "cannot open the photo library at \(root.path): \(error)")
+            throw failure(error)
         }
-        recovered = try PhotoStore.recover(database: database, originals: originals)
+        // Made, migrated and recovered under the lock: two processes opening a new library at once make it once.
+        let originals = originals
+        (database, recovered) = try PhotoStore.whileLocked(root) {
+            let database: DatabaseQueue
+            do {
+                var configuration = Configuration()
+                configuration.busyMode = .timeout(30)
+                database = try DatabaseQueue(path: path, configuration: configuration)
+                try PhotoStore.migrator.migrate(database)
+            } catch {
+                throw failure(error)
+            }
+            return (database, try PhotoStore.recover(database: database, originals: originals))
+        }
+    }
+
+    /// An error in one line (SQLite's include the statement; Foundation's their user info).
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")" }
+        let ns = error as NSError
+        return ns.domain == NSCocoaErrorDomain ? ns.localizedDescription : "\(error)"
+    }
+
+    /// Runs `body` holding the library's exclusive lock (`flock` on `Photos.lock`), waiting for another process's.
+    static func whileLocked<T>(_ root: URL, _ body: () throws -> T) throws -> T {
+        let fd = open(root.appendingPathComponent("Photos.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw PHPhotosError(.accessRestricted, "cannot lock the photo library at \(root.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw PHPhotosError(.accessRestricted, "cannot lock the photo library at \(root.path): \(String(cString: strerror(errno)))")
+            }
+        }
+        return try body()
     }
 
     static var migrator: DatabaseMigrator {
@@ -116,8 +162,12 @@ final class PhotoStore: Sendable {
 
     // MARK: Writing
 
-    /// Saves prepared assets as one change (see the type's discussion).
+    /// Saves prepared assets as one change (see the type's discussion), holding the library's lock.
     func save(_ assets: [PreparedAsset]) throws {
+        try PhotoStore.whileLocked(root) { try saveLocked(assets) }
+    }
+
+    private func saveLocked(_ assets: [PreparedAsset]) throws {
         var created: [URL] = []
         do {
             for asset in assets {
@@ -154,7 +204,7 @@ final class PhotoStore: Sendable {
             // Nothing references the files this change added: take them back.
             for url in created { try? FileManager.default.removeItem(at: url) }
             if let error = error as? PHPhotosError { throw error }
-            throw PHPhotosError(.operationInterrupted, "the change could not be saved: \(error)")
+            throw PHPhotosError(.operationInterrupted, "the change could not be saved: \(PhotoStore.describe(error))")
         }
     }
 
@@ -177,7 +227,7 @@ final class PhotoStore: Sendable {
                 try handle.synchronize()
             } catch {
                 try? FileManager.default.removeItem(at: temporary)
-                throw PHPhotosError(.notEnoughSpace, "cannot write \(resource.originalFilename): \(error)")
+                throw PHPhotosError(.notEnoughSpace, "cannot write \(resource.originalFilename): \(PhotoStore.describe(error))")
             }
             guard rename(temporary.path, destination.path) == 0 else {
                 try? FileManager.default.removeItem(at: temporary)
@@ -188,7 +238,10 @@ final class PhotoStore: Sendable {
         } catch let error as PHPhotosError {
             throw error
         } catch {
-            throw PHPhotosError(.notEnoughSpace, "cannot store \(resource.originalFilename): \(error)")
+            let ns = error as NSError
+            let full = ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError
+            throw PHPhotosError(full ? .notEnoughSpace : .accessRestricted,
+                                "cannot store \(resource.originalFilename): \(PhotoStore.describe(error))")
         }
     }
 
@@ -211,15 +264,24 @@ final class PhotoStore: Sendable {
             }
         }
         let names = Set(referenced.map(\.name))
+        // Only what the store itself names: `.tmp-<UUID>` and `ab/abcdef…[.ext]` (64 hex digits), so files someone
+        // else put there are never touched.
+        let hex = Set("0123456789abcdef")
+        func isStoredName(_ file: String, in folder: String) -> Bool {
+            let digest = file.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
+            return digest.count == 64 && digest.allSatisfy(hex.contains) && digest.hasPrefix(folder)
+        }
         for entry in (try? fm.contentsOfDirectory(atPath: originals.path)) ?? [] {
             let url = originals.appendingPathComponent(entry)
-            if entry.hasPrefix(".tmp-") {
+            if entry.hasPrefix(".tmp-"), UUID(uuidString: String(entry.dropFirst(5))) != nil {
                 try? fm.removeItem(at: url); temporary += 1
                 continue
             }
             var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            for file in (try? fm.contentsOfDirectory(atPath: url.path)) ?? [] where !names.contains("\(entry)/\(file)") {
+            guard entry.count == 2, entry.allSatisfy(hex.contains),
+                  fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            for file in (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
+            where isStoredName(file, in: entry) && !names.contains("\(entry)/\(file)") {
                 try? fm.removeItem(at: url.appendingPathComponent(file)); unreferenced += 1
             }
         }

@@ -137,6 +137,65 @@ import Testing
         #expect(own.creationDate == Date(timeIntervalSince1970: 1_000_000_000) && own.location == nil)
     }
 
+    /// Libraries opened on one folder (as separate processes do) share it: one's opening never takes another's change
+    /// in flight, and every saved asset stays.
+    @Test func librariesSharingAFolderLoseNothing() throws {
+        let (first, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let second = PHPhotoLibrary(url: first.url)
+        let photos = try (0..<24).map { try PhotoFixtures.jpeg(seed: 100 + $0) }
+        let done = DispatchGroup()
+        nonisolated(unsafe) var failures: [any Error] = []
+        let failuresLock = NSLock()
+        for (index, library) in [first, second].enumerated() {
+            DispatchQueue.global().async(group: done) {
+                for k in stride(from: index, to: photos.count, by: 2) {
+                    do {
+                        try library.performChangesAndWait {
+                            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: photos[k], options: nil)
+                        }
+                    } catch {
+                        failuresLock.withLock { failures.append(error) }
+                    }
+                }
+            }
+        }
+        // Meanwhile other "processes" open the library (and recover it) again and again.
+        DispatchQueue.global().async(group: done) {
+            for _ in 0..<12 { _ = PHPhotoLibrary(url: first.url).fetchAssets().count }
+        }
+        done.wait()
+        #expect(failures.isEmpty, "\(failures)")
+        let reopened = PHPhotoLibrary(url: first.url)
+        #expect(reopened.fetchAssets().count == photos.count)
+        #expect(PhotoFixtures.storedFiles(reopened).count == photos.count)
+    }
+
+    /// Reading a folder that holds no library creates nothing and deletes nothing there; opening it says why.
+    @Test func aFolderWithoutALibraryIsLeftAlone() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mine = folder.appendingPathComponent("originals/2019", isDirectory: true)
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        try PhotoFixtures.jpeg().write(to: mine.appendingPathComponent("a.jpg"))
+        let library = PHPhotoLibrary(url: folder)
+        #expect(library.fetchAssets().count == 0)
+        do {
+            try library.openExistingLibrary()
+            Issue.record("a folder without a library opened")
+        } catch let error as PHPhotosError {
+            #expect(error.reason.contains("no photo library"), "\(error)")
+        }
+        #expect(FileManager.default.fileExists(atPath: mine.appendingPathComponent("a.jpg").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Photos.sqlite").path))
+        // A library's own store keeps files it did not name: only its digests are taken back.
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 3), options: nil)
+        }
+        _ = PHPhotoLibrary(url: folder).fetchAssets()
+        #expect(FileManager.default.fileExists(atPath: mine.appendingPathComponent("a.jpg").path))
+    }
+
     @Test func aBadResourceRejectsTheWholeChange() throws {
         let (library, folder) = try PhotoFixtures.library()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -318,7 +377,7 @@ import Testing
         let originals = library.url.appendingPathComponent("originals")
         try Data("half".utf8).write(to: originals.appendingPathComponent(".tmp-\(UUID().uuidString)"))
         try FileManager.default.createDirectory(at: originals.appendingPathComponent("ff"), withIntermediateDirectories: true)
-        try Data("orphan".utf8).write(to: originals.appendingPathComponent("ff/ff00.jpg"))
+        try Data("orphan".utf8).write(to: originals.appendingPathComponent("ff/ff" + String(repeating: "0", count: 62) + ".jpg"))
         let reopened = PHPhotoLibrary(url: library.url)
         let store = try reopened.store()
         #expect(store.recovered.temporaryFiles == 1 && store.recovered.unreferencedFiles == 1 && store.recovered.assetsWithMissingFiles == 0)
