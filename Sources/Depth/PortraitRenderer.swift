@@ -14,6 +14,13 @@ import Foundation
 public enum PortraitRenderer {
     /// Diagonal of the 36 × 24 mm frame, metres.
     static let fullFrameDiagonal = (0.036 * 0.036 + 0.024 * 0.024).squareRoot()
+    /// The widest f-number rendered (the fastest full-frame lenses; phones offer f/1.4 to f/16).
+    public static let widestAperture = 0.95
+    /// The nearest focus distance rendered, metres (closer than a macro lens focuses).
+    public static let nearestFocus = 0.05
+    /// The largest blur disc, as a fraction of the image's diagonal: beyond it a photo is a smear, and the blur's
+    /// cost grows with the disc (a 1,024-pixel disc over 12 MP takes minutes).
+    static let largestDisc = 1.0 / 25
 
     /// Synthetic depth of field on linear RGB (3 ch): disc bokeh for a lens of `aperture` f-number at the image's
     /// 35 mm-equivalent focal length, focused at `focusDisparity` (1/m; nil = the subject at the centre: the median
@@ -26,11 +33,11 @@ public enum PortraitRenderer {
         guard depth.size.width > 0, depth.size.height > 0, depth.values.channels == 1 else {
             throw DepthError.mismatchedInputs("depth map is empty or not one channel")
         }
-        guard aperture.isFinite, aperture > 0 else { throw DepthError.invalidParameter("aperture f/\(aperture)") }
+        guard aperture.isFinite, aperture >= widestAperture else { throw DepthError.invalidParameter("aperture f/\(aperture)") }
         guard focalLength35mmEquivalent.isFinite, focalLength35mmEquivalent > 0 else {
             throw DepthError.invalidParameter("35 mm-equivalent focal length \(focalLength35mmEquivalent) mm")
         }
-        if let focusDisparity, !focusDisparity.isFinite || focusDisparity < 0 {
+        if let focusDisparity, !focusDisparity.isFinite || focusDisparity < 0 || Double(focusDisparity) > 1 / nearestFocus {
             throw DepthError.invalidParameter("focus disparity \(focusDisparity)")
         }
         let disparity = try disparityMap(depth, size: image.size)
@@ -41,11 +48,12 @@ public enum PortraitRenderer {
         let magnification = s.isInfinite ? 1 : s / max(s - f, 1e-6)
         let diagonal = (Double(image.width * image.width) + Double(image.height * image.height)).squareRoot()
         let pixelsPerUnitDisparity = Float(f / aperture * f * magnification * diagonal / fullFrameDiagonal)
+        let largest = min(DefocusBlur.maximumDiameter, max(1, Float(diagonal * largestDisc)))
         var coc = Raster<Float>(width: image.width, height: image.height)
         var order = Raster<Float>(width: image.width, height: image.height)
         for i in 0..<disparity.storage.count {
             let d = disparity.storage[i]
-            coc.storage[i] = min(pixelsPerUnitDisparity * abs(d - focus), DefocusBlur.maximumDiameter)
+            coc.storage[i] = min(pixelsPerUnitDisparity * abs(d - focus), largest)
             order.storage[i] = -d   // nearer = larger disparity = smaller distance
         }
         return DefocusBlur.blurred([image], cocDiameter: coc, depth: order)[0]

@@ -77,6 +77,24 @@ import Testing
         #expect(abs(PortraitRenderer.centreDisparity(try PortraitRenderer.disparityMap(depth, size: image.size)) - 1) < 1e-6)
     }
 
+    /// The widest aperture at the nearest focus would blur the background by a disc larger than the photo: the disc
+    /// stops at a 25th of the diagonal (20 px here), and the render finishes at once.
+    @Test func theLargestDiscIsAFractionOfThePhoto() throws {
+        let (image, depth) = scene()
+        let out = try PortraitRenderer.render(image: image, depth: depth, aperture: PortraitRenderer.widestAperture,
+                                              focalLength35mmEquivalent: 50, focusDisparity: Float(1 / PortraitRenderer.nearestFocus))
+        var total = 0.0, moment = 0.0
+        for y in 100..<200 {
+            for x in 250..<350 {
+                let v = Double(out[x, y, 1]) - 0.01
+                total += v
+                moment += v * Double((x - 300) * (x - 300) + (y - 150) * (y - 150))
+            }
+        }
+        let diameter = 2 * (2 * (moment / total - 1.0 / 6)).squareRoot()
+        #expect(abs(diameter - 20) < 1.5, "highlight disc \(diameter) px")
+    }
+
     @Test func badInputsThrow() {
         let (image, depth) = scene()
         let grey = Raster<Float>(width: 4, height: 4, channels: 1)
@@ -85,6 +103,12 @@ import Testing
         }
         #expect(throws: DepthError.self) {
             try PortraitRenderer.render(image: image, depth: depth, aperture: 0, focalLength35mmEquivalent: 50, focusDisparity: nil)
+        }
+        #expect(throws: DepthError.self, "wider than f/0.95") {
+            try PortraitRenderer.render(image: image, depth: depth, aperture: 0.5, focalLength35mmEquivalent: 50, focusDisparity: nil)
+        }
+        #expect(throws: DepthError.self, "focused nearer than 5 cm") {
+            try PortraitRenderer.render(image: image, depth: depth, aperture: 2, focalLength35mmEquivalent: 50, focusDisparity: 1000)
         }
         let empty = DepthMap(values: Raster<Float>(width: 3, height: 3, repeating: .nan), kind: .disparity,
                              accuracy: .relative, isFiltered: false)

@@ -19,11 +19,13 @@ public struct PortraitRendering: Sendable {
 
     /// The rendered photo as a JPEG with the original's EXIF and colour space.
     public func render(photo data: Data) throws -> Data {
-        guard aperture.isFinite, aperture > 0 else {
-            throw PortraitRenderingError.invalidParameter("--aperture \(aperture) must be a positive f-number")
+        guard aperture.isFinite, aperture >= PortraitRenderer.widestAperture else {
+            throw PortraitRenderingError.invalidParameter(
+                "--aperture \(aperture) must be an f-number of at least \(PortraitRenderer.widestAperture) (phones offer f/1.4 to f/16)")
         }
-        if let focusDistance, !(focusDistance.isFinite && focusDistance > 0) {
-            throw PortraitRenderingError.invalidParameter("--focus-distance \(focusDistance) must be a positive number of metres")
+        if let focusDistance, !(focusDistance.isFinite && focusDistance >= PortraitRenderer.nearestFocus) {
+            throw PortraitRenderingError.invalidParameter(
+                "--focus-distance \(focusDistance) must be at least \(PortraitRenderer.nearestFocus) m")
         }
         let pixels: Raster<UInt8>
         var exif = ExifMetadata()
