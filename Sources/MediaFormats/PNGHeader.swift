@@ -68,6 +68,12 @@ public struct PNGHeader: Sendable, Equatable {
 
     /// Every chunk from IHDR to IEND. Throws `.truncated` when a chunk runs past the end of the
     /// file or the file ends before IEND.
+    /// The body of a PNG's `eXIf` chunk (a TIFF-structured EXIF, as `ExifReader` reads), or nil when it has none.
+    public static func exif(in data: Data) throws -> Data? {
+        guard let chunk = try chunks(in: data).first(where: { $0.type == "eXIf" }) else { return nil }
+        return data.subdata(in: (data.startIndex + chunk.body.lowerBound)..<(data.startIndex + chunk.body.upperBound))
+    }
+
     public static func chunks(in data: Data) throws -> [Chunk] {
         let r = ByteReader(data)
         guard r.matches(signature) else { throw MediaFormatError.invalidImage("not a PNG (bad signature)") }

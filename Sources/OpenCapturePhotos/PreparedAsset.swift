@@ -39,8 +39,16 @@ struct PreparedAsset: Sendable {
             guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is empty") }
             let kind = FileKind.of(data)
             let isImage = [.photo, .alternatePhoto, .fullSizePhoto].contains(resource.type)
+            // Errors name the resource as the caller knows it: its file, else its position.
+            let label = "resource \(index + 1) (.\(resource.type)\(resource.fileURL.map { ", " + $0.lastPathComponent } ?? ""))"
             if isImage, kind == nil || kind == .radianceHDR || kind == .movie {
-                throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
+                throw PHPhotosError(.invalidResource, "\(label) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
+            }
+            if isImage, kind == .jpeg, JPEGSegments.isCutInsideImageData(data) {
+                throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
+            }
+            if [.video, .pairedVideo].contains(resource.type), kind != .movie {
+                throw PHPhotosError(.invalidResource, "\(label) is not a QuickTime or MPEG-4 movie")
             }
             let (ext, uti) = PreparedAsset.fileType(kind: kind, resourceType: resource.type, data: data)
             let name = resource.options?.originalFilename ?? resource.fileURL?.lastPathComponent
@@ -89,11 +97,13 @@ struct PreparedAsset: Sendable {
         }
     }
 
-    /// A photo's EXIF: a JPEG's APP1, a HEIF's Exif item, a TIFF's or DNG's IFDs; nil when it has none or it is unreadable.
+    /// A photo's EXIF: a JPEG's APP1, a HEIF's Exif item, a PNG's eXIf chunk, a TIFF's or DNG's IFDs; nil when it has
+    /// none or it is unreadable.
     static func exif(of photo: Data) -> ExifMetadata? {
         switch FileKind.of(photo) {
         case .jpeg, .tiff, .dng: return try? ExifReader.read(jpeg: photo)
         case .heif: return (try? HEIFStructure.parse(photo))?.exif.flatMap { try? ExifReader.read(jpeg: $0) }
+        case .png: return (try? PNGHeader.exif(in: photo)).flatMap { $0 }.flatMap { try? ExifReader.read(jpeg: $0) }
         default: return nil
         }
     }

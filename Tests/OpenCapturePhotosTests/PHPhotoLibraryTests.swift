@@ -1,6 +1,6 @@
 import CaptureCore
 import Foundation
-import MediaFormats
+@testable import MediaFormats
 import OpenCaptureTestSupport
 import Testing
 @testable import OpenCapturePhotos
@@ -133,6 +133,11 @@ import Testing
         let place = try #require(fromExif.location)
         #expect(abs(place.coordinate.latitude + 33.8568) < 1e-6 && abs(place.coordinate.longitude - 151.2153) < 1e-6)
         #expect(place.altitude == 12 && place.timestamp == fromExif.creationDate, "the library keeps the place, dated with the asset")
+        // A PNG's eXIf chunk counts too.
+        let png = try PNGCodec.inserting(chunk: "eXIf", ExifWriter.tiffData(for: exif), into: try PNGCodec.encode(image))
+        try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: png, options: nil) }
+        let pngAsset = try #require(library.fetchAssets().lastObject)
+        #expect(pngAsset.creationDate == Date(timeIntervalSince1970: 1_650_000_000) && pngAsset.location != nil)
         let own = try #require((0..<assets.count).map { assets.object(at: $0) }.first { $0.pixelWidth == 64 })
         #expect(own.creationDate == Date(timeIntervalSince1970: 1_000_000_000) && own.location == nil)
     }
@@ -221,6 +226,19 @@ import Testing
             Issue.record("a missing file was accepted")
         } catch let error as PHPhotosError {
             #expect(error.code == .missingResource)
+        }
+        // A movie that is no movie, a JPEG cut short: refused, naming the file.
+        let text = folder.appendingPathComponent("clip.mov"), cut = folder.appendingPathComponent("cut.jpg")
+        try Data("not a movie".utf8).write(to: text)
+        try good.prefix(good.count * 2 / 3).write(to: cut)
+        for (type, url, why) in [(PHAssetResourceType.video, text, "clip.mov) is not a QuickTime or MPEG-4 movie"),
+                                 (.photo, cut, "cut.jpg) is a JPEG cut short inside its image data")] {
+            do {
+                try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: type, fileURL: url, options: nil) }
+                Issue.record("\(url.lastPathComponent) was accepted")
+            } catch let error as PHPhotosError {
+                #expect(error.code == .invalidResource && error.reason.hasSuffix(why), "\(error)")
+            }
         }
         #expect(library.fetchAssets().count == 0)
         #expect(PhotoFixtures.storedFiles(library).isEmpty)
