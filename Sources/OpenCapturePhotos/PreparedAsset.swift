@@ -64,7 +64,8 @@ struct PreparedAsset: Sendable {
         // As Photos does on import: the date the photo was taken and where, from its EXIF, unless the request sets them.
         let exif = primary == .photo ? PreparedAsset.exif(of: main) : nil
         creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? Date()
-        location = request.location ?? exif?.gps.map { gps in
+        // (A position off the globe — a latitude past ±90° — is no place.)
+        location = request.location ?? exif?.gps.flatMap { gps in abs(gps.latitude) <= 90 && abs(gps.longitude) <= 180 ? gps : nil }.map { gps in
             CLLocation(coordinate: CLLocationCoordinate2D(latitude: gps.latitude, longitude: gps.longitude),
                        altitude: gps.altitude ?? 0, timestamp: gps.timestamp ?? exif?.dateTimeOriginal ?? Date())
         }
