@@ -22,6 +22,20 @@ import Testing
         return (image, DepthMap(values: disparity, kind: .disparity, accuracy: .absolute, isFiltered: true))
     }
 
+    /// The diameter of the disc the highlight at (300, 150) became, from its second moment R²/2 (+ 1/6 for the pixel)
+    /// within `reach` pixels, and the light in it (above the dark background).
+    static func highlightDisc(_ out: Raster<Float>, reach: Int) -> (diameter: Double, total: Double) {
+        var total = 0.0, moment = 0.0
+        for y in 150 - reach..<150 + reach {
+            for x in 300 - reach..<300 + reach {
+                let v = Double(out[x, y, 1]) - 0.01
+                total += v
+                moment += v * Double((x - 300) * (x - 300) + (y - 150) * (y - 150))
+            }
+        }
+        return (2 * (2 * (moment / total - 1.0 / 6)).squareRoot(), total)
+    }
+
     /// Full-frame 50 mm f/2 focused at 1 m, a 4 m background, a 400×300 photo (diagonal 500 px):
     /// c = A·F·s/(s − F)·|Δd| = 0.025 · 0.05 / 0.95 · 0.75 m = 0.987 mm on a 43.27 mm diagonal → 11.4 px.
     static let expectedDiameter = 0.025 * 0.05 / 0.95 * 0.75 * 500 / (0.036 * 0.036 + 0.024 * 0.024).squareRoot()
@@ -32,19 +46,11 @@ import Testing
                                               focusDisparity: 1)
         // The focus plane is untouched up to its edge (the sharp side has no halo).
         for y in 0..<PortraitRendererTests.h { for x in 0..<199 { for c in 0..<3 { #expect(out[x, y, c] == image[x, y, c]) } } }
-        // The highlight became a disc of the formula's diameter: second moment R²/2 (+ 1/6 for the pixel).
-        var total = 0.0, moment = 0.0
-        for y in 120..<180 {
-            for x in 270..<330 {
-                let v = Double(out[x, y, 1]) - 0.01
-                total += v
-                moment += v * Double((x - 300) * (x - 300) + (y - 150) * (y - 150))
-            }
-        }
+        // The highlight became a disc of the formula's diameter.
+        let (diameter, total) = Self.highlightDisc(out, reach: 30)
         #expect(abs(total - (50 - 0.01)) < 0.05, "highlight energy \(total)")
-        let radius = (2 * (moment / total - 1.0 / 6)).squareRoot()
-        #expect(abs(2 * radius - PortraitRendererTests.expectedDiameter) / PortraitRendererTests.expectedDiameter < 0.05,
-                "disc \(2 * radius) px, formula \(PortraitRendererTests.expectedDiameter) px")
+        #expect(abs(diameter - PortraitRendererTests.expectedDiameter) / PortraitRendererTests.expectedDiameter < 0.05,
+                "disc \(diameter) px, formula \(PortraitRendererTests.expectedDiameter) px")
         // The dark background next to the edge takes in no light from the sharp foreground.
         for y in 0..<PortraitRendererTests.h { for x in 200..<210 { #expect(abs(out[x, y, 0] - 0.01) < 1e-5) } }
     }
@@ -83,15 +89,7 @@ import Testing
         let (image, depth) = scene()
         let out = try PortraitRenderer.render(image: image, depth: depth, aperture: PortraitRenderer.widestAperture,
                                               focalLength35mmEquivalent: 50, focusDisparity: Float(1 / PortraitRenderer.nearestFocus))
-        var total = 0.0, moment = 0.0
-        for y in 100..<200 {
-            for x in 250..<350 {
-                let v = Double(out[x, y, 1]) - 0.01
-                total += v
-                moment += v * Double((x - 300) * (x - 300) + (y - 150) * (y - 150))
-            }
-        }
-        let diameter = 2 * (2 * (moment / total - 1.0 / 6)).squareRoot()
+        let diameter = Self.highlightDisc(out, reach: 50).diameter
         #expect(abs(diameter - 20) < 1.5, "highlight disc \(diameter) px")
     }
 
