@@ -26,6 +26,12 @@ public enum TIFFCodec {
             // Pixels come back in stored order: the Orientation tag is metadata, as in every other format here.
             var stored: UInt16 = UInt16(ORIENTATION_TOPLEFT)
             _ = opencapture_tiff_get_u16(tif, ttag_t(TIFFTAG_ORIENTATION), &stored)
+            // libtiff says up front which images its RGBA interface cannot read (IEEE float samples, odd bit depths…).
+            var why = [CChar](repeating: 0, count: 1024)
+            guard TIFFRGBAImageOK(tif, &why) == 1 else {
+                let reason = String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                throw MediaFormatError.unsupported("libtiff cannot read this TIFF's pixels: \(reason)")
+            }
             var rgba = [UInt32](repeating: 0, count: count)
             let ok = rgba.withUnsafeMutableBufferPointer {
                 // Stop on error: a strip cut short is an error, not rows left black.

@@ -70,6 +70,23 @@ import Testing
         #expect(throws: MediaFormatError.self) { try TIFFCodec.decode(garbage) }
     }
 
+    /// A TIFF of 32-bit float samples (as ImageMagick and PIL write depth or HDR data): refused as unsupported, in
+    /// libtiff's words, not as damaged.
+    @Test func floatSamplesAreRefusedSayingWhy() throws {
+        var ifd = TIFFDirectory()
+        ifd.long(256, 2); ifd.long(257, 1); ifd.short(258, 32); ifd.short(259, 1); ifd.short(262, 1)
+        ifd.long(273, 0); ifd.short(277, 1); ifd.long(278, 1); ifd.long(279, 8); ifd.short(339, 3)
+        ifd.long(273, UInt32(8 + ifd.byteSize))
+        let file = Data([0x49, 0x49, 0x2A, 0, 8, 0, 0, 0] + ifd.serialize(at: 8, next: 0) + [UInt8](repeating: 0, count: 8))
+        do {
+            _ = try TIFFCodec.decode(file)
+            Issue.record("a float TIFF decoded")
+        } catch let error as MediaFormatError {
+            guard case .unsupported(let why) = error else { Issue.record("\(error)"); return }
+            #expect(why.contains("32-bit samples"), "\(why)")
+        }
+    }
+
     /// A TIFF whose directory comes first (as PIL and most cameras write it), cut inside its pixel data: an error, not
     /// an image with its missing rows filled in.
     @Test func pixelDataCutShortIsAnError() throws {
