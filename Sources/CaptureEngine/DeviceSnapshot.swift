@@ -45,14 +45,14 @@ package struct DeviceSnapshot: Sendable {
         self.depthSource = depthSource
     }
 
-    /// The exposure the device uses for a readout size: metered with the bias, or the manual values. This is the
-    /// video stream's auto exposure (and what `exposureDuration`, `iso` and locking read): it keeps no highlight
-    /// headroom — a stream frame gets no local tone mapping to give it back — only photos do (`CapturePlanner`).
     /// The source's auto exposure, metered at the device's exposure point.
     package func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool) -> ExposureMetering {
         source.meter(size: size, bias: bias, flash: flash, keepsHighlightHeadroom: keepsHighlightHeadroom, at: exposurePoint)
     }
 
+    /// The exposure the device uses for a readout size: metered with the bias, or the manual values. This is the
+    /// video stream's auto exposure (and what `exposureDuration`, `iso` and locking read): it keeps no highlight
+    /// headroom — a stream frame gets no local tone mapping to give it back — only photos do (`CapturePlanner`).
     package func currentExposure(size: Size) -> (duration: Double, iso: Double) {
         switch exposure {
         case .automatic:

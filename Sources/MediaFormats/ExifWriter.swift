@@ -173,6 +173,7 @@ public enum ExifWriter {
             let c = stamp.components
             let seconds = Double(c.second) + Double(c.millisecond) / 1000
             ifd.rationals(0x0007, [(UInt32(c.hour), 1), (UInt32(c.minute), 1), (UInt32((seconds * 1000).rounded()), 1000)])
+            ifd.ascii(0x001D, String(stamp.dateTime.prefix(10)))
         }
         if let speed = gps.speed {
             ifd.ascii(0x000C, gps.speedReference)
@@ -182,7 +183,6 @@ public enum ExifWriter {
             ifd.ascii(0x0010, gps.imageDirectionReference)
             ifd.rational(0x0011, direction)
         }
-        if let ts = gps.timestamp { ifd.ascii(0x001D, String(ExifDate(date: ts, offsetSeconds: 0).dateTime.prefix(10))) }
         if let error = gps.horizontalError { ifd.rational(0x001F, error) }
         return ifd
     }

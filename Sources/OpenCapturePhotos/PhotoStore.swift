@@ -1,4 +1,5 @@
 import COpenSSL
+import CaptureCore
 import Foundation
 import GRDB
 #if canImport(Glibc)
@@ -66,15 +67,14 @@ final class PhotoStore: Sendable {
 
     /// Runs `body` holding the library's exclusive lock (`flock` on `Photos.lock`), waiting for another process's.
     static func whileLocked<T>(_ root: URL, _ body: () throws -> T) throws -> T {
-        let fd = open(root.appendingPathComponent("Photos.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw PHPhotosError(.accessRestricted, "cannot lock the photo library at \(root.path): \(String(cString: strerror(errno)))")
+        func failure() -> PHPhotosError {
+            PHPhotosError(.accessRestricted, "cannot lock the photo library at \(root.path): \(SystemErrorReason.text(errno: errno))")
         }
+        let fd = open(root.appendingPathComponent("Photos.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure() }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw PHPhotosError(.accessRestricted, "cannot lock the photo library at \(root.path): \(String(cString: strerror(errno)))")
-            }
+            guard errno == EINTR else { throw failure() }
         }
         return try body()
     }

@@ -144,8 +144,7 @@ public final class AVCaptureSession: NSObject, @unchecked Sendable {
 
     /// Starts the flow of data (synchronously, as Apple's blocking call). With a video data, movie file or
     /// Live Photo output, the camera starts streaming frames; the first arrives once the scene is rendered
-    /// for the stream's size.
-    /// Starts the session; posts `.AVCaptureSessionDidStartRunning` when it was not running.
+    /// for the stream's size. Posts `.AVCaptureSessionDidStartRunning` when the session was not running.
     public func startRunning() {
         let started = lock.withLock { () -> Bool in
             defer { _running = true }
