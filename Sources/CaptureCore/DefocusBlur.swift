@@ -10,7 +10,9 @@ import Foundation
 /// 2. each layer's planes (premultiplied by its coverage mask) and its mask are blurred with the layer's disc
 ///    (scatter as gather: a uniform kernel is its own mirror), evaluated as area-weighted row spans over per-row
 ///    prefix sums — the exact disc area per row, a fractional pixel at each row's ends, so blur grows smoothly
-///    with the diameter from 0;
+///    with the diameter from 0; a layer whose disc radius is 16 pixels or more is blurred the same way at a reduced
+///    resolution (`ReducedLayer`: f × f block sums, a disc of radius R / f between 8 and 16 blocks, read back
+///    bilinearly), which softens its disc's edge over about 1.5 f pixels and costs a tenth as much;
 /// 3. the layers are composited with "over" (`acc = layer + (1 − coverage) · acc`), so a blurred foreground spreads
 ///    over a sharp background and a sharp foreground stays opaque in front of a blurred background, which does not
 ///    bleed into it (no halos: a layer never gathers another layer's colour);
@@ -81,104 +83,151 @@ public enum DefocusBlur {
         pin(0, [])
     }
 
-    /// One pass over up to `laneCount` lanes.
+    /// One pass over up to `laneCount` lanes: runs of bands of rows, one run per worker at a time, each band's
+    /// accumulator taking the layers back to front; a layer with a large disc is read from its `ReducedLayer`, kept
+    /// for the run so that each of its reduced rows is made once.
     private static func run(_ layering: Layering, sources: [Lane], targets: [MutableLane]) {
         let w = layering.width, h = layering.height, laneTotal = sources.count
-        let kernels = layering.layers.map { Kernel(radius: $0.radius) }
-        let ids = layering.ids
+        let factors = layering.layers.map { reduction(radius: $0.radius) }
+        let kernels = layering.layers.indices.map { factors[$0] == 1 ? Kernel(radius: layering.layers[$0].radius) : nil }
+        // A reduced layer's disc reach, in its blocks.
+        let reducedReach = layering.layers.indices.map {
+            factors[$0] == 1 ? 0 : Kernel(radius: layering.layers[$0].radius / Float(factors[$0])).reach
+        }
+        let bands = RowBands(height: h, bandHeight: 16)
+        // Many runs per worker keep both busy to the end when the blur is uneven; each run makes its reduced rows afresh.
+        let runs = RowBands(height: bands.count, maxCount: 16 * Parallel.coreCount)
         nonisolated(unsafe) let src = sources, dst = targets
         layering.ids.withUnsafeBufferPointer { idBuffer in
             let id = idBuffer.baseAddress!
-            Parallel.forEachBand(height: h, bandHeight: 16) { rows in
-                let bandHeight = rows.count
-                var acc = [SIMD8<Float>](repeating: .zero, count: bandHeight * w)
+            Parallel.forEachBand(height: runs.height, bandHeight: runs.bandHeight) { run in
+                var reduced = [ReducedLayer?](repeating: nil, count: layering.layers.count)
+                var acc = [SIMD8<Float>](repeating: .zero, count: bands.bandHeight * w)
                 acc.withUnsafeMutableBufferPointer { accBuffer in
                     let a = accBuffer.baseAddress!
-                    for (k, layer) in layering.layers.enumerated() {
-                        let kernel = kernels[k]
-                        let reach = kernel.reach
-                        // Columns of this layer's pixels within reach of the band.
-                        let lo = max(0, rows.lowerBound - reach), hi = min(h, rows.upperBound + reach)
-                        guard let extent = layer.extent(rows: lo..<hi) else { continue }
-                        let layerID = UInt16(k)
-                        if kernel.isIdentity {
-                            for y in rows {
-                                let row = layer.extents[y]
-                                guard row.x <= row.y else { continue }
-                                for x in Int(row.x)...Int(row.y) where id[y * w + x] == layerID {
-                                    var v = SIMD8<Float>(repeating: 1)
-                                    for l in 0..<laneTotal { v[l] = src[l].pointer[(y * w + x) * src[l].stride] }
-                                    a[(y - rows.lowerBound) * w + x] = v
-                                }
+                    for b in run {
+                        let rows = bands[b]
+                        a.update(repeating: .zero, count: rows.count * w)
+                        for (k, layer) in layering.layers.enumerated() {
+                            if let kernel = kernels[k] {
+                                blurExactly(layer: layer, id: k, kernel: kernel, rows: rows, width: w, height: h, ids: id,
+                                            sources: src, into: a)
+                                continue
                             }
-                            continue
+                            let f = factors[k]
+                            let reaching = ReducedLayer.sourceRows(ofImageRows: rows, factor: f, reach: reducedReach[k], imageHeight: h)
+                            guard layer.extent(rows: reaching) != nil else { continue }
+                            let blur = reduced[k] ?? ReducedLayer(layer: layer, id: k, factor: f, imageWidth: w, imageHeight: h)
+                            reduced[k] = blur
+                            for y in rows { blur.composite(row: y, into: a + (y - rows.lowerBound) * w, id: id, sources: src) }
                         }
-                        let gLo = max(0, extent.lowerBound - reach - 1), gHi = min(w, extent.upperBound + reach + 1)
-                        let xLo = max(0, gLo - reach - 1), xHi = min(w, gHi + reach + 1)
-                        let span = xHi - xLo + 1
-                        let ringRows = 2 * reach + 1
-                        var ring = [SIMD8<Float>](repeating: .zero, count: ringRows * span)
-                        var ringRow = [Int](repeating: -1, count: ringRows)
-                        ring.withUnsafeMutableBufferPointer { ringBuffer in
-                            let r = ringBuffer.baseAddress!
-                            func prefixRow(_ yy: Int) -> UnsafeMutablePointer<SIMD8<Float>> {
-                                let slot = yy % ringRows
-                                let p = r + slot * span
-                                if ringRow[slot] == yy { return p }
-                                ringRow[slot] = yy
-                                var sum = SIMD8<Float>.zero
-                                p[0] = sum
-                                let rowExtent = layer.extents[yy]
-                                let absent = SIMD8<Float>(0, 0, 0, 0, 0, 0, 0, 1)
-                                for x in xLo..<xHi {
-                                    let i = yy * w + x
-                                    if x >= Int(rowExtent.x) && x <= Int(rowExtent.y) && id[i] == layerID {
-                                        var v = SIMD8<Float>(repeating: 1)
-                                        for l in 0..<laneTotal { v[l] = src[l].pointer[i * src[l].stride] }
-                                        sum += v
-                                    } else {
-                                        sum += absent
-                                    }
-                                    p[x - xLo + 1] = sum
-                                }
-                                return p
+                        for y in rows {
+                            let accRow = a + (y - rows.lowerBound) * w
+                            for x in 0..<w {
+                                let v = accRow[x]
+                                let inverse: Float = v[6] > 0 ? 1 / v[6] : 0
+                                for l in 0..<laneTotal { dst[l].pointer[(y * w + x) * dst[l].stride] = v[l] * inverse }
                             }
-                            for y in rows {
-                                let out = a + (y - rows.lowerBound) * w
-                                // Rows of the disc that lie inside the image, their prefix sums.
-                                var taps: [(UnsafeMutablePointer<SIMD8<Float>>, Kernel.Row)] = []
-                                taps.reserveCapacity(kernel.rows.count)
-                                for row in kernel.rows {
-                                    let yy = y + row.dy
-                                    guard yy >= 0, yy < h else { continue }
-                                    taps.append((prefixRow(yy), row))
-                                }
-                                for x in gLo..<gHi {
-                                    var s = SIMD8<Float>.zero
-                                    for (p, row) in taps {
-                                        let inner = p[min(x + row.half + 1, xHi) - xLo] - p[max(x - row.half, xLo) - xLo]
-                                        let outer = p[min(x + row.half + 2, xHi) - xLo] - p[max(x - row.half - 1, xLo) - xLo]
-                                        s += row.innerWeight * inner + row.outerWeight * outer
-                                    }
-                                    guard s[6] > 0 else { continue }
-                                    let inverse = 1 / s[7]
-                                    out[x] = s * inverse + (1 - s[6] * inverse) * out[x]
-                                }
-                            }
-                        }
-                    }
-                    for y in rows {
-                        let accRow = a + (y - rows.lowerBound) * w
-                        for x in 0..<w {
-                            let v = accRow[x]
-                            let inverse: Float = v[6] > 0 ? 1 / v[6] : 0
-                            for l in 0..<laneTotal { dst[l].pointer[(y * w + x) * dst[l].stride] = v[l] * inverse }
                         }
                     }
                 }
             }
         }
-        _ = ids
+    }
+
+    /// Composites one layer ("over") into the accumulator `a` of band `rows`, its disc evaluated at full resolution
+    /// over per-row prefix sums of the rows within reach.
+    private static func blurExactly(layer: Layering.Layer, id k: Int, kernel: Kernel, rows: Range<Int>, width w: Int,
+                                    height h: Int, ids id: UnsafePointer<UInt16>, sources src: [Lane],
+                                    into a: UnsafeMutablePointer<SIMD8<Float>>) {
+        let laneTotal = src.count
+        let reach = kernel.reach
+        // Columns of this layer's pixels within reach of the band.
+        let lo = max(0, rows.lowerBound - reach), hi = min(h, rows.upperBound + reach)
+        guard let extent = layer.extent(rows: lo..<hi) else { return }
+        let layerID = UInt16(k)
+        if kernel.isIdentity {
+            for y in rows {
+                let row = layer.extents[y]
+                guard row.x <= row.y else { continue }
+                for x in Int(row.x)...Int(row.y) where id[y * w + x] == layerID {
+                    var v = SIMD8<Float>(repeating: 1)
+                    for l in 0..<laneTotal { v[l] = src[l].pointer[(y * w + x) * src[l].stride] }
+                    a[(y - rows.lowerBound) * w + x] = v
+                }
+            }
+            return
+        }
+        let gLo = max(0, extent.lowerBound - reach - 1), gHi = min(w, extent.upperBound + reach + 1)
+        let xLo = max(0, gLo - reach - 1), xHi = min(w, gHi + reach + 1)
+        let span = xHi - xLo + 1
+        let ringRows = 2 * reach + 1
+        var ring = [SIMD8<Float>](repeating: .zero, count: ringRows * span)
+        var ringRow = [Int](repeating: -1, count: ringRows)
+        ring.withUnsafeMutableBufferPointer { ringBuffer in
+            let r = ringBuffer.baseAddress!
+            func prefixRow(_ yy: Int) -> UnsafeMutablePointer<SIMD8<Float>> {
+                let slot = yy % ringRows
+                let p = r + slot * span
+                if ringRow[slot] == yy { return p }
+                ringRow[slot] = yy
+                var sum = SIMD8<Float>.zero
+                p[0] = sum
+                let rowExtent = layer.extents[yy]
+                let absent = SIMD8<Float>(0, 0, 0, 0, 0, 0, 0, 1)
+                for x in xLo..<xHi {
+                    let i = yy * w + x
+                    if x >= Int(rowExtent.x) && x <= Int(rowExtent.y) && id[i] == layerID {
+                        var v = SIMD8<Float>(repeating: 1)
+                        for l in 0..<laneTotal { v[l] = src[l].pointer[i * src[l].stride] }
+                        sum += v
+                    } else {
+                        sum += absent
+                    }
+                    p[x - xLo + 1] = sum
+                }
+                return p
+            }
+            for y in rows {
+                let out = a + (y - rows.lowerBound) * w
+                // Rows of the disc that lie inside the image, their prefix sums.
+                var taps: [(UnsafeMutablePointer<SIMD8<Float>>, Kernel.Row)] = []
+                taps.reserveCapacity(kernel.rows.count)
+                for row in kernel.rows {
+                    let yy = y + row.dy
+                    guard yy >= 0, yy < h else { continue }
+                    taps.append((prefixRow(yy), row))
+                }
+                // Columns whose spans stay inside the prefix rows read them without clamps, through pointers set at
+                // each span's right and left ends.
+                let inside = max(gLo, xLo + reach + 1)..<max(max(gLo, xLo + reach + 1), min(gHi, xHi - reach - 1))
+                let ends = taps.map { (UnsafePointer($0.0 + ($0.1.half + 1 - xLo)), UnsafePointer($0.0 - ($0.1.half + xLo)),
+                                       $0.1.innerWeight, $0.1.outerWeight) }
+                @inline(__always) func blend(_ s: SIMD8<Float>, _ x: Int) {
+                    guard s[6] > 0 else { return }
+                    let inverse = 1 / s[7]
+                    out[x] = s * inverse + (1 - s[6] * inverse) * out[x]
+                }
+                for x in gLo..<gHi where !inside.contains(x) {
+                    var s = SIMD8<Float>.zero
+                    for (p, row) in taps {
+                        let inner = p[min(x + row.half + 1, xHi) - xLo] - p[max(x - row.half, xLo) - xLo]
+                        let outer = p[min(x + row.half + 2, xHi) - xLo] - p[max(x - row.half - 1, xLo) - xLo]
+                        s += row.innerWeight * inner + row.outerWeight * outer
+                    }
+                    blend(s, x)
+                }
+                ends.withUnsafeBufferPointer { ends in
+                    for x in inside {
+                        var s = SIMD8<Float>.zero
+                        for (right, left, innerWeight, outerWeight) in ends {
+                            s += innerWeight * (right[x] - left[x]) + outerWeight * (right[x + 1] - left[x - 1])
+                        }
+                        blend(s, x)
+                    }
+                }
+            }
+        }
     }
 
     /// A disc of radius r as area-weighted row spans: row dy covers the disc's area between dy ± ½, spread as a

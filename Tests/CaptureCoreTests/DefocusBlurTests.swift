@@ -73,6 +73,49 @@ import Testing
         }
     }
 
+    @Test func largeDiscsBlurredAtReducedResolutionKeepEnergyShapeAndEdges() {
+        let w = 256, h = 256, c = 128
+        for diameter: Float in [40, 63, 100] {
+            let radius = Double(diameter) / 2
+            let factor = DefocusBlur.reduction(radius: Float(radius))
+            #expect(factor >= 2, "d \(diameter) is blurred exactly")
+            let image = raster(w, h) { x, y in x == c && y == c ? 1000 : 0 }
+            let out = DefocusBlur.blurred([image], cocDiameter: raster(w, h) { _, _ in diameter },
+                                          depth: raster(w, h) { _, _ in 2 })[0]
+            var total = 0.0, moment = 0.0
+            for y in 0..<h {
+                for x in 0..<w {
+                    let v = Double(out[x, y]); total += v
+                    moment += v * Double((x - c) * (x - c) + (y - c) * (y - c))
+                }
+            }
+            #expect(abs(total - 1000) < 5, "d \(diameter): total \(total)")
+            // A disc's R²/2, widened by the block average and the bilinear read (f²/12 + f²/6 per axis).
+            let f = Double(factor), expected = radius * radius / 2 + f * f / 2
+            #expect(abs(moment / total - expected) / expected < 0.05, "d \(diameter): \(moment / total) vs \(expected)")
+            #expect(abs(Double(out[c, c]) - 1000 / (Double.pi * radius * radius)) / Double(out[c, c]) < 0.1)
+            // The edge softens over a block or two, no farther (every output pixel's disc lies inside the image).
+            let beyond = Int((radius + 2 * f).rounded(.up)), within = Int((radius - f).rounded(.down))
+            #expect(out[c + beyond, c] == 0 && out[c, c - beyond] == 0, "d \(diameter)")
+            #expect(out[c + within, c] > 0 && out[c, c - within] > 0, "d \(diameter)")
+        }
+        // A flat region keeps its mean through reduced layers too, and a blurred background gathers no foreground.
+        let flat = raster(w, h) { _, _ in 0.37 }
+        let blurred = DefocusBlur.blurred([flat], cocDiameter: raster(w, h) { x, _ in Float(x) / 3 },
+                                          depth: raster(w, h) { x, _ in 1 + Float(x) / 10 })[0]
+        #expect(blurred.storage.allSatisfy { abs($0 - 0.37) < 1e-5 })
+        let halves = Raster<Float>(width: w, height: h, channels: 2, storage: (0..<(w * h)).flatMap { i -> [Float] in
+            i % w < c ? [1, 0] : [0, 1] })
+        let far = DefocusBlur.blurred([halves], cocDiameter: raster(w, h) { x, _ in x < c ? 0 : 60 },
+                                      depth: raster(w, h) { x, _ in x < c ? 1 : 3 })[0]
+        for y in 0..<h {
+            for x in 0..<w {
+                if x < c { #expect(far[x, y, 0] == 1 && far[x, y, 1] == 0) }
+                else { #expect(abs(far[x, y, 1] - 1) < 1e-5 && far[x, y, 0] < 1e-6) }
+            }
+        }
+    }
+
     @Test func nanInputsDoNotTrap() {
         let w = 16, h = 12
         let image = raster(w, h) { x, _ in Float(x) }
