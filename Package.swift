@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),   // (Hummingbird's; the studio names its IOError)
     ],
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -80,6 +81,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "NIOCore", package: "swift-nio"),
         ]),
 
         .executableTarget(name: "OpenCaptureCLI", dependencies: [

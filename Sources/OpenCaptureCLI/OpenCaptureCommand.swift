@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `opencapture`: capture photos with Apple's photo-capture API on the simulated camera.
 @main
@@ -11,9 +12,10 @@ struct OpenCaptureCommand: AsyncParsableCommand {
                       LiveCommand.self, RecordCommand.self, ExportMotionPhotoCommand.self],
         defaultSubcommand: DemoCommand.self)
 
-    /// Runs the command line, with interrupts removing the temporary files of writes in flight (the studio server
+    /// Runs the command line (standard output line-buffered), with interrupts removing the temporary files of writes in flight (the studio server
     /// handles its own: SIGINT and SIGTERM shut it down cleanly, finishing what it writes).
     static func main() async {
+        lineBufferStandardOutput()
         do {
             var command = try parseAsRoot()
             if !(command is StudioCommand) { InterruptCleanup.install() }
@@ -25,5 +27,13 @@ struct OpenCaptureCommand: AsyncParsableCommand {
         } catch {
             exit(withError: error)
         }
+    }
+
+    /// Progress lines reach a pipe or a log as they are printed, not when the buffer fills or the process ends (C's
+    /// `stdout`, which `print` writes to, is fully buffered when it is no terminal). Swift 6 refuses to name that C
+    /// global, so its address comes from the dynamic linker.
+    private static func lineBufferStandardOutput() {
+        guard let variable = dlsym(nil, "stdout") else { return }
+        setvbuf(variable.load(as: UnsafeMutablePointer<FILE>.self), nil, _IOLBF, 0)
     }
 }

@@ -64,7 +64,6 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
     private func log(_ text: String) {
         guard !quiet else { return }
         print(String(format: "  %7.1f ms  ", Date().timeIntervalSince(start) * 1000) + text)
-        FileHandle.standardOutput.synchronizeFile()
     }
 
     func photoOutput(_ output: AVCapturePhotoOutput, willBeginCaptureFor resolvedSettings: AVCaptureResolvedPhotoSettings) {

@@ -27,7 +27,6 @@ struct StudioCommand: AsyncParsableCommand {
         let host = host
         try await server.run { port in
             print("OpenCapture Studio: http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)/   (Ctrl-C stops it)")
-            FileHandle.standardOutput.synchronizeFile()
         }
     }
 }

@@ -2,6 +2,7 @@ import CaptureCore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import MediaFormats
 import OpenCapture
 import OpenCapturePhotos
@@ -38,12 +39,19 @@ public struct StudioServer: Sendable {
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                                    serverName: "OpenCapture Studio"),
                               onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) })
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL {
+            let place = "\(configuration.host):\(configuration.port)"
+            throw StudioListenError(description: error.errnoCode == EADDRINUSE
+                ? "port \(configuration.port) is in use on \(configuration.host) (another studio or server listens there): choose another with --port, or 0 for a free one"
+                : "cannot listen on \(place): the address is not this machine's (--host)")
+        }
     }
 
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        router.middlewares.add(StudioGuard(token: token))
+        router.middlewares.add(StudioGuard(token: token, listeningHost: configuration.host))
         router.get("/") { _, _ in StudioServer.text(StudioPage.html(token: token), type: "text/html; charset=utf-8") }
         router.get("/studio.css") { _, _ in StudioServer.text(StudioPage.css, type: "text/css; charset=utf-8") }
         router.get("/studio.js") { _, _ in StudioServer.text(StudioPage.script, type: "text/javascript; charset=utf-8") }

@@ -81,6 +81,35 @@ import Testing
         #expect(studio.server.log.all.isEmpty)
     }
 
+    @Test func aForeignHostNameIsRefusedEvenForReading() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let port = URL(string: studio.base)!.port!
+        // DNS rebinding: a foreign name that resolves to 127.0.0.1 gets neither the page (with its token) nor the library.
+        for path in ["/", "/api/state", "/api/assets"] {
+            let r = try await studio.request(path, headers: ["Host": "evil.example:\(port)"])
+            #expect(r.status == 403, "\(path)")
+            #expect(!String(decoding: r.body, as: UTF8.self).contains(studio.server.token))
+        }
+        #expect(try await studio.request("/", headers: ["Host": "localhost:\(port)"]).status == 200)
+        #expect(try await studio.request("/", headers: ["Host": "127.0.0.1:\(port)"]).status == 200)
+    }
+
+    @Test func hostNamesAllowedOnLoopbackAndOnTheNetwork() {
+        typealias Guard = StudioHost
+        for allowed in ["localhost:8080", "LOCALHOST", "127.0.0.1:1", "127.9.8.7", "[::1]:8080", "localhost.:80"] {
+            #expect(Guard.allows(authority: allowed, listeningOn: "127.0.0.1"), "\(allowed)")
+        }
+        for refused in ["evil.example:8080", "192.168.1.20:8080", "", ":8080", "localhost:http", "[::1", "127.0.0.1.evil.example",
+                        "localhost.evil.example:8080"] {
+            #expect(!Guard.allows(authority: refused, listeningOn: "127.0.0.1"), "\(refused)")
+        }
+        // Serving the network: addresses as typed, not names someone else controls.
+        #expect(Guard.allows(authority: "192.168.1.20:8080", listeningOn: "0.0.0.0"))
+        #expect(Guard.allows(authority: "[fe80::1]:8080", listeningOn: "0.0.0.0"))
+        #expect(!Guard.allows(authority: "evil.example:8080", listeningOn: "0.0.0.0"))
+    }
+
     @Test func badRequestsAreJSONErrors() async throws {
         let studio = try await Running()
         defer { studio.stop() }
