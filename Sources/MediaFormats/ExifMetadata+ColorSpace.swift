@@ -6,9 +6,4 @@ extension ExifMetadata {
     public static func colorSpaceTag(for space: ColorSpace) -> UInt16 {
         space == .sRGB ? 1 : 0xFFFF
     }
-
-    /// The colour space this EXIF declares: uncalibrated (0xFFFF) means Display P3, anything else sRGB.
-    public var declaredColorSpace: ColorSpace {
-        colorSpace == 0xFFFF ? .displayP3 : .sRGB
-    }
 }

@@ -94,7 +94,7 @@ struct FusionInput {
         let icc = try? JPEGSegments.iccProfile(in: data)
         let ours = exif?.software?.hasPrefix("OpenCapture") ?? false
         return FusionInput(name: name, data: data, kind: .jpeg, size: size, exif: exif, orientation: exif?.orientation ?? 1,
-                           colorSpace: colorSpace(icc: icc.flatMap(ICCProfile.description(of:)), exif: exif),
+                           colorSpace: ColorSpace.declared(iccProfile: icc),
                            exposure: exposure(exif), response: ours ? .standard : .linear)
     }
 
@@ -106,8 +106,7 @@ struct FusionInput {
         guard !o1, !o2, data.count >= raw / 1032 else { throw MediaFormatError.truncated }
         // The colour space the file declares: an ICC profile (iCCP), else cICP primaries, else sRGB.
         let icc = try? PNGHeader.iccProfile(in: data)
-        let space = colorSpace(icc: icc.flatMap(ICCProfile.description(of:)), primaries: try? PNGHeader.codingPrimaries(in: data),
-                               exif: nil)
+        let space = ColorSpace.declared(iccProfile: icc, codingPrimaries: try? PNGHeader.codingPrimaries(in: data))
         return FusionInput(name: name, data: data, kind: .png, size: Size(width: header.width, height: header.height), exif: nil,
                            orientation: 1, colorSpace: space, exposure: nil, response: .linear)
     }
@@ -117,9 +116,9 @@ struct FusionInput {
         guard let ifd0 = try reader.mainDirectories().first else { throw MediaFormatError.invalidImage("TIFF without an image directory") }
         let size = Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
         let exif = try? ExifReader.read(jpeg: data)
-        let icc = ifd0.bytes(34675).flatMap { ICCProfile.description(of: Data($0)) }
+        let icc = ifd0.bytes(34675).map { Data($0) }
         return FusionInput(name: name, data: data, kind: .tiff, size: size, exif: exif, orientation: ifd0.integer(274) ?? 1,
-                           colorSpace: colorSpace(icc: icc, exif: exif), exposure: exposure(exif), response: .linear)
+                           colorSpace: ColorSpace.declared(iccProfile: icc), exposure: exposure(exif), response: .linear)
     }
 
     /// From the file's boxes: the primary image's size as displayed (libheif applies `irot`, so the
@@ -127,7 +126,7 @@ struct FusionInput {
     private static func probeHEIF(_ data: Data, name: String) throws -> FusionInput {
         let heif = try HEIFStructure.parse(data)
         let exif = heif.exif.flatMap { try? ExifReader.read(jpeg: $0) }
-        let space = colorSpace(icc: heif.iccProfile.flatMap(ICCProfile.description(of:)), primaries: heif.colorPrimaries, exif: exif)
+        let space = ColorSpace.declared(iccProfile: heif.iccProfile, codingPrimaries: heif.colorPrimaries)
         return FusionInput(name: name, data: data, kind: .heif, size: Size(width: heif.width, height: heif.height), exif: exif,
                            orientation: 1, colorSpace: space, exposure: exposure(exif), response: .standard)
     }
@@ -153,14 +152,6 @@ struct FusionInput {
     }
 
     // MARK: - Metadata
-
-    /// An ICC description naming Display P3 wins; then HEIF's nclx primaries (12 = P3-D65); then
-    /// EXIF ColorSpace 0xFFFF (uncalibrated, which iPhones and OpenCapture write for Display P3) means P3.
-    private static func colorSpace(icc description: String?, primaries: Int? = nil, exif: ExifMetadata?) -> ColorSpace {
-        if let description { return description.contains("P3") ? .displayP3 : .sRGB }
-        if let primaries { return primaries == 12 ? .displayP3 : .sRGB }
-        return exif?.declaredColorSpace ?? .sRGB
-    }
 
     private static func exposure(_ exif: ExifMetadata?) -> Double? {
         guard let t = exif?.exposureTime, let iso = exif?.iso, t > 0, t.isFinite, iso > 0 else { return nil }

@@ -113,8 +113,7 @@ public enum MotionPhotoExporter {
         options.quality = 0.92
         options.exif = still.exif
         options.xmp = xmp
-        let description = still.icc.flatMap(ICCProfile.description(of:)) ?? ""
-        options.colorSpace = description.localizedCaseInsensitiveContains("P3") ? .displayP3 : .sRGB
+        options.colorSpace = ColorSpace.declared(iccProfile: still.icc)
         return try HEIFEncoder.encode(still.rgb, options: options)
     }
 }

@@ -29,14 +29,18 @@ public struct PortraitRendering: Sendable {
         }
         let pixels: Raster<UInt8>
         var exif = ExifMetadata()
+        let space: ColorSpace
         switch FileKind.of(data) {
         case .jpeg?:
             pixels = try JPEGDecoder.decode(data)
             if let read = try? ExifReader.read(jpeg: data) { exif = read }
+            space = ColorSpace.declared(iccProfile: try? JPEGSegments.iccProfile(in: data))
         case .heif?:
             // As coded, like the depth map beside it; the EXIF orientation (kept) tells viewers how to turn both.
             pixels = try HEIFDecoder.decode(data, applyingTransformations: false)
-            if let block = try? HEIFStructure.parse(data).exif, let read = try? ExifReader.read(jpeg: block) { exif = read }
+            let structure = try? HEIFStructure.parse(data)
+            if let block = structure?.exif, let read = try? ExifReader.read(jpeg: block) { exif = read }
+            space = ColorSpace.declared(iccProfile: structure?.iccProfile, codingPrimaries: structure?.colorPrimaries)
         default:
             throw PortraitRenderingError.unsupportedFile(FileKind.of(data)?.rawValue ?? "unknown data")
         }
@@ -54,7 +58,7 @@ public struct PortraitRendering: Sendable {
         exif.pixelXDimension = out.width
         exif.pixelYDimension = out.height
         return try JPEGEncoder.encode(out, quality: max(1, min(100, Int((jpegQuality * 100).rounded()))), exif: exif,
-                                      iccProfile: ICCProfile.data(for: exif.declaredColorSpace))
+                                      iccProfile: ICCProfile.data(for: space))
     }
 
     /// The photo's 35 mm-equivalent focal length: from EXIF, else from the depth's calibration

@@ -37,11 +37,9 @@ import Testing
         (try? JPEGSegments.iccProfile(in: jpeg)).flatMap(ICCProfile.description(of:))
     }
 
-    @Test(arguments: [true, false])
-    func portraitDisplayP3ShotsStayPortraitAndP3(withProfile: Bool) throws {
+    @Test func portraitDisplayP3ShotsStayPortraitAndP3() throws {
         let files = try Self.bracket().enumerated().map { index, image in
-            try JPEGEncoder.encode(image, exif: Self.portraitExif(index),
-                                   iccProfile: withProfile ? ICCProfile.data(for: .displayP3) : nil)
+            try JPEGEncoder.encode(image, exif: Self.portraitExif(index), iccProfile: ICCProfile.data(for: .displayP3))
         }
         let result = try PhotoFusion().fuse(fileData: files)
         #expect(result.colorSpace == .displayP3 && result.orientation == 6)
@@ -63,13 +61,24 @@ import Testing
         let upright = try files.enumerated().map { index, _ -> Data in
             var exif = Self.portraitExif(index)
             exif.orientation = 1
-            return try JPEGEncoder.encode(Self.bracket()[index], exif: exif,
-                                          iccProfile: withProfile ? ICCProfile.data(for: .displayP3) : nil)
+            return try JPEGEncoder.encode(Self.bracket()[index], exif: exif, iccProfile: ICCProfile.data(for: .displayP3))
         }
         let plain = try RadianceHDR.decode(try #require(PhotoFusion().fuse(fileData: upright).radianceHDR))
         let turned = try RadianceHDR.decode(try #require(result.radianceHDR))
         #expect(turned.width == 48 && turned.height == 64)
         #expect(turned.storage == ExifOrientationTransform(exifOrientation: 6, size: Size(width: 64, height: 48)).apply(plain).storage)
+    }
+
+    /// EXIF "uncalibrated" without a profile (what exiftool writes into any EXIF it creates) is no colour space: the
+    /// pixels are sRGB, as colour-managed readers take them, and the outputs say sRGB.
+    @Test func uncalibratedExifWithoutAProfileIsSRGB() throws {
+        let files = try Self.bracket().enumerated().map { index, image in
+            try JPEGEncoder.encode(image, exif: Self.portraitExif(index))
+        }
+        let result = try PhotoFusion().fuse(fileData: files)
+        #expect(result.colorSpace == .sRGB)
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).colorSpace == 1)
+        #expect(Self.iccDescription(result.fusedJPEG) != "Display P3")
     }
 
     @Test func pngsWithADisplayP3ProfileGiveDisplayP3Outputs() throws {
@@ -138,15 +147,15 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         var options = HEIFEncodingOptions()
         options.thumbnailMaxDimension = nil
-        options.colorSpace = .displayP3     // as the JPEGs' EXIF ColorSpace (uncalibrated) says
+        options.colorSpace = .displayP3     // as the JPEGs' profiles say
         options.exif = Self.portraitExif(1)
         let frames = Self.bracket()
         // The HEIC has no irot (its pixels are upright as stored), so the JPEGs are stored upright too.
         let upright = { (index: Int) in var exif = Self.portraitExif(index); exif.orientation = 1; return exif }
         let files: [(String, Data)] = [
-            ("dark.heic", try JPEGEncoder.encode(frames[0], exif: upright(0))),
+            ("dark.heic", try JPEGEncoder.encode(frames[0], exif: upright(0), iccProfile: ICCProfile.data(for: .displayP3))),
             ("middle.jpg", try HEIFEncoder.encode(frames[1], options: options)),
-            ("bright.png", try JPEGEncoder.encode(frames[2], exif: upright(2))),
+            ("bright.png", try JPEGEncoder.encode(frames[2], exif: upright(2), iccProfile: ICCProfile.data(for: .displayP3))),
         ]
         var urls: [URL] = []
         for (name, data) in files {
