@@ -11,7 +11,8 @@ import CaptureCore
 /// Linear frames: a frame's weight for a pixel is the least of its channels' (all channels of a pixel mix the frames
 /// alike, so an imperfect response cannot turn into colour blotches near clipping). Where every frame is clipped the
 /// shortest exposure's value is used (a lower bound); where every frame is near-black the longest exposure's value is
-/// used. Output has the input's channel count (RGB in, RGB out), in the units of 1/exposure.
+/// used. Given the frames' consistency with a reference, the weight a frame loses where it disagrees goes to the
+/// reference's own value, so what moved never returns where the reference alone is clipped. Output has the input's channel count (RGB in, RGB out), in the units of 1/exposure.
 public struct HDRMerge: Sendable {
     public init() {}
 
@@ -114,6 +115,8 @@ public struct HDRMerge: Sendable {
         let weightScale = exposures.map { exposureScaled ? Float($0 / exposures.max()!) : 1 }
         let shortest = exposures.indices.min { exposures[$0] < exposures[$1] }!
         let longest = exposures.indices.max { exposures[$0] < exposures[$1] }!
+        // The frame the others were checked against (the one without a consistency grid).
+        let anchor: Int? = consistency.flatMap { grids in grids.indices.first { grids[$0] == nil } }
         var out = Raster<Float>(width: w, height: h, channels: ch)
         let buffers = images.map { $0.storage }
         out.storage.withUnsafeMutableBufferPointer { dst in
@@ -134,7 +137,7 @@ public struct HDRMerge: Sendable {
                             // frames, and any error in the frames' response became a colour blotch.
                             for x in 0..<w {
                                 let pixel = y * w + x, first = pixel * ch
-                                var sums = SIMD4<Float>(), weights: Float = 0
+                                var sums = SIMD4<Float>(), weights: Float = 0, rejected: Float = 0
                                 for k in 0..<n {
                                     var weight = Float.greatestFiniteMagnitude, values = SIMD4<Float>()
                                     for c in 0..<min(ch, 4) {
@@ -142,9 +145,21 @@ public struct HDRMerge: Sendable {
                                         values[c] = v
                                         weight = min(weight, wt)
                                     }
-                                    weight *= weightScale[k] * max(agree[k * w + x], 0)
-                                    sums += weight * inverse[k] * values
-                                    weights += weight
+                                    weight *= weightScale[k]
+                                    let agreement: Float = min(max(agree[k * w + x], 0), 1)
+                                    let kept: Float = weight * agreement
+                                    sums += (kept * inverse[k]) * values
+                                    weights += kept
+                                    rejected += weight - kept
+                                }
+                                // The weight a frame loses where it disagrees goes to the reference's own value (a lower
+                                // bound where it is clipped): a frame that alone is well exposed where the reference is
+                                // blown cannot bring back what moved, whatever share of its weight is left.
+                                if let anchor, rejected > 0 {
+                                    var values = SIMD4<Float>()
+                                    for c in 0..<min(ch, 4) { values[c] = sample(sources[anchor][first + c]).0 }
+                                    sums += (rejected * inverse[anchor]) * values
+                                    weights += rejected
                                 }
                                 for c in 0..<ch {
                                     let i = first + c

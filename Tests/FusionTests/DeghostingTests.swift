@@ -1,3 +1,4 @@
+import Foundation
 import CaptureCore
 import Testing
 @testable import Fusion
@@ -64,6 +65,50 @@ import Testing
             error += abs(Double(deghosted[x, y, c]) - Double(moving[1][x, y, c]))
         } } }
         #expect(error / Double(3 * (Self.side - 8) * (Self.side - 8)) < 6)
+    }
+
+    /// Where the reference is blown and the one frame exposed for it saw the moving object, the HDR keeps the
+    /// reference's lower bound there: no ghost at the object's spot in the darker frame, and none of the darker
+    /// frame's background inside the object where the reference saw it clipped.
+    @Test func theHDRBringsNoGhostBackWhereTheReferenceIsClipped() throws {
+        let texture = TestScenes.texture(width: Self.width, height: Self.height, seed: 11, squares: 40)
+        // A bright sky (clipped at 0 EV, well exposed at −2 EV) over the top half; a pale object (clipped at 0 EV too).
+        func frame(_ k: Int, objectAt position: (Int, Int)) -> (Raster<Float>, Raster<UInt8>) {
+            var scene = TestScenes.radiance(texture, width: Self.width, height: Self.height) { _, y in y < 112 ? 1.8 : 0.3 }
+            let (ox, oy) = position
+            for y in oy..<(oy + Self.side) {
+                for x in ox..<(ox + Self.side) { for (c, v) in [Float(1.2), 0.2, 0.1].enumerated() { scene[x, y, c] = v } }
+            }
+            return (scene, TestScenes.capture(scene, exposure: Self.gains[k]))
+        }
+        let spots = [(40, 40), (150, 40), (200, 150)]
+        let frames = Self.gains.indices.map { frame($0, objectAt: spots[$0]) }
+        let images = frames.map(\.1)
+        let truth = frames[1].0
+        let consistency = GhostDetector().consistency(images, reference: 1)
+        let linear = images.map { image in
+            Raster<Float>(width: image.width, height: image.height, channels: 3,
+                          storage: image.storage.map { SRGBTransfer.decodeTable8[Int($0)] })
+        }
+        let hdr = try HDRMerge().merge(linear: linear, exposures: Self.gains, saturation: 1, consistency: consistency)
+        // log2 error against the reference's truth, where the reference is clipped: at most its lower bound's.
+        func worst(at spot: (Int, Int)) -> Float {
+            var result: Float = 0
+            for y in (spot.1 + 4)..<(spot.1 + Self.side - 4) {
+                for x in (spot.0 + 4)..<(spot.0 + Self.side - 4) {
+                    for c in 0..<3 {
+                        let bound = min(truth[x, y, c], 1)   // what the clipped reference can vouch for
+                        result = max(result, max(0, log2(bound / max(hdr[x, y, c], 1e-6))))
+                    }
+                }
+            }
+            return result
+        }
+        #expect(worst(at: spots[0]) < 0.2, "the object's spot in the −2 EV frame: \(worst(at: spots[0])) EV below")
+        #expect(worst(at: spots[1]) < 0.2, "the object where the reference saw it: \(worst(at: spots[1])) EV below")
+        // Without the consistency the −2 EV frame's object comes back (the test can fail).
+        let ghosted = try HDRMerge().merge(linear: linear, exposures: Self.gains, saturation: 1)
+        #expect(ghosted[56, 56, 2] < 0.5 * truth[56, 56, 2])
     }
 
     @Test func aStillBracketIsLeftAlone() throws {
