@@ -230,8 +230,12 @@ ocav_writer *ocav_open(const ocav_params *p, char *error, int size) {
     if ((ret = ff.avio_open(&w->format->pb, p->path, AVIO_FLAG_WRITE)) < 0) { ocav_message(ret, "cannot create the movie file", error, size); goto fail; }
     AVDictionary *options = NULL;
     if (p->metadata_count > 0) ff.av_dict_set(&options, "movflags", "use_metadata_tags", 0);
+    // The muxer takes the movie's creation time (mvhd, tkhd, mdhd) from this key when it writes the header, and
+    // writes every key left at the end as an mdta key: it goes before then.
+    if (p->creation_time) ff.av_dict_set(&w->format->metadata, "creation_time", p->creation_time, 0);
     ret = ff.avformat_write_header(w->format, &options);
     ff.av_dict_free(&options);
+    if (p->creation_time) ff.av_dict_set(&w->format->metadata, "creation_time", NULL, 0);
     if (ret < 0) { ocav_message(ret, "cannot write the movie header", error, size); goto fail; }
     w->header_written = 1;
     return w;

@@ -36,6 +36,21 @@ public struct ExifDate: Sendable {
 
     var subSec: String { pad(components.millisecond, 3) }
 
+    /// "YYYY-MM-DDTHH:MM:SS±HHMM" in the local time of the offset: QuickTime's `com.apple.quicktime.creationdate`, as
+    /// iPhones write it.
+    public var quickTime: String {
+        let c = components, a = abs(offsetSeconds) / 60
+        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+            + "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2))\(pad(a % 60, 2))"
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SS.mmm000Z": `date` in UTC, as FFmpeg takes a movie's creation time.
+    static func isoUTC(_ date: Date) -> String {
+        let utc = ExifDate(date: date, offsetSeconds: 0), c = utc.components
+        return "\(utc.pad(c.year, 4))-\(utc.pad(c.month, 2))-\(utc.pad(c.day, 2))T\(utc.pad(c.hour, 2)):\(utc.pad(c.minute, 2))"
+            + ":\(utc.pad(c.second, 2)).\(utc.pad(c.millisecond, 3))000Z"
+    }
+
     /// "+HH:MM".
     public var offset: String {
         let a = abs(offsetSeconds) / 60

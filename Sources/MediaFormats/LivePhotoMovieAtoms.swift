@@ -33,7 +33,7 @@ public enum LivePhotoMovieAtoms {
             throw MediaFormatError.unsupported("a 64-bit moov box")
         }
         var children: [[UInt8]] = []
-        var movieTimescale: UInt32 = 0, movieDuration: UInt64 = 0, nextTrackID: UInt32 = 0
+        var movieTimescale: UInt32 = 0, movieDuration: UInt64 = 0, nextTrackID: UInt32 = 0, created: UInt32 = 0
         for child in try bmff.boxes(in: moov.body) {
             var bytes = Array(r.bytes[(child.body.lowerBound - 8)..<child.body.upperBound])
             if child.type == "mvhd" {
@@ -44,6 +44,8 @@ public enum LivePhotoMovieAtoms {
                 let (timescaleAt, nextAt) = version == 1 ? (base + 16, base + 104) : (base + 8, base + 92)
                 guard nextAt + 4 <= child.body.upperBound else { throw MediaFormatError.invalidImage("short mvhd box") }
                 movieTimescale = try r.u32(timescaleAt)
+                // The movie's creation time (seconds since 1904), for the new track's headers too.
+                created = version == 1 ? UInt32(clamping: try r.u64(base)) : try r.u32(base)
                 movieDuration = version == 1 ? try r.u64(timescaleAt + 4) : UInt64(try r.u32(timescaleAt + 4))
                 nextTrackID = try r.u32(nextAt)
                 let local = nextAt - (child.body.lowerBound - 8)
@@ -63,7 +65,7 @@ public enum LivePhotoMovieAtoms {
             for child in children { w.append(child) }
             w.append(metaBox(metadata))
             w.append(stillImageTrack(trackID: nextTrackID, movieTimescale: movieTimescale, movieDuration: movieDuration,
-                                     stillTime: stillImageTime, sampleOffset: sampleOffset))
+                                     stillTime: stillImageTime, sampleOffset: sampleOffset, created: created))
         }
         return movie.prefix(moovStart) + Data(mdat.bytes) + Data(newMoov.bytes)
     }
@@ -84,7 +86,14 @@ public enum LivePhotoMovieAtoms {
                 let version = r.bytes[child.body.lowerBound]
                 movieTimescale = try r.u32(child.body.lowerBound + 4 + (version == 1 ? 16 : 8))
             case "meta":
-                pairing.metadata = try readMeta(bmff, child)
+                pairing.metadata.merge(try readMeta(bmff, child)) { own, _ in own }
+            case "udta":
+                // Where ffmpeg (`-movflags use_metadata_tags`) puts the same keys; moov/meta wins, and a damaged user
+                // data box costs only its own keys.
+                if let meta = try? bmff.boxes(in: child.body).first(where: { $0.type == "meta" }),
+                   let keys = try? readMeta(bmff, meta) {
+                    pairing.metadata.merge(keys) { own, _ in own }
+                }
             case "trak":
                 if let time = try stillTime(bmff, trak: child, movieTimescale: movieTimescale) { pairing.stillImageTime = time }
             default:
@@ -119,7 +128,7 @@ public enum LivePhotoMovieAtoms {
     }
 
     private static func stillImageTrack(trackID: UInt32, movieTimescale: UInt32, movieDuration: UInt64, stillTime: Double,
-                                        sampleOffset: UInt32) -> [UInt8] {
+                                        sampleOffset: UInt32, created: UInt32) -> [UInt8] {
         let mediaTimescale: UInt32 = 600, sampleDuration: UInt32 = 20
         func ticks(_ seconds: Double) -> UInt32 { UInt32(min(Double(UInt32.max / 2), max(0, (seconds * Double(movieTimescale)).rounded()))) }
         let before = ticks(stillTime)
@@ -127,7 +136,7 @@ public enum LivePhotoMovieAtoms {
         let matrix: [UInt32] = [0x0001_0000, 0, 0, 0, 0x0001_0000, 0, 0, 0, 0x4000_0000]
         return BMFFWriter.box("trak") { t in
             t.fullBox("tkhd", flags: 0xF) { h in
-                h.u32(0); h.u32(0); h.u32(trackID); h.u32(0); h.u32(before + sampleInMovie)
+                h.u32(created); h.u32(created); h.u32(trackID); h.u32(0); h.u32(before + sampleInMovie)
                 h.u32(0); h.u32(0); h.u16(0); h.u16(0); h.u16(0); h.u16(0)
                 for m in matrix { h.u32(m) }
                 h.u32(0); h.u32(0)
@@ -141,7 +150,7 @@ public enum LivePhotoMovieAtoms {
             }
             t.box("mdia") { m in
                 m.fullBox("mdhd") { h in
-                    h.u32(0); h.u32(0); h.u32(mediaTimescale); h.u32(sampleDuration); h.u16(0x55C4); h.u16(0)
+                    h.u32(created); h.u32(created); h.u32(mediaTimescale); h.u32(sampleDuration); h.u16(0x55C4); h.u16(0)
                 }
                 m.fullBox("hdlr") { h in
                     h.fourCC("mhlr"); h.fourCC("meta"); h.u32(0); h.u32(0); h.u32(0); h.cString("Core Media Metadata")
@@ -184,9 +193,14 @@ public enum LivePhotoMovieAtoms {
 
     // MARK: Reading
 
+    /// The `mdta` keys and values of a `meta` box: QuickTime's (children from its start) or ISO's full box (four bytes
+    /// of version and flags first, as ffmpeg writes it in `udta`).
     private static func readMeta(_ bmff: BMFFReader, _ meta: BMFFReader.Box) throws -> [String: String] {
         let r = bmff.reader
-        let children = try bmff.boxes(in: meta.body)
+        let knownChild: Set<String> = ["hdlr", "keys", "ilst"]
+        let fullBox = meta.body.count >= 12 && !knownChild.contains((try? r.fourCC(meta.body.lowerBound + 4)) ?? "")
+            && knownChild.contains((try? r.fourCC(meta.body.lowerBound + 8)) ?? "")
+        let children = try bmff.boxes(in: (meta.body.lowerBound + (fullBox ? 4 : 0))..<meta.body.upperBound)
         guard let keysBox = children.first(where: { $0.type == "keys" }),
               let ilst = children.first(where: { $0.type == "ilst" }) else { return [:] }
         var keys: [String] = []

@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 
 /// What a movie is written with: codec, frame size and rate, quality, audio and movie-level metadata.
 public struct MovieSettings: Sendable {
@@ -20,6 +21,9 @@ public struct MovieSettings: Sendable {
     public var audio: (sampleRate: Int, channels: Int)?
     /// Movie-level metadata written as QuickTime `mdta` keys (e.g. `com.apple.quicktime.make`).
     public var metadata: [(key: String, value: String)] = []
+    /// When the movie was made, written as the movie's, tracks' and media's creation and modification times (nil
+    /// leaves them 0, 1904-01-01).
+    public var creationDate: Date?
     /// Whether frames are full-range (`420f`) rather than video-range (`420v`, the default, as iPhones record).
     public var fullRange = false
     /// Colour space the frames are in (written as the track's colour description).

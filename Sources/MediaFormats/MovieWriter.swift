@@ -31,7 +31,11 @@ public final class MovieWriter {
         let (primaries, transfer, matrix) = settings.colorSpace == .displayP3 ? (12, 13, 1) : (1, 13, 1)
         var error = [CChar](repeating: 0, count: 256)
         let keys = settings.metadata.map { strdup($0.key) }, values = settings.metadata.map { strdup($0.value) }
-        defer { (keys + values).forEach { free($0) } }
+        let creation = settings.creationDate.flatMap { strdup(ExifDate.isoUTC($0)) }
+        defer {
+            (keys + values).forEach { free($0) }
+            free(creation)
+        }
         let opened: OpaquePointer? = temporaryURL.path.withCString { path in
             settings.codec.encoderName.withCString { codec in
                 settings.preset.withCString { preset in
@@ -58,6 +62,7 @@ public final class MovieWriter {
                             p.metadata_keys = keyPointers.baseAddress
                             p.metadata_values = valuePointers.baseAddress
                             p.metadata_count = Int32(keys.count)
+                            p.creation_time = UnsafePointer(creation)
                             return ocav_open(&p, &error, Int32(error.count))
                         }
                     }

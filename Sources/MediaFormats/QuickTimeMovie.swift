@@ -17,6 +17,8 @@ public struct QuickTimeMovie: Sendable, Equatable {
     public var brand: String?
     /// Movie duration, seconds.
     public var duration: Double
+    /// When the movie was made (`mvhd`'s creation time; nil when 0, as FFmpeg leaves it without one).
+    public var creationDate: Date?
     public var tracks: [Track]
     /// Movie-level `mdta` metadata and the still-image time, when the movie is a Live Photo's.
     public var pairing: LivePhotoMovieAtoms.Pairing
@@ -28,7 +30,7 @@ public struct QuickTimeMovie: Sendable, Equatable {
         let top = try bmff.boxes()
         guard let moov = top.first(where: { $0.type == "moov" }) else { throw MediaFormatError.invalidImage("no moov box") }
         let brand = try top.first(where: { $0.type == "ftyp" }).flatMap { $0.body.count >= 4 ? try r.fourCC($0.body.lowerBound) : nil }
-        var duration = 0.0
+        var duration = 0.0, creationDate: Date?
         var tracks: [Track] = []
         for child in try bmff.boxes(in: moov.body) {
             switch child.type {
@@ -39,13 +41,17 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 let scale = Double(try r.u32(at))
                 let length = v1 ? Double(try r.u64(at + 4)) : Double(try r.u32(at + 4))
                 duration = scale > 0 ? length / scale : 0
+                let created = v1 ? try r.u64(child.body.lowerBound + 4) : UInt64(try r.u32(child.body.lowerBound + 4))
+                // Seconds since 1904-01-01 (2,082,844,800 s before 1970).
+                if created > 0 { creationDate = Date(timeIntervalSince1970: Double(created) - 2_082_844_800) }
             case "trak":
                 tracks.append(try track(bmff, child))
             default:
                 break
             }
         }
-        return QuickTimeMovie(brand: brand, duration: duration, tracks: tracks, pairing: try LivePhotoMovieAtoms.read(data))
+        return QuickTimeMovie(brand: brand, duration: duration, creationDate: creationDate, tracks: tracks,
+                              pairing: try LivePhotoMovieAtoms.read(data))
     }
 
     private static func track(_ bmff: BMFFReader, _ trak: BMFFReader.Box) throws -> Track {

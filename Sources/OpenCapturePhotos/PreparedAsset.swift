@@ -61,9 +61,12 @@ struct PreparedAsset: Sendable {
         guard let main = resources.first(where: { $0.type == primary })?.data else {
             throw PHPhotosError(.invalidResource, "no .\(primary) resource")
         }
-        // As Photos does on import: the date the photo was taken and where, from its EXIF, unless the request sets them.
+        // As Photos does on import: the date the photo was taken and where, from its EXIF (a video's date from its movie
+        // header), unless the request sets them.
         let exif = primary == .photo ? PreparedAsset.exif(of: main) : nil
-        creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? Date()
+        // A video's: its movie header's creation time.
+        let movieDate = primary == .video ? (try? QuickTimeMovie.parse(main))?.creationDate : nil
+        creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? movieDate ?? Date()
         // (A position off the globe — a latitude past ±90° — is no place.)
         location = request.location ?? exif?.gps.flatMap { gps in abs(gps.latitude) <= 90 && abs(gps.longitude) <= 180 ? gps : nil }.map { gps in
             CLLocation(coordinate: CLLocationCoordinate2D(latitude: gps.latitude, longitude: gps.longitude),

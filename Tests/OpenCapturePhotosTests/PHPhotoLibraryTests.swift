@@ -140,6 +140,11 @@ import Testing
         #expect(pngAsset.creationDate == Date(timeIntervalSince1970: 1_650_000_000) && pngAsset.location != nil)
         let own = try #require((0..<assets.count).map { assets.object(at: $0) }.first { $0.pixelWidth == 64 })
         #expect(own.creationDate == Date(timeIntervalSince1970: 1_000_000_000) && own.location == nil)
+        // A video's date is its movie header's.
+        let (_, movie) = try LivePhotoPairFixture.make(in: folder)
+        try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .video, fileURL: movie, options: nil) }
+        let video = try #require(library.fetchAssets(with: .video, options: nil).firstObject)
+        #expect(video.creationDate == LivePhotoPairFixture.creationDate)
     }
 
     /// Libraries opened on one folder (as separate processes do) share it: one's opening never takes another's change

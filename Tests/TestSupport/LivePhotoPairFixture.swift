@@ -6,6 +6,8 @@ import MediaFormats
 /// in its Apple MakerNote and a 64×48, 1 s H.264 + AAC movie with the pairing atoms.
 public enum LivePhotoPairFixture {
     public static let identifier = "3F2504E0-4F89-41D3-9A0C-0305E82C3301"
+    /// The movie's creation time (2026-03-01 08:30 UTC).
+    public static let creationDate = Date(timeIntervalSince1970: 1_772_353_800)
 
     public static func make(in folder: URL, identifier: String = identifier, stillImageTime: Double = 0.5) throws -> (still: URL, movie: URL) {
         var image = Raster<UInt8>(width: 64, height: 48, channels: 3)
@@ -18,6 +20,7 @@ public enum LivePhotoPairFixture {
         var settings = MovieSettings(codec: .h264, width: 64, height: 48, frameRate: 15)
         settings.audio = (48_000, 1)
         settings.preset = "ultrafast"
+        settings.creationDate = creationDate
         let unpaired = folder.appendingPathComponent("unpaired.mov")
         let writer = try MovieWriter(url: unpaired, settings: settings)
         for frame in 0..<15 {

@@ -31,6 +31,7 @@ typedef struct ocav_params {
     const char *const *metadata_keys;        // movie-level metadata (mdta keys with use_metadata_tags)
     const char *const *metadata_values;
     int metadata_count;
+    const char *creation_time;               // ISO 8601 UTC ("2026-03-01T08:30:00.000000Z") for mvhd/tkhd/mdhd, or NULL
 } ocav_params;
 
 /// Loads FFmpeg, opens the movie file and writes its header. NULL on failure, with the reason in `error`

@@ -2,6 +2,7 @@ import CameraSimulation
 import CaptureCore
 import CaptureEngine
 import Foundation
+import MediaFormats
 
 /// Captures still photos (Apple's `AVCapturePhotoOutput`). Requests may overlap: each keeps its
 /// own callback order, and all callbacks arrive on one serial queue owned by the output.
@@ -84,12 +85,15 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 request.livePhoto = LivePhotoDelivery(
                     url: url, codec: snapshot.livePhotoVideoCodecType == .hevc ? .hevc : .h264,
                     contentIdentifier: UUID().uuidString,
-                    metadata: Self.livePhotoMovieMetadata(device: device, date: request.captureDate, items: snapshot.livePhotoMovieMetadata),
+                    metadata: Self.livePhotoMovieMetadata(device: device, date: request.captureDate,
+                                                          offsetSeconds: request.timeZoneOffsetSeconds,
+                                                          items: snapshot.livePhotoMovieMetadata),
                     stream: stream, stillTime: stream.now,
                     sound: session.hasMicrophone ? RoomSound(seed: stream.configuration.device.seed) : nil,
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
                 request.livePhoto?.autoTrims = livePhotoAutoTrimming
                 request.livePhoto?.rotation = Int(connection.videoRotationAngle)
+                request.livePhoto?.creationDate = request.captureDate
             }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.
             engine.submit(request, events: adapter.handle)
@@ -393,12 +397,13 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// The movie metadata iPhones write in a Live Photo movie besides the content identifier.
     /// The app's `livePhotoMovieMetadata` items (already validated) replace defaults with the same key.
-    static func livePhotoMovieMetadata(device: AVCaptureDevice, date: Date, items: [AVMetadataItem]) -> [LivePhotoMetadataItem] {
-        let formatter = ISO8601DateFormatter()
+    static func livePhotoMovieMetadata(device: AVCaptureDevice, date: Date, offsetSeconds: Int,
+                                       items: [AVMetadataItem]) -> [LivePhotoMetadataItem] {
         var result = [LivePhotoMetadataItem(key: "com.apple.quicktime.make", value: "OpenCapture"),
                       LivePhotoMetadataItem(key: "com.apple.quicktime.model", value: device.localizedName),
                       LivePhotoMetadataItem(key: "com.apple.quicktime.software", value: "OpenCapture \(OpenCaptureVersion.string)"),
-                      LivePhotoMetadataItem(key: "com.apple.quicktime.creationdate", value: formatter.string(from: date))]
+                      LivePhotoMetadataItem(key: "com.apple.quicktime.creationdate",
+                                            value: ExifDate(date: date, offsetSeconds: offsetSeconds).quickTime)]
         for item in items {
             guard let key = item.quickTimeKey, let value = item.stringValue else { continue }
             result.removeAll { $0.key == key }

@@ -60,8 +60,11 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         settings.colorSpace = stream.configuration.device.colorSpace
         // The connection's rotation goes into the track's display matrix, as stills record it as EXIF orientation.
         settings.rotation = Int(connections.first?.videoRotationAngle ?? 0)
+        let (date, offset) = session?.captureClock.read() ?? (Date(), 0)
+        settings.creationDate = date
         settings.metadata = [("com.apple.quicktime.make", "OpenCapture"), ("com.apple.quicktime.model", device.localizedName),
-                             ("com.apple.quicktime.software", OpenCaptureVersion.string)]
+                             ("com.apple.quicktime.software", "OpenCapture \(OpenCaptureVersion.string)"),
+                             ("com.apple.quicktime.creationdate", ExifDate(date: date, offsetSeconds: offset).quickTime)]
         let limit = maxRecordedDuration
         do {
             let recorder = try StreamRecorder(

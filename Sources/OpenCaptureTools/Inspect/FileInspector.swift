@@ -141,6 +141,7 @@ public enum FileInspector {
         report.add("File", "Kind", movie.brand == "qt  " || movie.brand == nil ? "QuickTime movie" : "MPEG-4 movie (\(movie.brand!))")
         if let video { report.add("File", "Size", "\(video.width)×\(video.height)") }
         report.add("Movie", "Duration", String(format: "%.3f s", movie.duration))
+        if let created = movie.creationDate { report.add("Movie", "Created", ExifDate(date: created, offsetSeconds: 0).dateTime + " UTC") }
         for (index, track) in movie.tracks.enumerated() {
             var detail = ""
             if track.handler == "vide" {

@@ -19,10 +19,38 @@ import Testing
         #expect(parsed.tracks.first { $0.handler == "meta" }?.format == "mebx")
         #expect(parsed.pairing.contentIdentifier == LivePhotoPairFixture.identifier)
         #expect(abs((parsed.pairing.stillImageTime ?? -1) - 0.4) < 0.002)
+        #expect(parsed.creationDate == LivePhotoPairFixture.creationDate)
         if ExternalTool.exiftool.isInstalled {
-            let tags = try ExternalTool.exiftool.run(["-s", "-ContentIdentifier"], file: data, fileExtension: "mov")
-            #expect(String(decoding: tags.standardOutput, as: UTF8.self).contains(LivePhotoPairFixture.identifier))
+            let tags = try ExternalTool.exiftool.run(["-s", "-ContentIdentifier", "-CreateDate", "-TrackCreateDate", "-MediaCreateDate",
+                                                      "-a", "-n"], file: data, fileExtension: "mov")
+            let text = String(decoding: tags.standardOutput, as: UTF8.self)
+            #expect(text.contains(LivePhotoPairFixture.identifier))
+            // The movie's, every track's (the still-image-time track's too) and every medium's creation time.
+            let dates = text.split(separator: "\n").filter { $0.contains("CreateDate") }
+            #expect(dates.count == 7, "\(dates)")
+            #expect(dates.allSatisfy { $0.hasSuffix("2026:03:01 08:30:00") }, "\(dates)")
         }
+    }
+
+    /// FFmpeg (`-movflags use_metadata_tags`, and `MovieWriter`) puts movie metadata in `udta/meta`, an ISO full box:
+    /// the pairing reader finds a content identifier there too.
+    @Test func metadataInUserDataIsRead() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var settings = MovieSettings(codec: .h264, width: 64, height: 48, frameRate: 15)
+        settings.preset = "ultrafast"
+        settings.metadata = [(LivePhotoMovieAtoms.contentIdentifierKey, "AAAAAAAA-48E0-4C56-BE7F-4CE2F3402474"),
+                             ("com.apple.quicktime.make", "OpenCapture")]
+        let url = folder.appendingPathComponent("user-data.mov")
+        let writer = try MovieWriter(url: url, settings: settings)
+        let frame = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 90)
+        for index in 0..<3 { try writer.append(PixelBuffer.yCbCr420(from: frame, fullRange: false)!, at: Double(index) / 15) }
+        try writer.finish()
+        let data = try Data(contentsOf: url)
+        let pairing = try LivePhotoMovieAtoms.read(data)
+        #expect(pairing.contentIdentifier == "AAAAAAAA-48E0-4C56-BE7F-4CE2F3402474")
+        #expect(pairing.metadata["com.apple.quicktime.make"] == "OpenCapture")
+        #expect(try QuickTimeMovie.parse(data).creationDate == nil, "no creation time was given")
     }
 
     @Test func appleMakerNoteRoundTrips() {
