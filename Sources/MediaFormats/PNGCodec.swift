@@ -8,8 +8,9 @@ public enum PNGCodec {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// Decodes to 8-bit RGB: palette and gray are expanded, alpha is dropped (colour values
-    /// kept as stored), 16-bit samples are reduced to 8.
-    public static func decode(_ data: Data) throws -> Raster<UInt8> {
+    /// kept as stored), 16-bit samples are reduced to 8. With `refusingTransparency`, an image with any pixel less
+    /// than opaque throws `.unsupported` instead (its dropped alpha would show what was meant to be hidden).
+    public static func decode(_ data: Data, refusingTransparency: Bool = false) throws -> Raster<UInt8> {
         guard data.count >= 8, data.prefix(8).elementsEqual(signature) else {
             if !data.isEmpty, data.count < 8, signature.starts(with: data) { throw MediaFormatError.truncated }
             throw MediaFormatError.invalidImage("not a PNG (bad signature)")
@@ -38,6 +39,12 @@ public enum PNGCodec {
         }
         guard finished != 0 else { throw failure(&image, decoding: true) }
         guard hasAlpha else { return Raster(width: width, height: height, channels: 3, storage: pixels) }
+        if refusingTransparency {
+            let transparent = stride(from: 3, to: pixels.count, by: 4).reduce(0) { $0 + (pixels[$1] < 255 ? 1 : 0) }
+            if transparent > 0 {
+                throw MediaFormatError.unsupported("a PNG with transparent pixels (\(transparent) of \(width * height) are not opaque)")
+            }
+        }
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         rgb.withUnsafeMutableBufferPointer { dst in
             pixels.withUnsafeBufferPointer { src in

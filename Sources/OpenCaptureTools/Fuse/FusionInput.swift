@@ -64,13 +64,14 @@ struct FusionInput {
         return input
     }
 
-    /// Decodes to 8-bit RGB and checks the result has the probed size.
+    /// Decodes to 8-bit RGB and checks the result has the probed size; a PNG with transparent pixels is refused (a
+    /// bracket's frames are opaque photographs: what is transparent has no exposure to fuse).
     func decode() throws -> Raster<UInt8> {
         let image: Raster<UInt8>
         do {
             switch kind {
             case .jpeg: image = try JPEGDecoder.decode(data)
-            case .png: image = try PNGCodec.decode(data)
+            case .png: image = try PNGCodec.decode(data, refusingTransparency: true)
             case .tiff: image = try TIFFCodec.decode(data)
             case .heif: image = try HEIFDecoder.decode(data)
             case .raw: image = ImageSignalProcessor().process(try raw ?? RawFileReader.read(data).raw)

@@ -81,6 +81,28 @@ import Testing
         #expect(Self.iccDescription(result.fusedJPEG) != "Display P3")
     }
 
+    /// A frame with transparent pixels is refused, naming it (its alpha would be dropped and what it hid fused in);
+    /// an RGBA PNG that is opaque everywhere fuses like RGB.
+    @Test func transparentPNGsAreRefusedOpaqueRGBAFuses() throws {
+        let frames = Self.bracket()
+        func rgba(_ image: Raster<UInt8>, alpha: (Int, Int) -> UInt8) -> Raster<UInt8> {
+            var out = Raster<UInt8>(width: image.width, height: image.height, channels: 4)
+            for y in 0..<image.height { for x in 0..<image.width {
+                for c in 0..<3 { out[x, y, c] = image[x, y, c] }
+                out[x, y, 3] = alpha(x, y)
+            } }
+            return out
+        }
+        let holed = try PNGCodec.encode(rgba(frames[1]) { x, y in x < 10 && y < 10 ? 0 : 255 })
+        let files = try [PNGCodec.encode(frames[0]), holed, PNGCodec.encode(frames[2])]
+        #expect(throws: PhotoFusionError.unreadable("image 2", reason: "unsupported: a PNG with transparent pixels (100 of 3072 are not opaque)")) {
+            try PhotoFusion().fuse(fileData: files)
+        }
+        let opaque = try [PNGCodec.encode(frames[0]), PNGCodec.encode(rgba(frames[1]) { _, _ in 255 }), PNGCodec.encode(frames[2])]
+        let plain = try frames.map { try PNGCodec.encode($0) }
+        #expect(try PhotoFusion().fuse(fileData: opaque).fusedJPEG == PhotoFusion().fuse(fileData: plain).fusedJPEG)
+    }
+
     @Test func pngsWithADisplayP3ProfileGiveDisplayP3Outputs() throws {
         let profile = ICCProfile.data(for: .displayP3)
         let files = try Self.bracket().map { image -> Data in
