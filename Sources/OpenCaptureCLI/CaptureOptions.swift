@@ -5,12 +5,16 @@ import OpenCapture
 /// Options shared by `shoot` and `demo`: which camera, which scene.
 struct CameraOptions: ParsableArguments {
     @Option(help: "Camera: wide, tele, dual or front.") var device: DeviceChoice = .wide
-    @Option(help: "Session preset: photo (12 MP), high (1080p), hd720, vga, medium, low.") var preset: PresetChoice = .photo
+    @Option(help: "Session preset: photo (12 MP; the default but for record's, high), high (1080p), hd720, vga, medium, low (live: photo only).")
+    var preset: PresetChoice?
     @Option(help: "Scene lighting: daylight, indoor, dim or dark.") var lighting: SimulatedLighting = .indoor
     @Option(help: "Simulation seed (same seed and settings give the same pixels; live and record run in real time, so their frames differ).") var seed: UInt64 = 1
     @Option(help: "Colour space: p3 (what a session with a photo output picks) or srgb.") var color: ColorChoice = .p3
     @Option(help: "Record this date instead of now (ISO 8601 with a zone, e.g. 2026-01-01T12:00:00+02:00); with the same --seed, shoot and bracket write identical files.")
     var date: String?
+
+    /// The preset asked for, else the photo preset.
+    var sessionPreset: PresetChoice { preset ?? .photo }
 
     /// The fixed capture clock `--date` asks for, or nil for the system clock.
     func captureClock() throws -> CaptureClock? {
@@ -40,7 +44,7 @@ struct CameraOptions: ParsableArguments {
         if let clock = try captureClock() { session.captureClock = clock }
         let output = AVCapturePhotoOutput()
         session.beginConfiguration()
-        session.sessionPreset = preset.preset
+        session.sessionPreset = sessionPreset.preset
         session.automaticallyConfiguresCaptureDeviceForWideColor = color == .p3
         let input = try AVCaptureDeviceInput(device: device)
         guard session.canAddInput(input), session.canAddOutput(output) else { throw CLIError("cannot configure the session") }

@@ -14,7 +14,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard ["heic", "jpeg"].contains(format) else { throw CLIError("--format must be heic or jpeg") }
-        guard camera.preset == .photo else { throw CLIError("Live Photos need the photo preset (--preset photo, the default)") }
+        guard camera.sessionPreset == .photo else { throw CLIError("Live Photos need the photo preset (--preset photo, the default)") }
         guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }
     }
 

@@ -8,9 +8,10 @@ struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "record", abstract: "Record a movie (H.264 or HEVC) from the simulated camera.")
 
     @OptionGroup var camera: CameraOptions
-    @Option(help: "Seconds to record.") var duration: Double = 3
+    @Option(parsing: .unconditional, help: "Seconds to record.") var duration: Double = 3
     @Option(help: "Frames per second (1…60).") var fps: Int32 = 30
     @Option(help: "Codec: h264 or hevc.") var codec: String = "h264"
+    @Flag(name: .customLong("no-sound"), help: "Record without the microphone (no audio track).") var noSound = false
     @Option(name: .shortAndLong, help: "The movie to write (.mov); must not exist.") var output: String = "clip.mov"
 
     func validate() throws {
@@ -23,8 +24,13 @@ struct RecordCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: output)
         // A movie output never replaces a file (Apple's rule); say so before the camera starts, not after "recording…".
         if AtomicFile.exists(url) { throw CLIError("\(url.path) exists; a recording never replaces a file: choose another name") }
+        var isFolder: ObjCBool = false
+        let folder = url.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError("there is no folder \(folder.path) to record into")
+        }
         var options = camera
-        if options.preset == .photo { options.preset = .high }
+        if options.preset == nil { options.preset = .high }   // a movie at 1080p unless a preset is asked for
         let movie = AVCaptureMovieFileOutput()
         let (session, device, _) = try options.makeSession { device, _ in
             try device.lockForConfiguration()
@@ -32,14 +38,15 @@ struct RecordCommand: AsyncParsableCommand {
             device.unlockForConfiguration()
         }
         session.addOutput(movie)
-        if let microphone = AVCaptureDevice.default(for: .audio) { session.addInput(try AVCaptureDeviceInput(device: microphone)) }
+        if !noSound, let microphone = AVCaptureDevice.default(for: .audio) { session.addInput(try AVCaptureDeviceInput(device: microphone)) }
         defer { session.stopRunning() }
         if let connection = movie.connections.first {
             movie.setOutputSettings([AVVideoCodecKey: codec == "hevc" ? AVVideoCodecType.hevc : .h264], for: connection)
         }
         movie.maxRecordedDuration = CMTime(seconds: duration, preferredTimescale: 600)
-        let dimensions = device.activeFormat.formatDescription.dimensions
-        print("\(device.localizedName): recording \(dimensions.width)×\(dimensions.height) at \(fps) fps for \(duration) s to \(url.path)")
+        // The stream's size: photo-sized formats stream (and record) 1440 wide, as an iPhone's photo mode does.
+        let size = device.streamSize
+        print("\(device.localizedName): recording \(size.width)×\(size.height) at \(fps) fps for \(duration) s to \(url.path)")
         let recorder = MovieRecordingWaiter()
         let start = Date()
         movie.startRecording(to: url, recordingDelegate: recorder)

@@ -113,7 +113,7 @@ struct ShootCommand: AsyncParsableCommand {
                 guard [.builtInDualCamera, .builtInTrueDepthCamera].contains(device.deviceType) else {
                     throw CLIError("\(device.localizedName) does not measure depth: use --device dual or --device front")
                 }
-                throw CLIError("\(device.localizedName) has no depth in the --preset \(camera.preset.rawValue) format "
+                throw CLIError("\(device.localizedName) has no depth in the --preset \(camera.sessionPreset.rawValue) format "
                     + "(the photo preset's, the default, has)")
             }
             photoOutput.isDepthDataDeliveryEnabled = true

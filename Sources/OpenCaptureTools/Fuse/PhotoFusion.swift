@@ -248,8 +248,10 @@ public struct PhotoFusion: Sendable {
     }
 
     /// The reference frame's EXIF for a derived photo: its capture details and orientation, the
-    /// output's colour space, Software = OpenCapture; sizes and thumbnail are the new file's own.
+    /// output's colour space, Software = OpenCapture; sizes and thumbnail are the new file's own. A frame without
+    /// EXIF claims no camera detail (not even a sensor's sensing method).
     private func outputExif(_ input: FusionInput, colorSpace: ColorSpace) -> ExifMetadata {
-        (input.exif ?? ExifMetadata()).derived(by: "fusion", orientation: input.orientation, colorSpace: colorSpace)
+        let base = input.exif ?? { var none = ExifMetadata(); none.sensingMethod = nil; return none }()
+        return base.derived(by: "fusion", orientation: input.orientation, colorSpace: colorSpace)
     }
 }

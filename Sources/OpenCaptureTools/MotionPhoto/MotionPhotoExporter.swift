@@ -34,8 +34,15 @@ public enum MotionPhotoExporter {
         }
         let stillData = try AtomicFile.read(still)
         let movieData = try AtomicFile.read(movie)
-        guard FileKind.of(movieData) == .movie, let parsed = try? QuickTimeMovie.parse(movieData) else {
-            throw MotionPhotoError("\(movie.lastPathComponent) is not a QuickTime or MP4 movie")
+        guard FileKind.of(movieData) == .movie else { throw MotionPhotoError("\(movie.lastPathComponent) is not a QuickTime or MP4 movie") }
+        let parsed: QuickTimeMovie
+        do {
+            parsed = try QuickTimeMovie.parse(movieData)
+        } catch let error as MediaFormatError {
+            // A movie cut short loses its header (written last) or a box runs past the end.
+            throw MotionPhotoError(error == .truncated || error == .invalidImage("no moov box")
+                ? "\(movie.lastPathComponent) is cut short or unfinished: its movie header (moov) is missing or incomplete"
+                : "\(movie.lastPathComponent) is a damaged movie (\(error))")
         }
         guard parsed.tracks.contains(where: { $0.handler == "vide" }) else { throw MotionPhotoError("\(movie.lastPathComponent) has no video track") }
         let heicOutput = kind == "heic" || kind == "heif"

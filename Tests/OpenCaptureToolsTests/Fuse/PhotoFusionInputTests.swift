@@ -100,7 +100,10 @@ import Testing
         }
         let opaque = try [PNGCodec.encode(frames[0]), PNGCodec.encode(rgba(frames[1]) { _, _ in 255 }), PNGCodec.encode(frames[2])]
         let plain = try frames.map { try PNGCodec.encode($0) }
-        #expect(try PhotoFusion().fuse(fileData: opaque).fusedJPEG == PhotoFusion().fuse(fileData: plain).fusedJPEG)
+        let fused = try PhotoFusion().fuse(fileData: plain).fusedJPEG
+        #expect(try PhotoFusion().fuse(fileData: opaque).fusedJPEG == fused)
+        // Frames without EXIF: the output claims no camera detail.
+        #expect(try ExifReader.read(jpeg: fused).sensingMethod == nil)
     }
 
     @Test func pngsWithADisplayP3ProfileGiveDisplayP3Outputs() throws {

@@ -92,6 +92,13 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: png.path))
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.movie, movie: pair.movie, to: output) }
         #expect(throws: MotionPhotoError.self) { try MotionPhotoExporter.export(still: pair.still, movie: pair.still, to: output) }
+        // A movie cut short (its header, written last, lost) is said to be so.
+        let cut = folder.appendingPathComponent("cut.mov")
+        let whole = try Data(contentsOf: pair.movie)
+        try whole.prefix(whole.count / 2).write(to: cut)
+        #expect(throws: MotionPhotoError("cut.mov is cut short or unfinished: its movie header (moov) is missing or incomplete")) {
+            try MotionPhotoExporter.export(still: pair.still, movie: cut, to: output)
+        }
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 }
