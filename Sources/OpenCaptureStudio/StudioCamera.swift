@@ -167,6 +167,11 @@ actor StudioCamera {
         do { input = try AVCaptureDeviceInput(device: device) } catch { throw StudioError(status: 500, "\(error)") }
         guard session.canAddInput(input), session.canAddOutput(output) else { throw StudioError(status: 500, "cannot configure the session") }
         session.addInput(input)
+        // The microphone, so Live Photo movies have sound (as `opencapture live`'s do).
+        if let microphone = AVCaptureDevice.default(for: .audio), let audio = try? AVCaptureDeviceInput(device: microphone),
+           session.canAddInput(audio) {
+            session.addInput(audio)
+        }
         session.addOutput(output)
         if viewfinder.subscriberCount > 0, session.canAddOutput(viewfinder.output) { session.addOutput(viewfinder.output) }
         output.maxPhotoQualityPrioritization = .quality
