@@ -1,7 +1,7 @@
 extension DefocusBlur {
     /// Discs of twice this radius (pixels) or more are blurred at a reduced resolution: a layer of radius R is
     /// averaged in blocks of f × f pixels, f = ⌊R / `exactRadius`⌋, blurred there with a disc of radius R / f (8–16 of
-    /// its blocks), and read back bilinearly. The disc's edge softens over about 1.5 f pixels (a sixth of its radius at
+    /// its blocks), and read back bilinearly. The disc's edge softens over about 1.5 f pixels (3/16 of its radius at
     /// most); its cost per pixel falls from 2R + 1 row spans to a few reads.
     static let exactRadius: Float = 8
 

@@ -71,9 +71,10 @@ public struct HDRMerge: Sendable {
         return out
     }
 
-    /// Merges scene-linear frames (identity response) whose clipping level is `saturation`. `consistency[k]` (nil:
-    /// unscaled), e.g. ``GhostDetector`` weights, scales frame k's weights: where something moved, the radiance comes
-    /// from the frames that agree with the reference, as the deghosted fusion's pixels do.
+    /// Merges scene-linear frames (identity response) whose clipping level is `saturation`. `consistency[k]`, e.g.
+    /// ``GhostDetector`` weights, scales frame k's weights: where something moved, the radiance comes from the frames
+    /// that agree with the reference, as the deghosted fusion's pixels do. The reference is the frame whose grid is nil
+    /// (the first such, as `GhostDetector` gives nil to the reference only); the weight others lose goes to its value.
     public func merge(linear images: [Raster<Float>], exposures: [Double], saturation: Float = 1,
                       consistency: [TileGrid?]? = nil) throws -> Raster<Float> {
         try Self.validate(images, exposures: exposures)

@@ -8,7 +8,7 @@ extension ColorSpace {
     /// (0xFFFF, which iPhones write beside a Display P3 profile and exiftool into any EXIF it creates) only says that
     /// the profile decides.
     public static func declared(iccDescription: String?, codingPrimaries: Int? = nil) -> ColorSpace {
-        if let iccDescription { return iccDescription.contains("P3") ? .displayP3 : .sRGB }
+        if let iccDescription { return iccDescription.range(of: "P3", options: .caseInsensitive) != nil ? .displayP3 : .sRGB }
         return codingPrimaries == 12 ? .displayP3 : .sRGB
     }
 

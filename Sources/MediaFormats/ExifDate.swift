@@ -7,11 +7,17 @@ public struct ExifDate: Sendable {
     let components: Components
     let offsetSeconds: Int
 
+    /// 0000-01-01 and 9999-12-31 23:59:59 UTC, seconds since 1970.
+    static let earliest: Double = -62_167_219_200, latest: Double = 253_402_300_799
+
+    /// `date` in the zone `offsetSeconds` east of UTC (at most a day either way). Local times outside the years
+    /// 0…9999, which no EXIF or QuickTime date string can hold, are taken at those bounds (an undefined date at 1970).
     public init(date: Date, offsetSeconds: Int) {
-        self.offsetSeconds = offsetSeconds
+        self.offsetSeconds = min(max(offsetSeconds, -86_400), 86_400)
         // Whole milliseconds since the epoch in local time, then civil-from-days (no Calendar,
         // no locale, no shared formatter state).
-        let localMs = Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) + Int64(offsetSeconds) * 1000
+        let local = date.timeIntervalSince1970 + Double(self.offsetSeconds)
+        let localMs = local.isNaN ? 0 : Int64((min(max(local, Self.earliest), Self.latest) * 1000).rounded(.down))
         var days = localMs >= 0 ? localMs / 86_400_000 : (localMs - 86_399_999) / 86_400_000
         let msOfDay = localMs - days * 86_400_000
         days += 719_468

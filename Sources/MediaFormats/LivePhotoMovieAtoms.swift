@@ -11,7 +11,7 @@ public enum LivePhotoMovieAtoms {
 
     /// What `read` finds in a movie.
     public struct Pairing: Sendable, Equatable {
-        /// Movie-level `mdta` metadata, key → UTF-8 value, from `moov/meta`.
+        /// Movie-level `mdta` metadata, key → UTF-8 value, from `moov/meta` and `moov/udta/meta` (the first wins).
         public var metadata: [String: String]
         /// The still's presentation time in seconds, from the still-image-time track.
         public var stillImageTime: Double?
@@ -78,6 +78,7 @@ public enum LivePhotoMovieAtoms {
             throw MediaFormatError.invalidImage("not a QuickTime movie (no moov box)")
         }
         var pairing = Pairing(metadata: [:], stillImageTime: nil)
+        var userData: [String: String] = [:]
         var movieTimescale: UInt32 = 600
         for child in try bmff.boxes(in: moov.body) {
             switch child.type {
@@ -86,13 +87,13 @@ public enum LivePhotoMovieAtoms {
                 let version = r.bytes[child.body.lowerBound]
                 movieTimescale = try r.u32(child.body.lowerBound + 4 + (version == 1 ? 16 : 8))
             case "meta":
-                pairing.metadata.merge(try readMeta(bmff, child)) { own, _ in own }
+                pairing.metadata.merge(try readMeta(bmff, child)) { _, new in new }
             case "udta":
-                // Where ffmpeg (`-movflags use_metadata_tags`) puts the same keys; moov/meta wins, and a damaged user
-                // data box costs only its own keys.
+                // Where ffmpeg (`-movflags use_metadata_tags`) puts the same keys; a damaged user data box costs only its
+                // own keys.
                 if let meta = try? bmff.boxes(in: child.body).first(where: { $0.type == "meta" }),
                    let keys = try? readMeta(bmff, meta) {
-                    pairing.metadata.merge(keys) { own, _ in own }
+                    userData.merge(keys) { own, _ in own }
                 }
             case "trak":
                 if let time = try stillTime(bmff, trak: child, movieTimescale: movieTimescale) { pairing.stillImageTime = time }
@@ -100,6 +101,8 @@ public enum LivePhotoMovieAtoms {
                 break
             }
         }
+        // moov/meta (the pairing `pair` writes) wins over the user data's keys, wherever the boxes lie.
+        pairing.metadata.merge(userData) { own, _ in own }
         return pairing
     }
 

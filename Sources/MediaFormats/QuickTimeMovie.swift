@@ -17,7 +17,7 @@ public struct QuickTimeMovie: Sendable, Equatable {
     public var brand: String?
     /// Movie duration, seconds.
     public var duration: Double
-    /// When the movie was made (`mvhd`'s creation time; nil when 0, as FFmpeg leaves it without one).
+    /// When the movie was made (`mvhd`'s creation time; nil when 0, as FFmpeg leaves it without one, or past 9999).
     public var creationDate: Date?
     public var tracks: [Track]
     /// Movie-level `mdta` metadata and the still-image time, when the movie is a Live Photo's.
@@ -43,7 +43,8 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 duration = scale > 0 ? length / scale : 0
                 let created = v1 ? try r.u64(child.body.lowerBound + 4) : UInt64(try r.u32(child.body.lowerBound + 4))
                 // Seconds since 1904-01-01 (2,082,844,800 s before 1970).
-                if created > 0 { creationDate = Date(timeIntervalSince1970: Double(created) - 2_082_844_800) }
+                let since1970 = Double(created) - 2_082_844_800
+                if created > 0, since1970 <= ExifDate.latest { creationDate = Date(timeIntervalSince1970: since1970) }
             case "trak":
                 tracks.append(try track(bmff, child))
             default:

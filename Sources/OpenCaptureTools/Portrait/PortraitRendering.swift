@@ -55,6 +55,7 @@ public struct PortraitRendering: Sendable {
                                                    focusDisparity: focusDistance.map { Float(1 / $0) })
         var out = Raster<UInt8>(width: pixels.width, height: pixels.height, channels: 3)
         out.storage = rendered.storage.map { UInt8((SRGBTransfer.encode($0) * 255).rounded()) }
+        exif.colorSpace = ExifMetadata.colorSpaceTag(for: space)
         exif.pixelXDimension = out.width
         exif.pixelYDimension = out.height
         return try JPEGEncoder.encode(out, quality: max(1, min(100, Int((jpegQuality * 100).rounded()))), exif: exif,

@@ -51,6 +51,31 @@ import Testing
         #expect(pairing.contentIdentifier == "AAAAAAAA-48E0-4C56-BE7F-4CE2F3402474")
         #expect(pairing.metadata["com.apple.quicktime.make"] == "OpenCapture")
         #expect(try QuickTimeMovie.parse(data).creationDate == nil, "no creation time was given")
+        // Pairing atoms added to it win over the user data's keys, though they come after it.
+        let paired = try LivePhotoMovieAtoms.pair(data, metadata: [(LivePhotoMovieAtoms.contentIdentifierKey, "BBBBBBBB-0000-0000-0000-000000000000")],
+                                                  stillImageTime: 0.1)
+        #expect(try LivePhotoMovieAtoms.read(paired).contentIdentifier == "BBBBBBBB-0000-0000-0000-000000000000")
+        #expect(try LivePhotoMovieAtoms.read(paired).metadata["com.apple.quicktime.make"] == "OpenCapture")
+    }
+
+    /// A 64-bit creation time past any date string (a crafted header) is no date, not a trap; dates beyond the years
+    /// 0…9999 are written at those bounds.
+    @Test func creationTimesOutOfRangeAreNoDate() throws {
+        var movie = BMFFWriter()
+        movie.box("ftyp") { $0.fourCC("qt  "); $0.u32(0x200); $0.fourCC("qt  ") }
+        movie.box("moov") { moov in
+            moov.box("mvhd") { h in
+                h.u32(0x0100_0000)                                        // version 1
+                h.u32(0xFFFF_FFFF); h.u32(0xFFFF_FFFF); h.u32(0); h.u32(0)  // creation, modification
+                h.u32(600); h.u32(0); h.u32(600)                           // timescale, duration
+                h.append([UInt8](repeating: 0, count: 80))
+            }
+        }
+        #expect(try QuickTimeMovie.parse(Data(movie.bytes)).creationDate == nil)
+        #expect(ExifDate(date: Date(timeIntervalSince1970: 1e300), offsetSeconds: 3600).dateTime == "9999:12:31 23:59:59")
+        #expect(ExifDate(date: Date(timeIntervalSince1970: -1e300), offsetSeconds: Int.min).dateTime == "0000:01:01 00:00:00")
+        #expect(ExifDate(date: Date(timeIntervalSince1970: .nan), offsetSeconds: 0).dateTime.count == 19)
+        #expect(ExifDate.isoUTC(Date(timeIntervalSince1970: .infinity)) == "9999-12-31T23:59:59.000000Z")
     }
 
     @Test func appleMakerNoteRoundTrips() {
