@@ -76,9 +76,15 @@ enum EndToEndBenchmark {
         // embedded depth (+ its PFM and PNG).
         _ = try timeCommand("shoot.tele_heic_12mp", program: cli, { ["shoot", "--device", "tele", "--format", "heic", "-o", $0.path] },
                             expect: ".heic", anchor: "telephoto camera, startRunning → first 12 MP HEIC on disk, no depth")
-        _ = try timeCommand("shoot.dual_depth_heic_12mp", program: cli,
-                            { ["shoot", "--device", "dual", "--depth", "--format", "heic", "-o", $0.path] }, expect: ".pfm",
-                            anchor: "the same with 768×576 stereo depth embedded, plus depth.pfm and depth.png")
+        let dual = try timeCommand("shoot.dual_depth_heic_12mp", program: cli,
+                                   { ["shoot", "--device", "dual", "--depth", "--format", "heic", "-o", $0.path] }, expect: ".pfm",
+                                   anchor: "the same with 768×576 stereo depth embedded, plus depth.pfm and depth.png")
+        // Synthetic depth of field from that photo's depth (decode, blur, encode).
+        if let photo = files(in: dual, suffix: ".heic").first {
+            _ = try timeCommand("portrait.f2_12mp", program: cli,
+                                { ["portrait", photo.path, "--aperture", "2", "-o", $0.appendingPathComponent("bokeh.jpg").path] },
+                                expect: ".jpg", anchor: "new process → the dual camera's 12 MP HEIC re-blurred at f/2 → JPEG")
+        }
 
         // Anchors on the same pixels: the JPEG decoded once (untimed) to PPM for cjpeg.
         if let cjpeg = ExternalTool.find("cjpeg"), let djpeg = ExternalTool.find("djpeg") {
