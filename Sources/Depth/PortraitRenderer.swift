@@ -51,10 +51,19 @@ public enum PortraitRenderer {
         let largest = min(DefocusBlur.maximumDiameter, max(1, Float(diagonal * largestDisc)))
         var coc = Raster<Float>(width: image.width, height: image.height)
         var order = Raster<Float>(width: image.width, height: image.height)
-        for i in 0..<disparity.storage.count {
-            let d = disparity.storage[i]
-            coc.storage[i] = min(pixelsPerUnitDisparity * abs(d - focus), largest)
-            order.storage[i] = -d   // nearer = larger disparity = smaller distance
+        let w = image.width
+        disparity.storage.withUnsafeBufferPointer { source in
+            coc.storage.withUnsafeMutableBufferPointer { cocBuffer in
+                order.storage.withUnsafeMutableBufferPointer { orderBuffer in
+                    let d = source.baseAddress!, c = cocBuffer.baseAddress!, o = orderBuffer.baseAddress!
+                    Parallel.forEachBand(height: image.height) { rows in
+                        for i in (rows.lowerBound * w)..<(rows.upperBound * w) {
+                            c[i] = min(pixelsPerUnitDisparity * abs(d[i] - focus), largest)
+                            o[i] = -d[i]   // nearer = larger disparity = smaller distance
+                        }
+                    }
+                }
+            }
         }
         return DefocusBlur.blurred([image], cocDiameter: coc, depth: order)[0]
     }
@@ -68,18 +77,30 @@ public enum PortraitRenderer {
         }
         guard source.storage.contains(where: { !$0.isNaN }) else { throw DepthError.noData("depth map has no finite value") }
         fillHoles(&source)
-        let sw = source.width, sh = source.height
+        let sw = source.width, sh = source.height, w = size.width
         var out = Raster<Float>(width: size.width, height: size.height)
         let sx = Double(sw) / Double(size.width), sy = Double(sh) / Double(size.height)
-        for y in 0..<size.height {
-            let fy = min(max((Double(y) + 0.5) * sy - 0.5, 0), Double(sh - 1))
-            let y0 = Int(fy), y1 = min(y0 + 1, sh - 1), ty = Float(fy - Double(y0))
-            for x in 0..<size.width {
-                let fx = min(max((Double(x) + 0.5) * sx - 0.5, 0), Double(sw - 1))
-                let x0 = Int(fx), x1 = min(x0 + 1, sw - 1), tx = Float(fx - Double(x0))
-                let top = source[x0, y0] * (1 - tx) + source[x1, y0] * tx
-                let bottom = source[x0, y1] * (1 - tx) + source[x1, y1] * tx
-                out[x, y] = top * (1 - ty) + bottom * ty
+        // Each output column's two source columns and weight, the same on every row.
+        let columns = (0..<w).map { x -> (Int, Int, Float) in
+            let fx = min(max((Double(x) + 0.5) * sx - 0.5, 0), Double(sw - 1))
+            let x0 = Int(fx)
+            return (x0, min(x0 + 1, sw - 1), Float(fx - Double(x0)))
+        }
+        source.storage.withUnsafeBufferPointer { sourceBuffer in
+            out.storage.withUnsafeMutableBufferPointer { outBuffer in
+                let s = sourceBuffer.baseAddress!, o = outBuffer.baseAddress!
+                Parallel.forEachBand(height: size.height) { rows in
+                    for y in rows {
+                        let fy = min(max((Double(y) + 0.5) * sy - 0.5, 0), Double(sh - 1))
+                        let y0 = Int(fy), ty = Float(fy - Double(y0))
+                        let upper = s + y0 * sw, lower = s + min(y0 + 1, sh - 1) * sw, row = o + y * w
+                        for (x, (x0, x1, tx)) in columns.enumerated() {
+                            let top = upper[x0] * (1 - tx) + upper[x1] * tx
+                            let bottom = lower[x0] * (1 - tx) + lower[x1] * tx
+                            row[x] = top * (1 - ty) + bottom * ty
+                        }
+                    }
+                }
             }
         }
         return out
