@@ -190,12 +190,16 @@ final class PrintingPhotoDelegate: NSObject, AVCapturePhotoCaptureDelegate, @unc
         log("  nothing written: \(failure.map { "\($0)" } ?? "the files could not be written")")
     }
 
-    /// What follows the request's name for one photo: nothing for a request of one photo; a bracket's shot number
-    /// (its RAW and processed photos told apart by their extensions: `-2.dng`, `-2.jpg`); else the photo's count
-    /// (`-1.dng`, `-2.jpg` for RAW + JPEG).
+    /// What follows the request's name for one photo: nothing for a request of one photo, or of a RAW and a processed
+    /// photo (told apart by their extensions, `photo-1.dng` + `photo-1.jpg`, as an iPhone names IMG_0001.DNG +
+    /// IMG_0001.HEIC, so a library import pairs them); a bracket's shot number (`-2.dng`, `-2.jpg`); else the photo's
+    /// count.
     static func suffix(_ photo: AVCapturePhoto) -> String {
-        guard photo.resolvedSettings.expectedPhotoCount > 1 else { return "" }
-        return "-\(photo.bracketSettings != nil && photo.sequenceCount > 0 ? photo.sequenceCount : photo.photoCount)"
+        let resolved = photo.resolvedSettings
+        guard resolved.expectedPhotoCount > 1 else { return "" }
+        if photo.bracketSettings != nil && photo.sequenceCount > 0 { return "-\(photo.sequenceCount)" }
+        if resolved.expectedPhotoCount == 2 && resolved.rawPhotoDimensions.width > 0 { return "" }
+        return "-\(photo.photoCount)"
     }
 
     /// The extension for a photo's file data: dng, tif, heic or jpg.
