@@ -198,9 +198,9 @@ enum CaptureKernel {
                              scratch: UnsafeMutablePointer<Float>) -> SIMD8<Float> {
         // e^−λ per lane (the scalar function, as alone), through memory once.
         for i in 0..<8 { scratch[i] = lambda[i] > 0 && lambda[i] < 30 ? exp(-lambda[i]) : 0 }
-        var p = UnsafeRawPointer(scratch).load(as: SIMD8<Float>.self), cdf = p
+        var p = UnsafeRawPointer(scratch).loadUnaligned(as: SIMD8<Float>.self), cdf = p
         for i in 0..<8 { scratch[i] = Float(draws[i] >> 40) * (1.0 / 16_777_216.0) }
-        let u = UnsafeRawPointer(scratch).load(as: SIMD8<Float>.self)
+        let u = UnsafeRawPointer(scratch).loadUnaligned(as: SIMD8<Float>.self)
         let zero = SIMD8<Float>(repeating: 0)
         var k = zero, step: Float = 0
         let live = small .& (lambda .> zero)

@@ -158,7 +158,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         let dual = AVCaptureDevice(deviceType: .builtInDualCamera, position: .back, module: .backWide,
                                    constituents: [wide, tele])
         let front = AVCaptureDevice(deviceType: .builtInTrueDepthCamera, position: .front, module: .frontTrueDepth)
-        return [wide, tele, dual, front]
+        // The TrueDepth camera's colour camera on its own, as iPhones list it ("Front Camera": no depth formats).
+        let frontWide = AVCaptureDevice(deviceType: .builtInWideAngleCamera, position: .front, module: .frontTrueDepth)
+        return [wide, tele, dual, front, frontWide]
     }
 
     /// The shared device of a type at a position, or nil if this phone has none.
@@ -209,9 +211,10 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
             let wide = AVCaptureDevice(deviceType: .builtInWideAngleCamera, position: .back, module: .backWide)
             let tele = AVCaptureDevice(deviceType: .builtInTelephotoCamera, position: .back, module: .backTelephoto)
             return AVCaptureDevice(deviceType: .builtInDualCamera, position: .back, module: .backWide, constituents: [wide, tele])
-        case (.builtInTrueDepthCamera, .front), (.builtInTrueDepthCamera, .unspecified),
-             (.builtInWideAngleCamera, .front):
+        case (.builtInTrueDepthCamera, .front), (.builtInTrueDepthCamera, .unspecified):
             return AVCaptureDevice(deviceType: .builtInTrueDepthCamera, position: .front, module: .frontTrueDepth)
+        case (.builtInWideAngleCamera, .front):
+            return AVCaptureDevice(deviceType: .builtInWideAngleCamera, position: .front, module: .frontTrueDepth)
         case (.microphone, _), (.builtInMicrophone, _):
             return AVCaptureDevice(deviceType: .microphone, position: .unspecified, module: .backWide)
         default:

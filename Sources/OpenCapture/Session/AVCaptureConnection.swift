@@ -67,9 +67,18 @@ public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     public var isVideoMirroringSupported: Bool { true }
     @Locked public var automaticallyAdjustsVideoMirroring: Bool = true
 
+    /// Whether frames are mirrored (the front camera's are, by default). Setting it while
+    /// `automaticallyAdjustsVideoMirroring` is true is reported to `DeviceDiagnostics` and ignored (Apple raises).
     public var isVideoMirrored: Bool {
         get { lock.lock(); defer { lock.unlock() }; return _mirrored }
-        set { lock.lock(); _mirrored = newValue; lock.unlock() }
+        set {
+            guard !automaticallyAdjustsVideoMirroring else {
+                DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported(
+                    "setting isVideoMirrored while automaticallyAdjustsVideoMirroring is true (set that to false first)"))
+                return
+            }
+            lock.lock(); _mirrored = newValue; lock.unlock()
+        }
     }
 
     /// EXIF orientation (1…8) of a sensor image shown with this rotation and mirroring.

@@ -49,7 +49,7 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         guard !FileManager.default.fileExists(atPath: outputFileURL.path) else {
             return refuse(.fileAlreadyExists, "\(outputFileURL.path) already exists")
         }
-        guard !isRecording else { return refuse(.sessionConfigurationChanged, "a recording is already in progress") }
+        guard !isRecording else { return refuse(.recordingAlreadyInProgress, "a recording is already in progress") }
         guard let stream = session?.frameStream, stream.isRunning, let device = connections.first?.input?.device else {
             return refuse(.sessionNotRunning, "the session is not running with a camera")
         }
@@ -106,7 +106,9 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         case .stopped where error == nil:
             return nil
         case .maximumDuration where error == nil:
-            return AVError(.maximumDurationReached, userInfo: [AVErrorRecordingSuccessfullyFinishedKey: true])
+            return AVError(.maximumDurationReached, userInfo: [
+                NSLocalizedDescriptionKey: "Recording Stopped: the movie reached its maximum duration (the file is complete)",
+                AVErrorRecordingSuccessfullyFinishedKey: true])
         default:
             return AVError(.noDataCaptured, userInfo: [NSLocalizedDescriptionKey: "\(error.map { "\($0)" } ?? "recording failed")",
                                                       AVErrorRecordingSuccessfullyFinishedKey: false])

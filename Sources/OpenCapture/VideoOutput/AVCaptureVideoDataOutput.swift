@@ -11,14 +11,15 @@ import Foundation
 /// photo-sized formats, as an iPhone's preview).
 ///
 /// `@unchecked Sendable`: `lock` guards every mutable field (delegate, queue, settings, discard flag,
-/// the frame in flight, the stream subscription).
+/// the frames in flight, the stream subscription).
 public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendable {
     private let lock = NSLock()
     private weak var _delegate: AVCaptureVideoDataOutputSampleBufferDelegate?
     private var _queue: DispatchQueue?
     private var _pixelFormat: FourCC = "420v"
     private var _discardsLate = true
-    private var busy = false
+    /// Frames handed to the delegate's queue and not yet returned by it.
+    private var inFlight = 0
     private var subscription: (stream: FrameStream, token: UInt64)?
     /// Frames handed to the delegate and frames dropped because it was busy (for tests and benchmarks).
     private var delivered = 0
@@ -68,11 +69,15 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
     }
 
     /// Whether frames that arrive while the delegate is still busy are dropped (default true, and then
-    /// `didDrop` is called for each) or queued behind it.
+    /// `didDrop` is called for each) or queued behind it — up to `queuedFrameLimit` frames in flight, as a phone's
+    /// buffer pool runs out: later ones are dropped too, so a slow delegate costs bounded memory and latency.
     public var alwaysDiscardsLateVideoFrames: Bool {
         get { lock.withLock { _discardsLate } }
         set { lock.withLock { _discardsLate = newValue } }
     }
+
+    /// Frames a delegate may hold queued or in hand when late frames are kept (the buffer pool's size here).
+    static let queuedFrameLimit = 4
 
     /// Frames delivered and dropped so far (OpenCapture addition, for measuring the stream).
     public var deliveryCounts: (delivered: Int, dropped: Int) { lock.withLock { (delivered, dropped) } }
@@ -97,8 +102,8 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
         lock.lock()
         guard let delegate = _delegate, let queue = _queue, let connection = connections.first,
               let pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
-        let drop = busy && _discardsLate
-        if drop { dropped += 1 } else { busy = true; delivered += 1 }
+        let drop = inFlight >= (_discardsLate ? 1 : Self.queuedFrameLimit)
+        if drop { dropped += 1 } else { inFlight += 1; delivered += 1 }
         lock.unlock()
         let buffer = CMSampleBuffer(imageBuffer: pixels,
                                     presentationTimeStamp: CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000),
@@ -110,7 +115,7 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
                 target.value.captureOutput(self, didDrop: buffer, from: connection)
             } else {
                 target.value.captureOutput(self, didOutput: buffer, from: connection)
-                self.lock.withLock { self.busy = false }
+                self.lock.withLock { self.inFlight -= 1 }
             }
         }
     }

@@ -118,7 +118,24 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
         let error = try #require(finished.error as? AVError)
         #expect(error.code == .maximumDurationReached)
         #expect(error.recordingSuccessfullyFinished == true)
+        #expect(error.localizedDescription.contains("maximum duration"), "\(error.localizedDescription)")
         #expect(FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func aSecondRecordingWhileOneRunsIsRecordingAlreadyInProgress() throws {
+        let movie = AVCaptureMovieFileOutput()
+        movie.maxRecordedDuration = CMTime(value: 1, timescale: 2)
+        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = RecordingWatcher(), second = RecordingWatcher()
+        movie.startRecording(to: folder.appendingPathComponent("a.mov"), recordingDelegate: first)
+        movie.startRecording(to: folder.appendingPathComponent("b.mov"), recordingDelegate: second)
+        #expect((second.waitUntilFinished()?.error as? AVError)?.code == .recordingAlreadyInProgress)
+        #expect((first.waitUntilFinished()?.error as? AVError)?.code == .maximumDurationReached)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("b.mov").path))
     }
 
     @Test func badDestinationsAreErrorsAndLeaveNoFile() throws {

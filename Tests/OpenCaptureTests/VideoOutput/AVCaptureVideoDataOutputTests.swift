@@ -63,6 +63,24 @@ import Testing
         #expect(counts.dropped >= snapshot.dropped.count)
     }
 
+    /// Kept late frames queue behind a slow delegate only as far as the buffer pool goes: then they are dropped, so
+    /// latency stays bounded and stopping leaves no long backlog.
+    @Test func keptLateFramesQueueOnlyAsFarAsThePool() throws {
+        let rig = StreamRig(frameRate: 30, delegateWork: 0.1)
+        rig.videoOutput.alwaysDiscardsLateVideoFrames = false
+        rig.session.startRunning()
+        Thread.sleep(forTimeInterval: 1.5)
+        rig.session.stopRunning()
+        let atStop = rig.videoOutput.deliveryCounts
+        #expect(atStop.dropped > 0, "a delegate taking 0.1 s per 1/30 s frame must lose some")
+        // What is still queued at the stop drains within the pool: at most the limit more frames arrive.
+        Thread.sleep(forTimeInterval: Double(AVCaptureVideoDataOutput.queuedFrameLimit) * 0.1 + 0.3)
+        let arrived = rig.collector.snapshot.times.count
+        #expect(arrived == atStop.delivered, "\(arrived) arrived of \(atStop.delivered) handed over: the queue drained")
+        // Handed over: what the delegate could take in 1.5 s, plus at most the pool (and a frame's worth of slack).
+        #expect(atStop.delivered <= Int(1.5 / 0.1) + AVCaptureVideoDataOutput.queuedFrameLimit + 2)
+    }
+
     @Test func settingsAndFrameDurationsFollowTheRules() throws {
         let output = AVCaptureVideoDataOutput()
         #expect(output.videoSettings[kCVPixelBufferPixelFormatTypeKey] as? OSType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
