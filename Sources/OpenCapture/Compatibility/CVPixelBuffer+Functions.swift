@@ -23,6 +23,11 @@ public func CVPixelBufferGetBytesPerRow(_ pixelBuffer: CVPixelBuffer) -> Int {
     pixelBuffer.bytesPerRow
 }
 
+/// Bytes of pixel memory the buffer holds: every plane's rows (their strides × heights).
+public func CVPixelBufferGetDataSize(_ pixelBuffer: CVPixelBuffer) -> Int {
+    pixelBuffer.planes.reduce(0) { $0 + $1.bytesPerRow * $1.height }
+}
+
 /// Whether the buffer has more than one plane (e.g. '420f').
 public func CVPixelBufferIsPlanar(_ pixelBuffer: CVPixelBuffer) -> Bool {
     pixelBuffer.isPlanar

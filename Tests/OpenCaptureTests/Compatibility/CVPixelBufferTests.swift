@@ -43,6 +43,7 @@ import OpenCapture
         let yStride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 0), cStride = CVPixelBufferGetBytesPerRowOfPlane(buffer, 1)
         #expect(yStride == 128 && cStride == 128)
         #expect(CVPixelBufferGetBytesPerRowOfPlane(buffer, 2) == 0)
+        #expect(CVPixelBufferGetDataSize(buffer) == 128 * 51 + 128 * 26)
 
         CVPixelBufferLockBaseAddress(buffer, [])
         let y = try #require(CVPixelBufferGetBaseAddressOfPlane(buffer, 0))
