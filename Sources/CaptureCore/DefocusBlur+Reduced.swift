@@ -32,9 +32,10 @@ extension DefocusBlur {
         private var blurredTag: [Int]
         private var blurredColumns: [Range<Int>]
 
-        init(layer: Layering.Layer, id: Int, factor f: Int, imageWidth w: Int, imageHeight h: Int) {
+        /// `kernel`: the layer's disc in blocks of `f` pixels (radius R / f).
+        init(layer: Layering.Layer, id: Int, factor f: Int, kernel: Kernel, imageWidth w: Int, imageHeight h: Int) {
             factor = f
-            kernel = Kernel(radius: layer.radius / Float(f))
+            self.kernel = kernel
             width = (w + f - 1) / f
             height = (h + f - 1) / f
             layerID = UInt16(id)
@@ -56,16 +57,17 @@ extension DefocusBlur {
             blurred.deallocate()
         }
 
-        /// Image rows whose pixels reach reduced rows `rows` through the disc.
-        func sourceRows(ofReduced rows: ClosedRange<Int>) -> Range<Int> {
-            max(0, (rows.lowerBound - kernel.reach) * factor)..<min(imageHeight, (rows.upperBound + kernel.reach + 1) * factor)
+        /// Image rows whose pixels reach reduced rows `rows` of a layer reduced by `factor` whose disc reaches `reach`
+        /// blocks.
+        static func sourceRows(ofReduced rows: ClosedRange<Int>, factor f: Int, reach: Int, imageHeight: Int) -> Range<Int> {
+            max(0, (rows.lowerBound - reach) * f)..<min(imageHeight, (rows.upperBound + reach + 1) * f)
         }
 
-        /// Image rows whose pixels can reach image rows `rows` through a layer reduced by `factor` whose disc reaches
-        /// `reach` blocks (the reduced rows those rows are read from, and their disc's).
+        /// Image rows whose pixels can reach image rows `rows` through such a layer (through the reduced rows those
+        /// rows are read from).
         static func sourceRows(ofImageRows rows: Range<Int>, factor f: Int, reach: Int, imageHeight: Int) -> Range<Int> {
-            let first = rows.lowerBound / f - 1, last = (rows.upperBound - 1) / f + 1
-            return max(0, (first - reach) * f)..<min(imageHeight, (last + reach + 1) * f)
+            sourceRows(ofReduced: (rows.lowerBound / f - 1)...((rows.upperBound - 1) / f + 1), factor: f, reach: reach,
+                       imageHeight: imageHeight)
         }
 
         /// The reduced rows and weight image row `y` is read from (bilinear between block centres, clamped at the ends).
@@ -91,10 +93,7 @@ extension DefocusBlur {
                 let c = min(max(Int(position.rounded(.down)), 0), last), d = min(c + 1, last)
                 let tx = min(max(position - Float(c), 0), 1)
                 let upper = p0[c] + (p0[d] - p0[c]) * tx, lower = p1[c] + (p1[d] - p1[c]) * tx
-                let s = upper + (lower - upper) * ty
-                guard s[6] > 0 else { continue }
-                let inverse = 1 / s[7]
-                out[x] = s * inverse + (1 - s[6] * inverse) * out[x]
+                DefocusBlur.over(upper + (lower - upper) * ty, into: &out[x])
             }
         }
 
@@ -113,7 +112,8 @@ extension DefocusBlur {
                                     sources: [Lane]) -> Range<Int> {
             let reach = kernel.reach
             out.update(repeating: .zero, count: width)
-            guard let extent = layer.extent(rows: sourceRows(ofReduced: r...r)) else { return 0..<0 }
+            let source = Self.sourceRows(ofReduced: r...r, factor: factor, reach: reach, imageHeight: imageHeight)
+            guard let extent = layer.extent(rows: source) else { return 0..<0 }
             // Reduced columns holding the layer, widened by the disc.
             let lo = max(0, extent.lowerBound / factor - reach - 1), hi = min(width, (extent.upperBound - 1) / factor + reach + 2)
             var taps: [(UnsafePointer<SIMD8<Float>>, Kernel.Row)] = []
@@ -123,16 +123,7 @@ extension DefocusBlur {
                 guard rr >= 0, rr < height else { continue }
                 taps.append((prefixRow(rr, id: id, sources: sources), row))
             }
-            let n = width
-            for x in lo..<hi {
-                var s = SIMD8<Float>.zero
-                for (p, row) in taps {
-                    let inner = p[min(x + row.half + 1, n)] - p[max(x - row.half, 0)]
-                    let outer = p[min(x + row.half + 2, n)] - p[max(x - row.half - 1, 0)]
-                    s += row.innerWeight * inner + row.outerWeight * outer
-                }
-                out[x] = s
-            }
+            for x in lo..<hi { out[x] = DefocusBlur.discSum(taps, at: x, within: 0..<width) }
             return lo..<hi
         }
 

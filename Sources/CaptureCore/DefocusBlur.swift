@@ -89,11 +89,8 @@ public enum DefocusBlur {
     private static func run(_ layering: Layering, sources: [Lane], targets: [MutableLane]) {
         let w = layering.width, h = layering.height, laneTotal = sources.count
         let factors = layering.layers.map { reduction(radius: $0.radius) }
-        let kernels = layering.layers.indices.map { factors[$0] == 1 ? Kernel(radius: layering.layers[$0].radius) : nil }
-        // A reduced layer's disc reach, in its blocks.
-        let reducedReach = layering.layers.indices.map {
-            factors[$0] == 1 ? 0 : Kernel(radius: layering.layers[$0].radius / Float(factors[$0])).reach
-        }
+        // Each layer's disc at the resolution it is blurred at (in its blocks when reduced).
+        let kernels = layering.layers.indices.map { Kernel(radius: layering.layers[$0].radius / Float(factors[$0])) }
         let bands = RowBands(height: h, bandHeight: 16)
         // Many runs per worker keep both busy to the end when the blur is uneven; each run makes its reduced rows afresh.
         let runs = RowBands(height: bands.count, maxCount: 16 * Parallel.coreCount)
@@ -109,15 +106,16 @@ public enum DefocusBlur {
                         let rows = bands[b]
                         a.update(repeating: .zero, count: rows.count * w)
                         for (k, layer) in layering.layers.enumerated() {
-                            if let kernel = kernels[k] {
-                                blurExactly(layer: layer, id: k, kernel: kernel, rows: rows, width: w, height: h, ids: id,
+                            let f = factors[k]
+                            if f == 1 {
+                                blurExactly(layer: layer, id: k, kernel: kernels[k], rows: rows, width: w, height: h, ids: id,
                                             sources: src, into: a)
                                 continue
                             }
-                            let f = factors[k]
-                            let reaching = ReducedLayer.sourceRows(ofImageRows: rows, factor: f, reach: reducedReach[k], imageHeight: h)
+                            let reaching = ReducedLayer.sourceRows(ofImageRows: rows, factor: f, reach: kernels[k].reach, imageHeight: h)
                             guard layer.extent(rows: reaching) != nil else { continue }
-                            let blur = reduced[k] ?? ReducedLayer(layer: layer, id: k, factor: f, imageWidth: w, imageHeight: h)
+                            let blur = reduced[k] ?? ReducedLayer(layer: layer, id: k, factor: f, kernel: kernels[k], imageWidth: w,
+                                                                  imageHeight: h)
                             reduced[k] = blur
                             for y in rows { blur.composite(row: y, into: a + (y - rows.lowerBound) * w, id: id, sources: src) }
                         }
@@ -191,31 +189,20 @@ public enum DefocusBlur {
             for y in rows {
                 let out = a + (y - rows.lowerBound) * w
                 // Rows of the disc that lie inside the image, their prefix sums.
-                var taps: [(UnsafeMutablePointer<SIMD8<Float>>, Kernel.Row)] = []
+                var taps: [(UnsafePointer<SIMD8<Float>>, Kernel.Row)] = []
                 taps.reserveCapacity(kernel.rows.count)
                 for row in kernel.rows {
                     let yy = y + row.dy
                     guard yy >= 0, yy < h else { continue }
-                    taps.append((prefixRow(yy), row))
+                    taps.append((UnsafePointer(prefixRow(yy)), row))
                 }
                 // Columns whose spans stay inside the prefix rows read them without clamps, through pointers set at
                 // each span's right and left ends.
                 let inside = max(gLo, xLo + reach + 1)..<max(max(gLo, xLo + reach + 1), min(gHi, xHi - reach - 1))
                 let ends = taps.map { (UnsafePointer($0.0 + ($0.1.half + 1 - xLo)), UnsafePointer($0.0 - ($0.1.half + xLo)),
                                        $0.1.innerWeight, $0.1.outerWeight) }
-                @inline(__always) func blend(_ s: SIMD8<Float>, _ x: Int) {
-                    guard s[6] > 0 else { return }
-                    let inverse = 1 / s[7]
-                    out[x] = s * inverse + (1 - s[6] * inverse) * out[x]
-                }
                 for x in gLo..<gHi where !inside.contains(x) {
-                    var s = SIMD8<Float>.zero
-                    for (p, row) in taps {
-                        let inner = p[min(x + row.half + 1, xHi) - xLo] - p[max(x - row.half, xLo) - xLo]
-                        let outer = p[min(x + row.half + 2, xHi) - xLo] - p[max(x - row.half - 1, xLo) - xLo]
-                        s += row.innerWeight * inner + row.outerWeight * outer
-                    }
-                    blend(s, x)
+                    over(discSum(taps, at: x, within: xLo..<xHi), into: &out[x])
                 }
                 ends.withUnsafeBufferPointer { ends in
                     for x in inside {
@@ -223,11 +210,35 @@ public enum DefocusBlur {
                         for (right, left, innerWeight, outerWeight) in ends {
                             s += innerWeight * (right[x] - left[x]) + outerWeight * (right[x + 1] - left[x - 1])
                         }
-                        blend(s, x)
+                        over(s, into: &out[x])
                     }
                 }
             }
         }
+    }
+
+    /// The disc's sum at column `x` from `taps` (each kernel row's prefix-sum row, entry i the sum of columns
+    /// `columns.lowerBound`..<`columns.lowerBound + i`), its spans cut at the columns' ends.
+    @inline(__always)
+    static func discSum(_ taps: [(UnsafePointer<SIMD8<Float>>, Kernel.Row)], at x: Int, within columns: Range<Int>)
+        -> SIMD8<Float> {
+        let lo = columns.lowerBound, hi = columns.upperBound
+        var s = SIMD8<Float>.zero
+        for (p, row) in taps {
+            let inner = p[min(x + row.half + 1, hi) - lo] - p[max(x - row.half, lo) - lo]
+            let outer = p[min(x + row.half + 2, hi) - lo] - p[max(x - row.half - 1, lo) - lo]
+            s += row.innerWeight * inner + row.outerWeight * outer
+        }
+        return s
+    }
+
+    /// Composites a layer's disc sum `s` (lanes premultiplied, coverage in lane 6, pixels in frame in lane 7) over
+    /// `acc`: `acc = layer + (1 − coverage) · acc`, normalised by the pixels in frame; nothing where it has no coverage.
+    @inline(__always)
+    static func over(_ s: SIMD8<Float>, into acc: inout SIMD8<Float>) {
+        guard s[6] > 0 else { return }
+        let inverse = 1 / s[7]
+        acc = s * inverse + (1 - s[6] * inverse) * acc
     }
 
     /// A disc of radius r as area-weighted row spans: row dy covers the disc's area between dy ± ½, spread as a

@@ -12,7 +12,8 @@ import CaptureCore
 /// alike, so an imperfect response cannot turn into colour blotches near clipping). Where every frame is clipped the
 /// shortest exposure's value is used (a lower bound); where every frame is near-black the longest exposure's value is
 /// used. Given the frames' consistency with a reference, the weight a frame loses where it disagrees goes to the
-/// reference's own value, so what moved never returns where the reference alone is clipped. Output has the input's channel count (RGB in, RGB out), in the units of 1/exposure.
+/// reference's own value, so what moved never returns where the reference alone is clipped. Output has the input's
+/// channel count (RGB in, RGB out), in the units of 1/exposure.
 public struct HDRMerge: Sendable {
     public init() {}
 

@@ -35,32 +35,33 @@ public struct ExifDate: Sendable {
     }
 
     /// "YYYY:MM:DD HH:MM:SS" in the local time of the offset.
-    public var dateTime: String {
-        let c = components
-        return "\(pad(c.year, 4)):\(pad(c.month, 2)):\(pad(c.day, 2)) \(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
-    }
+    public var dateTime: String { stamp(dateSeparator: ":", timeMark: " ") }
 
     var subSec: String { pad(components.millisecond, 3) }
 
     /// "YYYY-MM-DDTHH:MM:SS±HHMM" in the local time of the offset: QuickTime's `com.apple.quicktime.creationdate`, as
     /// iPhones write it.
-    public var quickTime: String {
-        let c = components, a = abs(offsetSeconds) / 60
-        return "\(pad(c.year, 4))-\(pad(c.month, 2))-\(pad(c.day, 2))T\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
-            + "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2))\(pad(a % 60, 2))"
-    }
+    public var quickTime: String { stamp(dateSeparator: "-", timeMark: "T") + offset(separator: "") }
 
     /// "YYYY-MM-DDTHH:MM:SS.mmm000Z": `date` in UTC, as FFmpeg takes a movie's creation time.
     static func isoUTC(_ date: Date) -> String {
-        let utc = ExifDate(date: date, offsetSeconds: 0), c = utc.components
-        return "\(utc.pad(c.year, 4))-\(utc.pad(c.month, 2))-\(utc.pad(c.day, 2))T\(utc.pad(c.hour, 2)):\(utc.pad(c.minute, 2))"
-            + ":\(utc.pad(c.second, 2)).\(utc.pad(c.millisecond, 3))000Z"
+        let utc = ExifDate(date: date, offsetSeconds: 0)
+        return utc.stamp(dateSeparator: "-", timeMark: "T") + ".\(utc.subSec)000Z"
     }
 
     /// "+HH:MM".
-    public var offset: String {
+    public var offset: String { offset(separator: ":") }
+
+    /// The date and time of day: year, month and day joined by `dateSeparator`, then `timeMark`, then "HH:MM:SS".
+    private func stamp(dateSeparator s: String, timeMark: String) -> String {
+        let c = components
+        return "\(pad(c.year, 4))\(s)\(pad(c.month, 2))\(s)\(pad(c.day, 2))\(timeMark)\(pad(c.hour, 2)):\(pad(c.minute, 2)):\(pad(c.second, 2))"
+    }
+
+    /// "±HH" `separator` "MM".
+    private func offset(separator: String) -> String {
         let a = abs(offsetSeconds) / 60
-        return "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2)):\(pad(a % 60, 2))"
+        return "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2))\(separator)\(pad(a % 60, 2))"
     }
 
     /// Parses "YYYY:MM:DD HH:MM:SS" (+ optional sub-seconds and "+HH:MM") back into a Date.

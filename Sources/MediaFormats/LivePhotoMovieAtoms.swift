@@ -37,16 +37,12 @@ public enum LivePhotoMovieAtoms {
         for child in try bmff.boxes(in: moov.body) {
             var bytes = Array(r.bytes[(child.body.lowerBound - 8)..<child.body.upperBound])
             if child.type == "mvhd" {
-                guard child.body.count >= 100 else { throw MediaFormatError.invalidImage("short mvhd box") }
-                let version = r.bytes[child.body.lowerBound]
-                let base = child.body.lowerBound + 4
-                // After version/flags: times, timescale, duration, rate, volume, reserved, matrix, pre-defined, next track ID.
-                let (timescaleAt, nextAt) = version == 1 ? (base + 16, base + 104) : (base + 8, base + 92)
-                guard nextAt + 4 <= child.body.upperBound else { throw MediaFormatError.invalidImage("short mvhd box") }
-                movieTimescale = try r.u32(timescaleAt)
-                // The movie's creation time (seconds since 1904), for the new track's headers too.
-                created = version == 1 ? UInt32(clamping: try r.u64(base)) : try r.u32(base)
-                movieDuration = version == 1 ? try r.u64(timescaleAt + 4) : UInt64(try r.u32(timescaleAt + 4))
+                let header = try MovieHeaderBox(r, child)
+                guard let nextAt = header.nextTrackIDOffset else { throw MediaFormatError.invalidImage("short mvhd box") }
+                movieTimescale = header.timescale
+                movieDuration = header.duration
+                // The movie's creation time, for the new track's headers too.
+                created = UInt32(clamping: header.creationTime)
                 nextTrackID = try r.u32(nextAt)
                 let local = nextAt - (child.body.lowerBound - 8)
                 bytes.replaceSubrange(local..<(local + 4), with: be32(nextTrackID + 1))
@@ -83,9 +79,7 @@ public enum LivePhotoMovieAtoms {
         for child in try bmff.boxes(in: moov.body) {
             switch child.type {
             case "mvhd":
-                guard child.body.count >= 24 else { throw MediaFormatError.invalidImage("short mvhd box") }
-                let version = r.bytes[child.body.lowerBound]
-                movieTimescale = try r.u32(child.body.lowerBound + 4 + (version == 1 ? 16 : 8))
+                movieTimescale = try MovieHeaderBox(r, child).timescale
             case "meta":
                 pairing.metadata.merge(try readMeta(bmff, child)) { _, new in new }
             case "udta":

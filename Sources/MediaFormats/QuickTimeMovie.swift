@@ -35,16 +35,11 @@ public struct QuickTimeMovie: Sendable, Equatable {
         for child in try bmff.boxes(in: moov.body) {
             switch child.type {
             case "mvhd":
-                guard child.body.count >= 24 else { throw MediaFormatError.invalidImage("short mvhd box") }
-                let v1 = r.bytes[child.body.lowerBound] == 1
-                let at = child.body.lowerBound + 4 + (v1 ? 16 : 8)
-                let scale = Double(try r.u32(at))
-                let length = v1 ? Double(try r.u64(at + 4)) : Double(try r.u32(at + 4))
-                duration = scale > 0 ? length / scale : 0
-                let created = v1 ? try r.u64(child.body.lowerBound + 4) : UInt64(try r.u32(child.body.lowerBound + 4))
+                let header = try MovieHeaderBox(r, child)
+                duration = header.timescale > 0 ? Double(header.duration) / Double(header.timescale) : 0
                 // Seconds since 1904-01-01 (2,082,844,800 s before 1970).
-                let since1970 = Double(created) - 2_082_844_800
-                if created > 0, since1970 <= ExifDate.latest { creationDate = Date(timeIntervalSince1970: since1970) }
+                let since1970 = Double(header.creationTime) - 2_082_844_800
+                if header.creationTime > 0, since1970 <= ExifDate.latest { creationDate = Date(timeIntervalSince1970: since1970) }
             case "trak":
                 tracks.append(try track(bmff, child))
             default:

@@ -12,8 +12,8 @@ struct OpenCaptureCommand: AsyncParsableCommand {
                       LiveCommand.self, RecordCommand.self, ExportMotionPhotoCommand.self],
         defaultSubcommand: DemoCommand.self)
 
-    /// Runs the command line (standard output line-buffered), with interrupts removing the temporary files of writes in flight (the studio server
-    /// handles its own: SIGINT and SIGTERM shut it down cleanly, finishing what it writes).
+    /// Runs the command line (standard output line-buffered), with interrupts removing the temporary files of writes
+    /// in flight (the studio server handles its own: SIGINT and SIGTERM shut it down cleanly, finishing what it writes).
     static func main() async {
         lineBufferStandardOutput()
         do {

@@ -64,7 +64,6 @@ struct PreparedAsset: Sendable {
         // As Photos does on import: the date the photo was taken and where, from its EXIF (a video's date from its movie
         // header), unless the request sets them.
         let exif = primary == .photo ? PreparedAsset.exif(of: main) : nil
-        // A video's: its movie header's creation time.
         let movieDate = primary == .video ? (try? QuickTimeMovie.parse(main))?.creationDate : nil
         creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? movieDate ?? Date()
         // (A position off the globe — a latitude past ±90° — is no place.)

@@ -42,10 +42,10 @@ public struct StudioServer: Sendable {
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL {
-            let place = "\(configuration.host):\(configuration.port)"
             throw StudioListenError(description: error.errnoCode == EADDRINUSE
-                ? "port \(configuration.port) is in use on \(configuration.host) (another studio or server listens there): choose another with --port, or 0 for a free one"
-                : "cannot listen on \(place): the address is not this machine's (--host)")
+                ? "port \(configuration.port) is in use on \(configuration.host) (another studio or server listens there): "
+                    + "choose another with --port, or 0 for a free one"
+                : "cannot listen on \(configuration.host):\(configuration.port): the address is not this machine's (--host)")
         }
     }
 
