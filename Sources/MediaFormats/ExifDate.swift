@@ -64,8 +64,11 @@ public struct ExifDate: Sendable {
         return "\(offsetSeconds < 0 ? "-" : "+")\(pad(a / 60, 2))\(separator)\(pad(a % 60, 2))"
     }
 
-    /// Parses "YYYY:MM:DD HH:MM:SS" (+ optional sub-seconds and "+HH:MM") back into a Date.
-    static func parse(_ text: String, subSec: String?, offset: String?) -> (Date, Int)? {
+    /// Parses "YYYY:MM:DD HH:MM:SS" (+ optional sub-seconds and "+HH:MM") back into a Date and its zone's offset. A time
+    /// with no (or an unreadable) offset is a local time in `zone` — the reading machine's, as Photos and exiftool take
+    /// it — and `offsetRecorded` is false.
+    static func parse(_ text: String, subSec: String?, offset: String?,
+                      zone: TimeZone = .current) -> (date: Date, offsetSeconds: Int, offsetRecorded: Bool)? {
         let parts = text.split(whereSeparator: { $0 == ":" || $0 == " " }).compactMap { Int($0) }
         // Out-of-range fields (a hostile "99999999999:99:99 …") are no date, not an overflow.
         guard parts.count == 6, (0...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
@@ -83,13 +86,19 @@ public struct ExifDate: Sendable {
         if let subSec, let digits = Int(subSec.trimmingCharacters(in: .whitespaces)), !subSec.isEmpty, digits >= 0 {
             seconds += Double(digits) / pow(10, Double(subSec.trimmingCharacters(in: .whitespaces).count))
         }
-        var offsetSeconds = 0
         if let offset, offset.count >= 6 {
             let sign = offset.hasPrefix("-") ? -1 : 1
             let hm = offset.dropFirst().split(separator: ":").compactMap { Int($0) }
-            if hm.count == 2, (0...23).contains(hm[0]), (0...59).contains(hm[1]) { offsetSeconds = sign * (hm[0] * 3600 + hm[1] * 60) }
+            if hm.count == 2, (0...23).contains(hm[0]), (0...59).contains(hm[1]) {
+                let offsetSeconds = sign * (hm[0] * 3600 + hm[1] * 60)
+                return (Date(timeIntervalSince1970: seconds - Double(offsetSeconds)), offsetSeconds, true)
+            }
         }
-        return (Date(timeIntervalSince1970: seconds - Double(offsetSeconds)), offsetSeconds)
+        // The zone's offset at that moment: first guessed from the time read as UTC, then taken at the moment it gives
+        // (right on either side of a daylight-saving change).
+        let guess = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))
+        let offsetSeconds = zone.secondsFromGMT(for: Date(timeIntervalSince1970: seconds - Double(guess)))
+        return (Date(timeIntervalSince1970: seconds - Double(offsetSeconds)), offsetSeconds, false)
     }
 
     private func pad(_ v: Int, _ width: Int) -> String {

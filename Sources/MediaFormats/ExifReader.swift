@@ -29,10 +29,12 @@ public enum ExifReader {
             exif.fNumber = e[0x829D]?.real
             exif.exposureProgram = e[0x8822]?.integer.map { UInt16(clamping: $0) }
             exif.iso = e[0x8827]?.integer
+            // OffsetTimeOriginal, else OffsetTime; with neither the time is local to this machine's zone.
             if let text = e[0x9003]?.string,
-               let (date, offset) = ExifDate.parse(text, subSec: e[0x9291]?.string, offset: e[0x9011]?.string) {
-                exif.dateTimeOriginal = date
-                exif.timeZoneOffsetSeconds = offset
+               let parsed = ExifDate.parse(text, subSec: e[0x9291]?.string, offset: e[0x9011]?.string ?? e[0x9010]?.string) {
+                exif.dateTimeOriginal = parsed.date
+                exif.timeZoneOffsetSeconds = parsed.offsetSeconds
+                exif.timeZoneOffsetRecorded = parsed.offsetRecorded
             }
             exif.brightnessValue = e[0x9203]?.real
             exif.exposureBiasValue = e[0x9204]?.real

@@ -32,7 +32,7 @@ public struct GPSInfo: Sendable, Equatable {
     /// day is no date or the time is out of range.
     package static func time(dateStamp: String, hours: Double, minutes: Double, seconds: Double) -> Date? {
         guard (0..<24).contains(hours), (0..<60).contains(minutes), (0..<61).contains(seconds),
-              let (midnight, _) = ExifDate.parse(dateStamp + " 00:00:00", subSec: nil, offset: nil) else { return nil }
+              let (midnight, _, _) = ExifDate.parse(dateStamp + " 00:00:00", subSec: nil, offset: "+00:00") else { return nil }
         return midnight.addingTimeInterval(hours * 3600 + minutes * 60 + seconds)
     }
 }

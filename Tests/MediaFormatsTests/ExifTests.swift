@@ -127,6 +127,31 @@ import Testing
         #expect(throws: MediaFormatError.self) { _ = try ExifReader.read(jpeg: try JPEGEncoder.encode(TestImages.colourful(width: 8, height: 8))) }
     }
 
+    /// A time without an offset is local time in the reader's zone (as Photos and exiftool take it), across
+    /// daylight-saving time; a recorded offset wins.
+    @Test func datesWithoutAnOffsetAreLocalTime() throws {
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let winter = try #require(ExifDate.parse("2026:01:15 12:00:00", subSec: nil, offset: nil, zone: berlin))
+        #expect(winter.date == Date(timeIntervalSince1970: 1_768_478_400 - 3600) && winter.offsetSeconds == 3600)
+        #expect(!winter.offsetRecorded)
+        let summer = try #require(ExifDate.parse("2026:07:15 12:00:00", subSec: "5", offset: nil, zone: berlin))
+        #expect(summer.date == Date(timeIntervalSince1970: 1_784_116_800 - 7200 + 0.5) && summer.offsetSeconds == 7200)
+        let given = try #require(ExifDate.parse("2026:07:15 12:00:00", subSec: nil, offset: "-05:00", zone: berlin))
+        #expect(given.date == Date(timeIntervalSince1970: 1_784_116_800 + 18_000) && given.offsetRecorded)
+    }
+
+    /// A file whose offsets were removed (as many cameras write it) reads as local time here, and says so.
+    @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
+    func readerTakesAFileWithoutOffsetsAsLocalTime() throws {
+        let jpeg = try JPEGEncoder.encode(TestImages.colourful(width: 16, height: 16), exif: Self.sample())
+        let stripped = try ExternalTool.exiftool.run(["-OffsetTime*=", "-o", "-"], file: jpeg, fileExtension: "jpg")
+        let exif = try ExifReader.read(jpeg: stripped.standardOutput)
+        let local = try #require(ExifDate.parse("2026:06:01 16:03:07", subSec: "250", offset: nil))
+        #expect(!exif.timeZoneOffsetRecorded)
+        #expect(exif.dateTimeOriginal == local.date && exif.timeZoneOffsetSeconds == local.offsetSeconds)
+        #expect(try ExifReader.read(jpeg: jpeg).timeZoneOffsetRecorded)
+    }
+
     @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))
     func exiftoolReadsAndValidates() throws {
         let jpeg = try JPEGEncoder.encode(TestImages.colourful(width: 64, height: 48), exif: Self.sample(),

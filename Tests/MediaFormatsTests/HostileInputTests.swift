@@ -177,8 +177,10 @@ import Testing
     @Test func absurdExifDatesAreNoDateNotAnOverflow() {
         #expect(ExifDate.parse("999999999999999:01:01 00:00:00", subSec: nil, offset: nil) == nil)
         #expect(ExifDate.parse("2024:13:01 00:00:00", subSec: nil, offset: nil) == nil)
-        #expect(ExifDate.parse("2024:01:01 00:00:00", subSec: "-5", offset: "+99999999999999:00")?.1 == 0)
-        #expect(ExifDate.parse("2024:01:01 00:00:00", subSec: nil, offset: "+02:00")?.1 == 7200)
+        let utc = TimeZone(secondsFromGMT: 0)!
+        let unreadable = ExifDate.parse("2024:01:01 00:00:00", subSec: "-5", offset: "+99999999999999:00", zone: utc)
+        #expect(unreadable?.offsetSeconds == 0 && unreadable?.offsetRecorded == false)
+        #expect(ExifDate.parse("2024:01:01 00:00:00", subSec: nil, offset: "+02:00")?.offsetSeconds == 7200)
     }
 
     @Test func regressionInputsFromFuzzingGiveTypedErrors() throws {

@@ -421,7 +421,9 @@ public enum FileInspector {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(secondsFromGMT: exif.timeZoneOffsetSeconds)
             formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
-            report.add(s, "DateTimeOriginal", formatter.string(from: v))
+            let zone = exif.timeZoneOffsetRecorded ? " " + ExifDate(date: v, offsetSeconds: exif.timeZoneOffsetSeconds).offset
+                                                   : " (no time zone recorded)"
+            report.add(s, "DateTimeOriginal", formatter.string(from: v) + zone)
         }
         if let v = exif.exposureTime {
             report.add(s, "ExposureTime", v > 0 && v < 0.5 ? "1/\(number((1 / v * 10).rounded() / 10)) s" : "\(number(v)) s")
