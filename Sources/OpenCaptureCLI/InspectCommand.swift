@@ -21,6 +21,11 @@ struct InspectCommand: ParsableCommand {
                 let report = try FileInspector.inspect(contentsOf: URL(fileURLWithPath: input))
                 print(input)
                 for line in report.lines { print("  " + line) }
+                // The rest was shown; a damaged part still makes the file's check fail.
+                for problem in report.problems {
+                    FileHandle.standardError.write(Data("\(input): error: damaged \(problem)\n".utf8))
+                }
+                if !report.problems.isEmpty { failures += 1 }
             } catch {
                 failures += 1
                 FileHandle.standardError.write(Data("\(input): error: \(error)\n".utf8))

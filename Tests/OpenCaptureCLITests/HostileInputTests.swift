@@ -48,6 +48,25 @@ struct HostileInputTests {
         return folder
     }
 
+    /// A JPEG whose appended MPF depth image is cut short: inspect shows what it could read, says what is damaged and
+    /// exits 1.
+    @Test func inspectShowsTheRestOfAFileWithADamagedDepthMapAndFails() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let disparity = Raster<Float>(width: 64, height: 48, channels: 1, repeating: 0.5)
+        let depth = DepthAuxiliaryImage(map: DepthMap(values: disparity, kind: .disparity, accuracy: .relative, isFiltered: true))
+        let jpeg = try JPEGEncoder.encode(Raster<UInt8>(width: 128, height: 96, channels: 3, repeating: 90), depth: depth)
+        let index = try #require(try MultiPictureIndex.read(jpeg: jpeg))
+        try jpeg.prefix(index.entries[1].offset + 40).write(to: folder.appendingPathComponent("depth-cut.jpg"))
+        try jpeg.write(to: folder.appendingPathComponent("depth.jpg"))
+        let whole = try OpenCaptureBinary.tool.run(["inspect", "depth.jpg"], in: folder)
+        #expect(whole.status == 0 && whole.output.contains("Size: 64×48"), "\(whole.output)")
+        let cut = try OpenCaptureBinary.tool.run(["inspect", "depth-cut.jpg"], in: folder)
+        #expect(cut.status == 1)
+        #expect(cut.output.contains("128×96") && cut.output.contains("Depth"), "\(cut.output)")
+        #expect(cut.errorOutput.contains("depth-cut.jpg: error: damaged depth"), "\(cut.errorOutput)")
+    }
+
     static let cases: [(String, [String])] = [
         ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
         ("fuse one file twice", ["fuse", "good.jpg", "./good.jpg", "-o", "fused.jpg"]),

@@ -118,6 +118,7 @@ public enum FileInspector {
             motion = info
         } catch {
             report.add("Motion Photo", "Video", "missing — \(error)")
+            report.problems.append("Motion Photo video: \(error)")
             return
         }
         report.add("Motion Photo", "Video", "\(motion.video.count) bytes at offset \(motion.video.lowerBound)")
@@ -367,13 +368,15 @@ public enum FileInspector {
 
     // MARK: - Depth and matte (HEIC auxiliary images, JPEG MPF secondary images)
 
-    /// Sections "Depth", "Matte" and "Calibration"; a damaged depth structure is reported, not thrown.
+    /// Sections "Depth", "Matte" and "Calibration"; a damaged depth structure is reported (and is a problem), not
+    /// thrown.
     private static func addEmbeddedDepth(_ data: Data, to report: inout FileReport) {
         let d: EmbeddedDepthDescription
         do {
             d = try EmbeddedDepthReader.describe(data)
         } catch {
             report.add("Depth", "Error", "\(error)")
+            report.problems.append("depth: \(error)")
             return
         }
         if let size = d.depthSize, let m = d.depthMetadata {

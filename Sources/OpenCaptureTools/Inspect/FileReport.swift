@@ -12,6 +12,9 @@ public struct FileReport: Sendable, Equatable, CustomStringConvertible {
     public var iccProfileDescription: String?
     /// Every value found, in report order.
     public var entries: [FileReportEntry]
+    /// Parts of the file found damaged while the rest was read (an embedded depth map or Motion Photo video cut short):
+    /// each also shows among `entries`; `opencapture inspect` prints the report and exits 1.
+    public var problems: [String] = []
 
     public init(kind: InspectedFileKind, width: Int? = nil, height: Int? = nil, thumbnailWidth: Int? = nil,
                 thumbnailHeight: Int? = nil, iccProfileDescription: String? = nil, entries: [FileReportEntry] = []) {

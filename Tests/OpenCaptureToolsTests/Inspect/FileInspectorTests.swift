@@ -125,6 +125,18 @@ import Testing
         #expect(try FileInspector.inspect(jpeg + Data(repeating: 0x5A, count: 100)).kind == .jpeg)
     }
 
+    /// A damaged embedded part is shown and listed among the report's problems; a whole file has none.
+    @Test func aDamagedDepthMapIsAProblem() throws {
+        let disparity = Raster<Float>(width: 64, height: 48, channels: 1, repeating: 0.5)
+        let depth = DepthAuxiliaryImage(map: DepthMap(values: disparity, kind: .disparity, accuracy: .relative, isFiltered: true))
+        let jpeg = try JPEGEncoder.encode(Raster<UInt8>(width: 128, height: 96, channels: 3, repeating: 90), depth: depth)
+        #expect(try FileInspector.inspect(jpeg).problems.isEmpty)
+        let index = try #require(try MultiPictureIndex.read(jpeg: jpeg))
+        let report = try FileInspector.inspect(jpeg.prefix(index.entries[1].offset + 40))
+        #expect(report.problems.count == 1 && report.problems.first?.hasPrefix("depth: ") == true, "\(report.problems)")
+        #expect(report.value("Error", in: "Depth") != nil && report.width == 128)
+    }
+
     @Test func damagedPNGsAndTIFFsAreErrors() throws {
         let png = try PNGCodec.encode(Raster<UInt8>(width: 30, height: 20, channels: 3, repeating: 7))
         var flipped = png
