@@ -30,8 +30,9 @@ package enum CaptureExif {
         exif.colorSpace = ExifMetadata.colorSpaceTag(for: request.colorSpace)
         exif.pixelXDimension = request.photoSize.width
         exif.pixelYDimension = request.photoSize.height
-        // APEX brightness: Bv = log2(L / (0.3 · 0.32 · 3.125)) with L in cd/m² (K = 12.5).
-        exif.brightnessValue = log2(max(plan.metering.sceneLuminance, 1e-6) / 0.3 / 0.32 / 3.125)
+        // APEX brightness of the metered scene: Bv = log2(L / (N·K)) with L in cd/m², N = 0.32 (Sv = log2(N·ISO)) and
+        // the meter's K = 12.5, so Bv = EV100 − Sv(100) = EV100 − 5 and Av + Tv = Bv + Sv at the meter's exposure.
+        exif.brightnessValue = plan.metering.exposureValue100 - 5
         // ExposureProgram 1 manual / 2 normal; ExposureMode 0 auto, 1 manual, 2 auto bracket. A bracket's shots say how
         // they were exposed: a manual bracket's as set, an auto-exposure bracket's by the meter at each bias.
         let manual: Bool, bracketed: Bool

@@ -31,6 +31,10 @@ public struct MovieSettings: Sendable {
     /// Clockwise degrees players turn the frames (0, 90, 180 or 270), written as the video track's display matrix:
     /// 90 for a phone held upright, whose sensor reads out landscape.
     public var rotation = 0
+    /// Whether the movie shows its frames mirrored about the displayed picture's vertical axis (a front camera's
+    /// mirrored connection, as the still records it in its EXIF orientation): the frames are mirrored before encoding
+    /// (left to right, or top to bottom where `rotation` turns them a quarter), so every player shows it.
+    public var mirrored = false
 
     public init(codec: MovieCodec, width: Int, height: Int, frameRate: Int) {
         self.codec = codec

@@ -86,6 +86,14 @@ public final class MovieWriter {
     /// movie's start; frames at or before the previous one's time are skipped.
     public func append(_ frame: PixelBuffer, at time: Double) throws {
         guard let writer else { throw MediaFormatError.writeFailed("the movie is already finished") }
+        var frame = frame
+        if settings.mirrored {
+            // About the displayed picture's vertical axis: across the stored rows when the player turns them a quarter.
+            guard let mirrored = frame.mirrored(topToBottom: (settings.rotation % 180 + 180) % 180 == 90) else {
+                throw fail(Array("cannot allocate a mirrored frame".utf8CString))
+            }
+            frame = mirrored
+        }
         let expected: FourCC = settings.fullRange ? "420f" : "420v"
         guard frame.width == settings.width, frame.height == settings.height, frame.pixelFormat == expected else {
             throw MediaFormatError.unsupported("a \(frame.width)×\(frame.height) \(frame.pixelFormat) frame in a \(settings.width)×\(settings.height) \(expected) movie")

@@ -205,4 +205,32 @@ import Testing
     @Test func rejectsRastersWithoutThreeChannels() {
         #expect(PixelBuffer.yCbCr420(from: Raster<UInt8>(width: 4, height: 4, channels: 1), fullRange: true) == nil)
     }
+
+    /// Mirroring reverses each plane in its own units: luma bytes, Cb/Cr pairs, BGRA pixels; or the row order.
+    @Test func mirroringReversesRowsOrTheirOrder() throws {
+        let buffer = try #require(PixelBuffer(width: 4, height: 2, pixelFormat: .yuv420BiPlanarFullRange))
+        let y = try #require(buffer.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        let c = try #require(buffer.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
+        for x in 0..<4 { y[x] = UInt8(x); y[buffer.planes[0].bytesPerRow + x] = UInt8(10 + x) }
+        c[0] = 1; c[1] = 2; c[2] = 3; c[3] = 4
+        buffer.attachments["k"] = "v"
+        let across = try #require(buffer.mirrored())
+        let ay = try #require(across.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        let ac = try #require(across.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
+        #expect((0..<4).map { ay[$0] } == [3, 2, 1, 0])
+        #expect((0..<4).map { ay[across.planes[0].bytesPerRow + $0] } == [13, 12, 11, 10])
+        #expect((0..<4).map { ac[$0] } == [3, 4, 1, 2], "pairs stay Cb, Cr")
+        #expect(across.attachments["k"] == "v")
+        let down = try #require(buffer.mirrored(topToBottom: true))
+        let dy = try #require(down.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        #expect((0..<4).map { dy[$0] } == [10, 11, 12, 13] && (0..<4).map { dy[down.planes[0].bytesPerRow + $0] } == [0, 1, 2, 3])
+
+        let bgra = try #require(PixelBuffer(width: 2, height: 1, pixelFormat: .bgra32))
+        let p = try #require(bgra.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        for i in 0..<8 { p[i] = UInt8(i) }
+        let flipped = try #require(bgra.mirrored())
+        let q = try #require(flipped.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        #expect((0..<8).map { q[$0] } == [4, 5, 6, 7, 0, 1, 2, 3])
+        withExtendedLifetime(flipped) {}
+    }
 }

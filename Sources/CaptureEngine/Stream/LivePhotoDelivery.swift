@@ -29,6 +29,8 @@ package struct LivePhotoDelivery: Sendable {
     /// Clockwise degrees players turn the movie (the photo connection's rotation, which the still records as its
     /// EXIF orientation), written as the track's display matrix.
     package var rotation = 0
+    /// Whether the movie is mirrored as the still is (the photo connection's mirroring, a front camera's by default).
+    package var mirrored = false
     /// The still's capture date: the movie's creation time (nil leaves it 0, 1904).
     package var creationDate: Date?
 

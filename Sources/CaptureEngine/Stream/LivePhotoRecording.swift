@@ -49,6 +49,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
                                      frameRate: Int((stream.configuration.frameRate / Double(step)).rounded()))
         settings.colorSpace = stream.configuration.device.colorSpace
         settings.rotation = delivery.rotation
+        settings.mirrored = delivery.mirrored
         settings.creationDate = delivery.creationDate
         settings.threads = 1
         if delivery.sound != nil { settings.audio = (RoomSound.sampleRate, 1) }

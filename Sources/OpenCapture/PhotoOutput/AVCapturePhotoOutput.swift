@@ -93,6 +93,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                     suspension: { [weak self] in self?.withOutputLock { self?.livePhotoSuspensionTime } ?? nil })
                 request.livePhoto?.autoTrims = livePhotoAutoTrimming
                 request.livePhoto?.rotation = Int(connection.videoRotationAngle)
+                request.livePhoto?.mirrored = connection.isVideoMirrored
                 request.livePhoto?.creationDate = request.captureDate
             }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.

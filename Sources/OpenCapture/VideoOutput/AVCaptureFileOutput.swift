@@ -60,6 +60,7 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         settings.colorSpace = stream.configuration.device.colorSpace
         // The connection's rotation goes into the track's display matrix, as stills record it as EXIF orientation.
         settings.rotation = Int(connections.first?.videoRotationAngle ?? 0)
+        settings.mirrored = connections.first?.isVideoMirrored ?? false
         let (date, offset) = session?.captureClock.read() ?? (Date(), 0)
         settings.creationDate = date
         settings.metadata = [("com.apple.quicktime.make", "OpenCapture"), ("com.apple.quicktime.model", device.localizedName),

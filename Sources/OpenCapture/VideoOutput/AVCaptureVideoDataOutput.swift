@@ -101,10 +101,12 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
     private func receive(_ frame: StreamFrame) {
         lock.lock()
         guard let delegate = _delegate, let queue = _queue, let connection = connections.first,
-              let pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
+              var pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
         let drop = inFlight >= (_discardsLate ? 1 : Self.queuedFrameLimit)
         if drop { dropped += 1 } else { inFlight += 1; delivered += 1 }
         lock.unlock()
+        // A mirrored connection (the front camera's, by default) delivers its frames mirrored left to right.
+        if !drop, connection.isVideoMirrored, let mirrored = pixels.mirrored() { pixels = mirrored }
         let buffer = CMSampleBuffer(imageBuffer: pixels,
                                     presentationTimeStamp: CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000),
                                     duration: CMTime(seconds: frame.duration, preferredTimescale: 1_000_000_000))

@@ -39,11 +39,15 @@ import Testing
                     Double((exif["ISOSpeedRatings"] as? [Int])?.first ?? 0))
         }
         #expect(exposures.map(\.0) == [-2, 0, 2])
-        // EXIF says how they were exposed: the normal program, auto bracket.
+        // EXIF says how they were exposed: the normal program, auto bracket. The scene's APEX brightness is one for the
+        // three (it is the scene's, not the shot's), and a living room's: EV100 5–10 (Bv = EV100 − 5).
+        var apex: [Double] = []
         for photo in photos {
             let exif = try #require(photo.metadata["{Exif}"] as? [String: Any])
             #expect(exif["ExposureProgram"] as? Int == 2 && exif["ExposureMode"] as? Int == 2)
+            apex.append(try #require(exif["BrightnessValue"] as? Double))
         }
+        #expect(Set(apex).count == 1 && apex[0] > 0 && apex[0] < 5, "\(apex)")
         let light = exposures.map { $0.1 * $0.2 }
         #expect(abs(light[1] / light[0] - 4) < 0.3 && abs(light[2] / light[1] - 4) < 0.3, "\(light)")
         // The sensor really collected that light: the ground truth (1.0 = saturation) scales by the same factor.

@@ -51,6 +51,36 @@ import Testing
         #expect(difference > a.values.count / 4, "consecutive frames differ: \(difference)")
     }
 
+    /// A mirrored connection delivers frames mirrored left to right: a mirrored frame matches an earlier plain one
+    /// read backwards far better than as it is.
+    @Test func aMirroredConnectionDeliversMirroredFrames() throws {
+        let rig = StreamRig(frameRate: 30, pixelFormat: kCVPixelFormatType_32BGRA)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        _ = rig.collector.waitFor(2)
+        let plain = try #require(rig.collector.snapshot.last?.imageBuffer)
+        let connection = try #require(rig.videoOutput.connection(with: .video))
+        connection.automaticallyAdjustsVideoMirroring = false
+        connection.isVideoMirrored = true
+        let count = rig.collector.snapshot.times.count
+        _ = rig.collector.waitFor(count + 3)
+        let mirrored = try #require(rig.collector.snapshot.last?.imageBuffer)
+        func difference(flipped: Bool) -> Double {
+            let a = plain.baseAddress(ofPlane: 0)!.assumingMemoryBound(to: UInt8.self)
+            let b = mirrored.baseAddress(ofPlane: 0)!.assumingMemoryBound(to: UInt8.self)
+            var sum = 0
+            for y in stride(from: 0, to: plain.height, by: 2) {
+                for x in stride(from: 0, to: plain.width, by: 2) {
+                    let source = flipped ? plain.width - 1 - x : x
+                    sum += abs(Int(a[y * plain.bytesPerRow + 4 * source + 1]) - Int(b[y * mirrored.bytesPerRow + 4 * x + 1]))
+                }
+            }
+            return Double(sum) / Double(plain.width * plain.height / 4)
+        }
+        let backwards = difference(flipped: true), forwards = difference(flipped: false)
+        #expect(backwards * 3 < forwards, "read backwards \(backwards), as it is \(forwards)")
+    }
+
     @Test func aBusyDelegateGetsDropsNotABacklog() throws {
         let rig = StreamRig(frameRate: 30, delegateWork: 0.1)
         rig.session.startRunning()

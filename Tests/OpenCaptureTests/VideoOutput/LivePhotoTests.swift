@@ -194,6 +194,49 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(at < before && at < after, "mean difference around the pendulum: \(at) at the display time, \(before) before, \(after) after")
     }
 
+    /// A mirrored connection (a front camera's) mirrors the movie as the still's EXIF orientation mirrors the still:
+    /// about the displayed picture's vertical axis, so across the stored rows when the movie is turned a quarter.
+    @Test(.enabled(if: ExternalTool("ffmpeg").isInstalled, "ffmpeg not installed"), arguments: [0, 90])
+    func aMirroredConnectionMirrorsTheMovieAsTheStill(rotation: Int) throws {
+        let (session, output) = try Self.running()
+        defer { session.stopRunning() }
+        let connection = try #require(output.connection(with: .video))
+        connection.automaticallyAdjustsVideoMirroring = false
+        connection.isVideoMirrored = true
+        connection.videoRotationAngle = CGFloat(rotation)
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("mirrored.mov")
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        settings.livePhotoMovieFileURL = url
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: settings, delegate: watcher)
+        watcher.wait()
+        let movie = try #require(watcher.movie)
+        let photo = try #require(watcher.photoData)
+        #expect(try ExifReader.read(jpeg: photo).orientation == (rotation == 0 ? 2 : 5))
+        let still = try JPEGDecoder.decode(photo)
+        let frame = try ExternalTool("ffmpeg").run(["-v", "error", "-noautorotate", "-i", url.path, "-ss",
+                                                    String(format: "%.3f", movie.display), "-frames:v", "1", "-f", "rawvideo",
+                                                    "-pix_fmt", "rgb24", "-"])
+        let rgb = [UInt8](frame.standardOutput)
+        try #require(rgb.count == 352 * 288 * 3)
+        /// Mean difference of the stored frame from the still's stored pixels read at (x, y) → `source`.
+        func difference(_ source: (Int, Int) -> (Int, Int)) -> Double {
+            var sum = 0
+            for y in stride(from: 0, to: 288, by: 2) {
+                for x in stride(from: 0, to: 352, by: 2) {
+                    let (sx, sy) = source(x, y)
+                    for c in 0..<3 { sum += abs(Int(rgb[3 * (y * 352 + x) + c]) - Int(still.storage[3 * (sy * 352 + sx) + c])) }
+                }
+            }
+            return Double(sum) / Double(176 * 144 * 3)
+        }
+        let expected = rotation == 0 ? difference { (351 - $0, $1) } : difference { ($0, 287 - $1) }
+        let unmirrored = difference { ($0, $1) }
+        #expect(expected < 12 && expected * 3 < unmirrored, "mirrored \(expected), as stored \(unmirrored)")
+    }
+
     @Test func liveRulesGiveTypedErrors() throws {
         let (session, output) = Self.rig()
         session.sessionPreset = .photo
