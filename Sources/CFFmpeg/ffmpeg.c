@@ -59,6 +59,8 @@ struct ocav_writer {
     X(codec, avcodec_find_encoder) \
     X(util, av_strerror) \
     X(format, av_stream_new_side_data) \
+    X(format, av_stream_get_side_data) \
+    X(util, av_dict_get) \
     X(format, av_read_frame) \
     X(codec, av_packet_unref) \
     X(util, av_mallocz) \
@@ -335,9 +337,22 @@ int ocav_remux(const char *in_path, const char *out_path, const char *format, ch
         o->codecpar->codec_tag = 0;
         if (par->codec_id == AV_CODEC_ID_HEVC) o->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
         o->time_base = in->streams[i]->time_base;
+        // The display matrix (a portrait movie's rotation, a front camera's mirroring) goes with the stream.
+        size_t matrix_size = 0;
+        const uint8_t *matrix = ff.av_stream_get_side_data(in->streams[i], AV_PKT_DATA_DISPLAYMATRIX, &matrix_size);
+        if (matrix && matrix_size >= 9 * sizeof(int32_t)) {
+            uint8_t *copy = ff.av_stream_new_side_data(o, AV_PKT_DATA_DISPLAYMATRIX, matrix_size);
+            if (!copy) { ret = AVERROR(ENOMEM); snprintf(error, (size_t)size, "out of memory"); goto done; }
+            memcpy(copy, matrix, matrix_size);
+        }
         map[i] = kept++;
     }
     if (video == 0) { ret = AVERROR_INVALIDDATA; snprintf(error, (size_t)size, "the movie has no video stream"); goto done; }
+    // The movie's creation time (its mvhd, which the muxer also writes into every tkhd and mdhd).
+    const AVDictionaryEntry *created = ff.av_dict_get(in->metadata, "creation_time", NULL, 0);
+    if (created && (ret = ff.av_dict_set(&out->metadata, "creation_time", created->value, 0)) < 0) {
+        ocav_message(ret, "cannot copy the creation time", error, size); goto done;
+    }
     if ((ret = ff.avio_open(&out->pb, out_path, AVIO_FLAG_WRITE)) < 0) { ocav_message(ret, "cannot create the file", error, size); goto done; }
     if ((ret = ff.avformat_write_header(out, NULL)) < 0) { ocav_message(ret, "cannot write the header", error, size); goto done; }
     while ((ret = ff.av_read_frame(in, packet)) >= 0) {

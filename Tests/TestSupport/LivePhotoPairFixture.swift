@@ -9,18 +9,23 @@ public enum LivePhotoPairFixture {
     /// The movie's creation time (2026-03-01 08:30 UTC).
     public static let creationDate = Date(timeIntervalSince1970: 1_772_353_800)
 
-    public static func make(in folder: URL, identifier: String = identifier, stillImageTime: Double = 0.5) throws -> (still: URL, movie: URL) {
+    /// The pair in `folder`; the still's EXIF says `orientation` (its pixels are the same whatever it says), the
+    /// movie's display matrix turns it `rotation` degrees clockwise.
+    public static func make(in folder: URL, identifier: String = identifier, stillImageTime: Double = 0.5,
+                            orientation: Int = 1, rotation: Int = 0) throws -> (still: URL, movie: URL) {
         var image = Raster<UInt8>(width: 64, height: 48, channels: 3)
         for y in 0..<48 { for x in 0..<64 { for c in 0..<3 { image.storage[(y * 64 + x) * 3 + c] = UInt8((x * 4 + y * 3 + c * 70) & 255) } } }
         var exif = ExifMetadata()
         exif.make = "OpenCapture"
         exif.appleContentIdentifier = identifier
+        exif.orientation = orientation
         let still = folder.appendingPathComponent("IMG_0001.JPG")
         try JPEGEncoder.encode(image, quality: 90, exif: exif).write(to: still)
         var settings = MovieSettings(codec: .h264, width: 64, height: 48, frameRate: 15)
         settings.audio = (48_000, 1)
         settings.preset = "ultrafast"
         settings.creationDate = creationDate
+        settings.rotation = rotation
         let unpaired = folder.appendingPathComponent("unpaired.mov")
         let writer = try MovieWriter(url: unpaired, settings: settings)
         for frame in 0..<15 {

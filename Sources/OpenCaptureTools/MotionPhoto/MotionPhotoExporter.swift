@@ -98,7 +98,11 @@ public enum MotionPhotoExporter {
         let heif = FileKind.of(data) == .heif
         let structure = heif ? try HEIFStructure.parse(data) : nil
         var exif = heif ? structure?.exif.flatMap { try? ExifReader.read(jpeg: $0) } : try? ExifReader.read(jpeg: data)
-        let rgb = heif ? try HEIFDecoder.decode(data) : try JPEGDecoder.decode(data)
+        // libheif turns a HEIC as its irot/imir say; a JPEG's EXIF orientation is turned here.
+        var rgb = heif ? try HEIFDecoder.decode(data) : try JPEGDecoder.decode(data)
+        if !heif, let orientation = exif?.orientation {
+            rgb = ExifOrientationTransform(exifOrientation: orientation, size: rgb.size).apply(rgb)
+        }
         exif?.orientation = 1
         exif?.pixelXDimension = rgb.width
         exif?.pixelYDimension = rgb.height

@@ -75,6 +75,35 @@ import Testing
         }
     }
 
+    /// A JPEG still's EXIF orientation is turned into the HEIC's pixels (its EXIF then says "up"), so a portrait
+    /// photo stays upright and a mirrored one mirrored.
+    @Test(arguments: [6, 2])
+    func aJPEGStillsOrientationSurvivesTheHEIC(orientation: Int) throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pair = try LivePhotoPairFixture.make(in: folder, orientation: orientation, rotation: orientation == 6 ? 90 : 0)
+        let output = folder.appendingPathComponent("PXL_0001.MP.heic")
+        _ = try MotionPhotoExporter.export(still: pair.still, movie: pair.movie, to: output)
+        let data = try Data(contentsOf: output)
+        let stored = try JPEGDecoder.decode(try Data(contentsOf: pair.still))
+        let expected = ExifOrientationTransform(exifOrientation: orientation, size: stored.size).apply(stored)
+        let rgb = try HEIFDecoder.decode(data)
+        #expect(rgb.size == expected.size)
+        let difference = zip(rgb.storage, expected.storage).map { abs(Int($0) - Int($1)) }.reduce(0, +) / max(1, rgb.storage.count)
+        #expect(difference < 6, "mean difference \(difference) from the still as displayed")
+        #expect(try HEIFStructure.parse(data).exif.flatMap { try ExifReader.read(jpeg: $0) }?.orientation == 1)
+        // The MP4 keeps the movie's turn (its display matrix) and creation time.
+        let info = try #require(try MotionPhoto.read(data))
+        let video = Data(data[info.video])
+        #expect(try QuickTimeMovie.parse(video).creationDate == LivePhotoPairFixture.creationDate)
+        if ExternalTool.ffprobe.isInstalled {
+            let probe = try ExternalTool.ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                      "stream_side_data=rotation", "-of", "csv=p=0"], file: video, fileExtension: "mp4")
+            let rotation = String(decoding: probe.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(rotation == (orientation == 6 ? "-90" : ""), "rotation \(rotation)")
+        }
+    }
+
     @Test func aStillFromAnotherPairIsRefusedAndNothingIsWritten() throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
