@@ -1,5 +1,10 @@
+import Foundation
+
 /// Why a depth computation could not run: typed, never a trap.
-public enum DepthError: Error, Equatable, CustomStringConvertible {
+public enum DepthError: LocalizedError, Equatable, CustomStringConvertible {
+    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
+    public var errorDescription: String? { description }
+
     /// The inputs' sizes or channel counts do not match what the operation needs.
     case mismatchedInputs(String)
     /// A parameter is outside its valid range.

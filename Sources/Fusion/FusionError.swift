@@ -1,7 +1,11 @@
+import Foundation
 import CaptureCore
 
 /// Errors thrown by the Fusion module. Bad input always surfaces as one of these, never as a trap.
-public enum FusionError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum FusionError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
+    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
+    public var errorDescription: String? { description }
+
     /// The image array was empty.
     case noImages
     /// The images do not all have the same width, height and channel count.

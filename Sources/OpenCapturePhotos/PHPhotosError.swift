@@ -1,7 +1,14 @@
 import Foundation
 
-/// Errors of the photo library, with the codes of Apple's `PHPhotosError.Code` where it has one.
-public struct PHPhotosError: Error, Sendable, Equatable, CustomStringConvertible {
+/// The domain of the photo library's errors as `NSError` (Photos' `PHPhotosErrorDomain`).
+public let PHPhotosErrorDomain = "PHPhotosErrorDomain"
+
+/// Errors of the photo library, with the codes of Apple's `PHPhotosError.Code` where it has one; bridged to `NSError`
+/// in `PHPhotosErrorDomain` with that code.
+public struct PHPhotosError: CustomNSError, LocalizedError, Sendable, Equatable, CustomStringConvertible {
+    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
+    public var errorDescription: String? { description }
+
     public enum Code: Int, Sendable {
         case invalid = -1
         case userCancelled = 3072
@@ -16,7 +23,11 @@ public struct PHPhotosError: Error, Sendable, Equatable, CustomStringConvertible
         case accessUserDenied = 3311
     }
 
-    public static let errorDomain = "PHPhotosErrorDomain"
+    public static let errorDomain = PHPhotosErrorDomain
+    /// The code as `NSError` carries it (Apple's numbers: 3302 for an invalid resource…).
+    public var errorCode: Int { code.rawValue }
+    /// The description as the bridged `NSError`'s `localizedDescription`.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 
     public let code: Code
     /// What went wrong, for people.

@@ -6,6 +6,14 @@ import Testing
 @testable import OpenCapturePhotos
 
 @Suite struct PHPhotoLibraryTests {
+    /// As `NSError` the error is Photos' (domain and code), and `localizedDescription` says what went wrong.
+    @Test func errorsBridgeWithApplesDomainCodeAndMessage() {
+        let error: Error = PHPhotosError(.invalidResource, "resource 1 is not an image")
+        let bridged = error as NSError
+        #expect(bridged.domain == PHPhotosErrorDomain && bridged.code == 3302)
+        #expect(error.localizedDescription.contains("resource 1 is not an image"), "\(error.localizedDescription)")
+    }
+
     @Test func aPhotoComesBackWithItsTypeSizeAndBytes() throws {
         let (library, folder) = try PhotoFixtures.library()
         defer { try? FileManager.default.removeItem(at: folder) }

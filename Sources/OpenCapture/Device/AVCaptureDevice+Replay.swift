@@ -5,7 +5,10 @@ import MediaFormats
 
 extension AVCaptureDevice {
     /// Why a replay device could not be made (OpenCapture addition).
-    public enum ReplayError: Error, Equatable, CustomStringConvertible {
+    public enum ReplayError: LocalizedError, Equatable, CustomStringConvertible {
+        /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
+        public var errorDescription: String? { description }
+
         case noRawFiles(String)
         case unreadable(String, reason: String)
         case mismatchedFrames(String)

@@ -40,7 +40,8 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
     @Locked public var isAutoContentAwareDistortionCorrectionEnabled = false
     /// Deprecated in iOS 16: deliver the format's high-resolution still size.
     @Locked public var isHighResolutionPhotoEnabled = false
-    /// Largest photo size for this request ({0,0} = the output's default); must not exceed the output's.
+    /// Largest photo size for this request, one of the active format's `supportedMaxPhotoDimensions`; {0,0} (what new
+    /// settings read; Apple's read the smallest supported size) takes the format's own size. Must not exceed the output's.
     @Locked public var maxPhotoDimensions = CMVideoDimensions(width: 0, height: 0)
 
     /// Deliver `AVCapturePhoto.depthData` (default false); needs the output's `isDepthDataDeliveryEnabled`.

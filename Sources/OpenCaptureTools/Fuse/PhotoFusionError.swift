@@ -1,5 +1,10 @@
+import Foundation
+
 /// Why `PhotoFusion` could not fuse a bracket (OpenCapture addition).
-public enum PhotoFusionError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PhotoFusionError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
+    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
+    public var errorDescription: String? { description }
+
     /// Fewer than two images.
     case notEnoughImages(Int)
     /// An input could not be read or decoded.

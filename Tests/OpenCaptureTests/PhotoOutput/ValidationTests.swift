@@ -147,6 +147,9 @@ import Testing
     @Test func captureNeedsARunningSessionWithACamera() async {
         let output = AVCapturePhotoOutput()
         #expect(throws: PhotoSettingsError.noActiveVideoConnection) { try output.validate(AVCapturePhotoSettings()) }
+        // What an app's alert shows is the reason, not "The operation could not be completed".
+        let failure: Error = PhotoSettingsError.noActiveVideoConnection
+        #expect(failure.localizedDescription == PhotoSettingsError.noActiveVideoConnection.description)
         #expect(output.availablePhotoCodecTypes.isEmpty)
         #expect(output.maxBracketedCapturePhotoCount == 0)
         let rig = CaptureRig()
