@@ -40,7 +40,8 @@ package enum PhotoEncoder {
             options.colorSpace = request.colorSpace
             options.exif = exif
             options.orientation = exif.orientation
-            options.thumbnailMaxDimension = request.thumbnailSize.map { max($0.width, $0.height) } ?? 320
+            // A thumbnail only when asked for (Apple: a nil embeddedThumbnailPhotoFormat embeds none).
+            options.thumbnailMaxDimension = request.thumbnailSize.map { max($0.width, $0.height) }
             options.depth = depthImage
             options.portraitMatte = matteImage
             return Processed(fileData: try HEIFEncoder.encode(rgb, options: options))

@@ -27,6 +27,7 @@ struct DemoCommand: AsyncParsableCommand {
             device.setExposureTargetBias(bias)
             device.unlockForConfiguration()
             let settings = format.map { AVCapturePhotoSettings(format: $0) } ?? AVCapturePhotoSettings()
+            if format?[AVVideoCodecKey] as? AVVideoCodecType == .hevc { settings.embeddedThumbnailPhotoFormat = CameraOptions.heicThumbnail }
             configure(settings)
             let delegate = PrintingPhotoDelegate(directory: directory, name: name, replacing: true)
             let started = Date()

@@ -39,6 +39,7 @@ struct LiveCommand: AsyncParsableCommand {
         print("  viewfinder running; keeping 1.5 s of frames before the shutter…")
         try await Task.sleep(nanoseconds: 1_600_000_000)
         let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: format == "heic" ? AVVideoCodecType.hevc : .jpeg])
+        if format == "heic" { settings.embeddedThumbnailPhotoFormat = CameraOptions.heicThumbnail }
         let name = "live-\(OutputNumbering.next("live", in: directory))"
         let movieURL = directory.appendingPathComponent("\(name).mov")
         settings.livePhotoMovieFileURL = movieURL

@@ -145,6 +145,7 @@ struct ShootCommand: AsyncParsableCommand {
         } else {
             settings = AVCapturePhotoSettings(format: processed)
         }
+        if format == "heic" || format == "hevc" { settings.embeddedThumbnailPhotoFormat = CameraOptions.heicThumbnail }
         if let flash, !output.supportedFlashModes.contains(flash.mode) {
             throw CLIError("--flash \(flash.rawValue): this camera has no flash (its modes: "
                 + FlashChoice.allCases.filter { output.supportedFlashModes.contains($0.mode) }.map(\.rawValue).joined(separator: ", ") + ")")

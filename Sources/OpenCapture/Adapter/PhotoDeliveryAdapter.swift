@@ -75,8 +75,16 @@ final class PhotoDeliveryAdapter: Sendable {
 
     private func makePhoto(_ native: CapturedPhoto) -> AVCapturePhoto {
         let bracket = (settings as? AVCapturePhotoBracketSettings)?.bracketedSettings
-        let thumbnailFormat = native.isRaw ? settings.rawEmbeddedThumbnailPhotoFormat
-            : (current.embeddedThumbnailDimensions.width == 0 ? nil : settings.embeddedThumbnailPhotoFormat)
+        // The resolved format: the request's with the size the thumbnail really has (fitted to the photo's shape).
+        func resolved(_ format: [String: Any]?, _ size: CMVideoDimensions) -> [String: Any]? {
+            guard var format, size.width > 0, size.height > 0 else { return nil }
+            format[AVVideoWidthKey] = Int(size.width)
+            format[AVVideoHeightKey] = Int(size.height)
+            return format
+        }
+        let thumbnailFormat = native.isRaw
+            ? resolved(settings.rawEmbeddedThumbnailPhotoFormat, current.rawEmbeddedThumbnailDimensions)
+            : resolved(settings.embeddedThumbnailPhotoFormat, current.embeddedThumbnailDimensions)
         let truth = native.groundTruth
         return AVCapturePhoto(
             timestamp: native.timestamp.map { CMTime(seconds: $0, preferredTimescale: 1_000_000_000) } ?? .invalid,

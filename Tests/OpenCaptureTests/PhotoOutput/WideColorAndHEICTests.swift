@@ -53,10 +53,20 @@ import Testing
         #expect(rig.output.availablePhotoFileTypes.contains(.heic))
         let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc,
                                                        AVVideoCompressionPropertiesKey: [AVVideoQualityKey: 0.8]])
-        let data = try #require(try await rig.capture(settings).photos[0].fileDataRepresentation())
+        settings.embeddedThumbnailPhotoFormat = [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 160, AVVideoHeightKey: 160]
+        let photo = try #require(try await rig.capture(settings).photos.first)
+        let data = try #require(photo.fileDataRepresentation())
         let info = try HEIFDecoder.info(data)
         #expect(Set([info.width, info.height]) == [640, 480])  // irot from the portrait orientation may swap them
         #expect(info.hasThumbnail && info.hasExif)
+        // The photo's thumbnail format is the resolved one: the size the thumbnail has, fitted to the photo's shape.
+        let thumbnail = try #require(photo.embeddedThumbnailPhotoFormat)
+        #expect(thumbnail[AVVideoWidthKey] as? Int == 160 && thumbnail[AVVideoHeightKey] as? Int == 120, "\(thumbnail)")
+        // None asked for, none embedded (Apple: a nil embeddedThumbnailPhotoFormat embeds no thumbnail).
+        let plain = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc])
+        let bare = try #require(try await rig.capture(plain).photos.first)
+        #expect(try !HEIFDecoder.info(try #require(bare.fileDataRepresentation())).hasThumbnail)
+        #expect(bare.embeddedThumbnailPhotoFormat == nil)
         #expect(info.colorProfileDescription == "Display P3")
         let decoded = try HEIFDecoder.decode(data)
         #expect(decoded.width * decoded.height == 640 * 480)
