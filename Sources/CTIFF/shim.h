@@ -35,6 +35,7 @@ static inline void opencapture_dng_extender(TIFF *tif) {
         { 51041, -1, -1, TIFF_DOUBLE, FIELD_CUSTOM, 1, 1, (char *)"NoiseProfile" },
         { 51009, -1, -1, TIFF_UNDEFINED, FIELD_CUSTOM, 1, 1, (char *)"OpcodeList2" },
         { 51022, -1, -1, TIFF_UNDEFINED, FIELD_CUSTOM, 1, 1, (char *)"OpcodeList3" },
+        { 50970, 1, 1, TIFF_LONG, FIELD_CUSTOM, 1, 0, (char *)"PreviewColorSpace" },
     };
     for (unsigned i = 0; i < sizeof info / sizeof info[0]; i++) {
         if (TIFFFindField(tif, info[i].field_tag, TIFF_ANY) == NULL) TIFFMergeFieldInfo(tif, &info[i], 1);

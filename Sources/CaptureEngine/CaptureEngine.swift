@@ -126,7 +126,7 @@ package final class CaptureEngine: Sendable {
         var count = firstPhotoCount
         if let delivery = request.raw {
             var rawPhoto = photo(count, raw: true)
-            let (buffer, dng) = PhotoEncoder.raw(raw, rgb: rgb, delivery: delivery, exif: exif, photoSize: request.photoSize)
+            let (buffer, dng) = PhotoEncoder.raw(raw, rgb: rgb, colorSpace: request.colorSpace, delivery: delivery, exif: exif, photoSize: request.photoSize)
             rawPhoto.pixelBuffer = buffer
             rawPhoto.fileDataProvider = dng
             results.append((rawPhoto, nil))

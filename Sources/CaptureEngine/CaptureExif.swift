@@ -6,13 +6,25 @@ import MediaFormats
 /// The EXIF a delivered photo records: the camera, the exposure actually made, the scene
 /// decisions, the capture date from the request's clock, and the request's overrides on top.
 package enum CaptureExif {
+    /// The camera as stills' EXIF and movies' QuickTime keys name it (an iPhone writes its name in both).
+    package static let cameraMake = "OpenCapture", cameraModel = "OpenCapture Simulated Camera"
+    package static var software: String { "OpenCapture \(OpenCaptureVersion.string)" }
+
+    /// The QuickTime `mdta` keys a movie gets, as iPhones write them: make, model and software as the stills' EXIF
+    /// says, and the capture date with its zone.
+    package static func movieMetadata(date: Date, offsetSeconds: Int) -> [(key: String, value: String)] {
+        [("com.apple.quicktime.make", cameraMake), ("com.apple.quicktime.model", cameraModel),
+         ("com.apple.quicktime.software", software),
+         ("com.apple.quicktime.creationdate", ExifDate(date: date, offsetSeconds: offsetSeconds).quickTime)]
+    }
+
     package static func make(request: CaptureRequest, plan: CapturePlan, record: ExposureRecord) -> ExifMetadata {
         let device = request.device, module = device.module
         var exif = ExifMetadata()
-        exif.make = "OpenCapture"
-        exif.model = "OpenCapture Simulated Camera"
-        exif.software = "OpenCapture \(OpenCaptureVersion.string)"
-        exif.lensMake = "OpenCapture"
+        exif.make = cameraMake
+        exif.model = cameraModel
+        exif.software = software
+        exif.lensMake = cameraMake
         exif.lensModel = "\(device.name) \(trim(module.focalLength))mm f/\(trim(module.fNumber))"
         exif.dateTimeOriginal = request.captureDate
         exif.appleContentIdentifier = request.livePhoto?.contentIdentifier

@@ -54,13 +54,14 @@ package enum PhotoEncoder {
     }
 
     /// The RAW photo: the Bayer mosaic as a buffer (with its black and white levels attached) and a DNG on demand.
-    package static func raw(_ raw: RawImage, rgb: Raster<UInt8>, delivery: RawDelivery, exif: ExifMetadata,
+    package static func raw(_ raw: RawImage, rgb: Raster<UInt8>, colorSpace: ColorSpace, delivery: RawDelivery, exif: ExifMetadata,
                             photoSize: Size) -> (buffer: PixelBuffer?, dng: @Sendable () -> Data?) {
         let bayer = PixelBuffer.uint16(from: raw.bayer, pixelFormat: delivery.pixelFormat)
         bayer?.attachments["BlackLevel"] = raw.blackLevel.map { String(Int($0)) }.joined(separator: " ")
         bayer?.attachments["WhiteLevel"] = String(raw.whiteLevel)
         let previewSize = delivery.thumbnail ?? photoSize.fitted(within: Size(width: 256, height: 256))
-        let preview = Resampler.downscale(rgb, to: previewSize)
+        // DNG previews are sRGB (PreviewColorSpace has no code for Display P3).
+        let preview = ColorSpace.sRGB.converting(Resampler.downscale(rgb, to: previewSize), from: colorSpace)
         let metadata = DNGMetadata.derived(from: raw, make: exif.make ?? "OpenCapture", model: exif.model ?? "Simulated Camera",
                                            exif: exif)
         return (bayer, { try? DNGWriter.write(raw, metadata: metadata, preview: preview) })

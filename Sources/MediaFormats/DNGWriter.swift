@@ -11,8 +11,8 @@ import Foundation
 /// ForwardMatrix and NoiseProfile, which libtiff 4.5.0 lacks, are registered with a tag extender
 /// (CTIFF's `opencapture_dng_register_tags`); the EXIF IFD is appended after libtiff closes the file.
 public enum DNGWriter {
-    /// Writes the DNG. `preview` is the developed photo (downscaled to at most
-    /// `maxPreviewDimension` on its long side); nil makes a small one from the mosaic.
+    /// Writes the DNG. `preview` is the developed photo in sRGB (downscaled to at most
+    /// `maxPreviewDimension` on its long side; tagged PreviewColorSpace sRGB); nil makes a small one from the mosaic.
     public static func write(_ raw: RawImage, metadata: DNGMetadata, preview: Raster<UInt8>?,
                              compression: DNGCompression = .none) throws -> Data {
         try write(raw, metadata: metadata, preview: preview, compression: compression, stripBytes: 8 << 20)
@@ -40,6 +40,7 @@ public enum DNGWriter {
                        photometric: UInt16(PHOTOMETRIC_RGB), compression: UInt16(COMPRESSION_NONE))
         ifd0.u32(TIFFTAG_ROWSPERSTRIP, UInt32(thumbnail.height))
         ifd0.u32(TIFFTAG_SUBFILETYPE, UInt32(FILETYPE_REDUCEDIMAGE))
+        ifd0.u32(tagPreviewColorSpace, 2)   // sRGB (DNG has no code for Display P3: the writer's caller converts)
         setProfileFields(&ifd0, raw: raw, metadata: metadata)
         ifd0.counted(TIFFTAG_SUBIFD, [UInt64(0)])
         ifd0.u64(TIFFTAG_EXIFIFD, 0)  // placeholder: the EXIF IFD is appended after libtiff is done
@@ -226,6 +227,7 @@ public enum DNGWriter {
     static let tagNoiseProfile: Int32 = 51041
     static let tagOpcodeList2: Int32 = 51009
     static let tagOpcodeList3: Int32 = 51022
+    static let tagPreviewColorSpace: Int32 = 50970
 }
 
 /// Installs the DNG tag extender once per process, before the first DNG is written.

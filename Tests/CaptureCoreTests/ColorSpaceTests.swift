@@ -44,4 +44,19 @@ import Testing
         #expect(Matrix3Tests.isIdentity(toP3 * toSRGB, tolerance: 1e-12))
         #expect(Matrix3Tests.isIdentity(ColorSpace.sRGB.conversion(from: .sRGB), tolerance: 1e-12))
     }
+
+    /// 8-bit images re-encoded between spaces: greys stay, in-gamut colours go there and back within two levels (the
+    /// 8-bit steps between), and P3's pure green (outside sRGB) clips to sRGB's.
+    @Test func convertingEightBitImages() {
+        let colours: [UInt8] = [128, 128, 128, 200, 100, 50, 30, 160, 220, 255, 255, 255]
+        let image = Raster<UInt8>(width: 4, height: 1, channels: 3, storage: colours)
+        let p3 = ColorSpace.displayP3.converting(image, from: .sRGB)
+        #expect(Array(p3.storage[0..<3]) == [128, 128, 128] && Array(p3.storage[9..<12]) == [255, 255, 255])
+        #expect(p3.storage != image.storage, "the colours moved")
+        let back = ColorSpace.sRGB.converting(p3, from: .displayP3)
+        #expect(zip(back.storage, colours).allSatisfy { abs(Int($0) - Int($1)) <= 2 }, "\(back.storage)")
+        let green = Raster<UInt8>(width: 1, height: 1, channels: 3, storage: [0, 255, 0])
+        #expect(ColorSpace.sRGB.converting(green, from: .displayP3).storage == [0, 255, 0])
+        #expect(ColorSpace.sRGB.converting(image, from: .sRGB).storage == colours)
+    }
 }

@@ -21,6 +21,7 @@ import Testing
         #expect(tags["IFD0:DNGVersion"] == "1 4 0 0")
         #expect(tags["IFD0:UniqueCameraModel"] == "OpenCapture Simulated iPhone")
         #expect(tags["IFD0:CalibrationIlluminant1"] == "21")
+        #expect(tags["IFD0:PreviewColorSpace"] == "2", "the preview is sRGB")
         let neutral = tags["IFD0:AsShotNeutral"]?.split(separator: " ").compactMap { Double($0) } ?? []
         #expect(neutral.count == 3 && abs(neutral[0] - 0.48) < 1e-5 && neutral[1] == 1)
         #expect(tags["IFD0:NoiseProfile"]?.split(separator: " ").count == 6)

@@ -19,7 +19,7 @@ public class AVMetadataItem: NSObject, NSCopying, @unchecked Sendable {
     /// "keySpace/key"; derived from them when only those were set.
     public var identifier: AVMetadataIdentifier? {
         if let id = storedIdentifier { return id }
-        guard let space = storedKeySpace, let key = storedKey as? String ?? (storedKey as? NSString).map({ String($0) }) else { return nil }
+        guard let space = storedKeySpace, let key = (storedKey as? NSString).map({ String($0) }) else { return nil }
         return AVMetadataIdentifier(rawValue: "\(space == .common ? "common" : space.rawValue)/\(key)")
     }
     /// The key space; derived from the identifier when only it was set.
@@ -39,7 +39,6 @@ public class AVMetadataItem: NSObject, NSCopying, @unchecked Sendable {
     public var stringValue: String? {
         switch storedValue {
         case let s as NSString: return String(s)
-        case let s as String: return s
         case let n as NSNumber: return n.stringValue
         case let d as NSDate: return ISO8601DateFormatter().string(from: d as Date)
         default: return nil

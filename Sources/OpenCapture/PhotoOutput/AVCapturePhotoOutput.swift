@@ -85,7 +85,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 request.livePhoto = LivePhotoDelivery(
                     url: url, codec: snapshot.livePhotoVideoCodecType == .hevc ? .hevc : .h264,
                     contentIdentifier: UUID().uuidString,
-                    metadata: Self.livePhotoMovieMetadata(device: device, date: request.captureDate,
+                    metadata: Self.livePhotoMovieMetadata(date: request.captureDate,
                                                           offsetSeconds: request.timeZoneOffsetSeconds,
                                                           items: snapshot.livePhotoMovieMetadata),
                     stream: stream, stillTime: stream.now,
@@ -398,13 +398,10 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
 
     /// The movie metadata iPhones write in a Live Photo movie besides the content identifier.
     /// The app's `livePhotoMovieMetadata` items (already validated) replace defaults with the same key.
-    static func livePhotoMovieMetadata(device: AVCaptureDevice, date: Date, offsetSeconds: Int,
+    static func livePhotoMovieMetadata(date: Date, offsetSeconds: Int,
                                        items: [AVMetadataItem]) -> [LivePhotoMetadataItem] {
-        var result = [LivePhotoMetadataItem(key: "com.apple.quicktime.make", value: "OpenCapture"),
-                      LivePhotoMetadataItem(key: "com.apple.quicktime.model", value: device.localizedName),
-                      LivePhotoMetadataItem(key: "com.apple.quicktime.software", value: "OpenCapture \(OpenCaptureVersion.string)"),
-                      LivePhotoMetadataItem(key: "com.apple.quicktime.creationdate",
-                                            value: ExifDate(date: date, offsetSeconds: offsetSeconds).quickTime)]
+        var result = CaptureExif.movieMetadata(date: date, offsetSeconds: offsetSeconds)
+            .map { LivePhotoMetadataItem(key: $0.key, value: $0.value) }
         for item in items {
             guard let key = item.quickTimeKey, let value = item.stringValue else { continue }
             result.removeAll { $0.key == key }

@@ -50,7 +50,7 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             return refuse(.fileAlreadyExists, "\(outputFileURL.path) already exists")
         }
         guard !isRecording else { return refuse(.recordingAlreadyInProgress, "a recording is already in progress") }
-        guard let stream = session?.frameStream, stream.isRunning, let device = connections.first?.input?.device else {
+        guard let stream = session?.frameStream, stream.isRunning, connections.first?.input?.device != nil else {
             return refuse(.sessionNotRunning, "the session is not running with a camera")
         }
         let size = stream.configuration.size
@@ -63,9 +63,7 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         settings.mirrored = connections.first?.isVideoMirrored ?? false
         let (date, offset) = session?.captureClock.read() ?? (Date(), 0)
         settings.creationDate = date
-        settings.metadata = [("com.apple.quicktime.make", "OpenCapture"), ("com.apple.quicktime.model", device.localizedName),
-                             ("com.apple.quicktime.software", "OpenCapture \(OpenCaptureVersion.string)"),
-                             ("com.apple.quicktime.creationdate", ExifDate(date: date, offsetSeconds: offset).quickTime)]
+        settings.metadata = CaptureExif.movieMetadata(date: date, offsetSeconds: offset)
         let limit = maxRecordedDuration
         do {
             let recorder = try StreamRecorder(
