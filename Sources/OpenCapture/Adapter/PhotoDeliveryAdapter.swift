@@ -52,9 +52,17 @@ final class PhotoDeliveryAdapter: Sendable {
             let resolved = current
             let duration = CMTime(seconds: movie.duration, preferredTimescale: 600)
             let display = CMTime(seconds: movie.photoDisplayTime, preferredTimescale: 600)
+            // As the movie file output reports it: an AVError (a file already at the URL is never replaced, and a failed
+            // movie leaves nothing under its name, so a file there means it was there before).
+            let error = movie.error.map { failure -> Error in
+                let exists = FileManager.default.fileExists(atPath: movie.url.path)
+                return AVError(exists ? .fileAlreadyExists : .noDataCaptured,
+                               userInfo: [NSLocalizedDescriptionKey: exists ? "\(movie.url.path) already exists" : "\(failure)",
+                                          NSUnderlyingErrorKey: failure as NSError])
+            }
             post {
                 $0.photoOutput($1, didFinishProcessingLivePhotoToMovieFileAt: movie.url, duration: duration, photoDisplayTime: display,
-                               resolvedSettings: resolved, error: movie.error)
+                               resolvedSettings: resolved, error: error)
             }
         case .finished(let error):
             let resolved = current

@@ -404,7 +404,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         #expect(watcher.photoData != nil, "the still arrives")
         #expect(watcher.events.last == "finish")
         let movie = try #require(watcher.movie)
-        #expect(movie.error != nil, "the movie callback carries the error")
+        #expect((movie.error as? AVError)?.code == .noDataCaptured, "the movie callback carries an AVError: \(String(describing: movie.error))")
         #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
@@ -420,7 +420,9 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         output.capturePhoto(with: Self.settings(url), delegate: watcher)
         watcher.wait()
         #expect(watcher.photoData != nil, "the still arrives")
-        #expect(try #require(watcher.movie).error != nil, "the movie callback carries the error")
+        let movie = try #require(watcher.movie)
+        let error = try #require(movie.error, "the movie callback carries the error")
+        #expect((error as? AVError)?.code == .fileAlreadyExists, "\(error)")
         #expect(try Data(contentsOf: url) == Data("another capture's movie".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["taken.mov"], "no temporary file left")
     }
