@@ -25,6 +25,7 @@ package enum CaptureExif {
         exif.model = cameraModel
         exif.software = software
         exif.lensMake = cameraMake
+        exif.lensSpecification = [module.focalLength, module.focalLength, module.fNumber, module.fNumber]
         exif.lensModel = "\(device.name) \(trim(module.focalLength))mm f/\(trim(module.fNumber))"
         exif.dateTimeOriginal = request.captureDate
         exif.appleContentIdentifier = request.livePhoto?.contentIdentifier

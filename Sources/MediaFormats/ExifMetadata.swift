@@ -10,6 +10,9 @@ public struct ExifMetadata: Sendable, Equatable {
     public var lensMake: String?
     /// e.g. "Simulated back camera 3.99mm f/1.8".
     public var lensModel: String?
+    /// LensSpecification (0xA432): shortest and longest focal length (mm), and the widest f-number at each — a prime
+    /// lens's [f, f, N, N], as iPhones write it.
+    public var lensSpecification: [Double]?
     /// Capture time: written as DateTimeOriginal, DateTimeDigitized and IFD0 DateTime in the
     /// local time of `timeZoneOffsetSeconds`, with SubSecTime* (milliseconds) and OffsetTime*.
     public var dateTimeOriginal: Date?

@@ -65,6 +65,7 @@ public enum ExifReader {
             exif.whiteBalance = e[0xA403]?.integer.map { UInt16(clamping: $0) }
             exif.focalLengthIn35mmFilm = e[0xA405]?.integer
             exif.sceneCaptureType = e[0xA406]?.integer.map { UInt16(clamping: $0) }
+            exif.lensSpecification = e[0xA432]?.reals.flatMap { $0.count == 4 ? $0 : nil }
             exif.lensMake = e[0xA433]?.string
             exif.lensModel = e[0xA434]?.string
         }

@@ -131,6 +131,9 @@ public enum ExifWriter {
         ifd.short(0xA403, exif.whiteBalance)
         ifd.short(0xA405, exif.focalLengthIn35mmFilm.map { UInt16(clamping: $0) })
         ifd.short(0xA406, exif.sceneCaptureType)
+        if let spec = exif.lensSpecification, spec.count == 4, spec.allSatisfy({ $0.isFinite && $0 > 0 }) {
+            ifd.rationals(0xA432, spec.map(TIFFRational.unsigned))
+        }
         ifd.ascii(0xA433, exif.lensMake)
         ifd.ascii(0xA434, exif.lensModel)
         return ifd

@@ -15,6 +15,7 @@ import Testing
         e.software = "OpenCapture 0.1"
         e.lensMake = "OpenCapture"
         e.lensModel = "Simulated back camera 3.99mm f/1.8"
+        e.lensSpecification = [3.99, 3.99, 1.8, 1.8]
         e.dateTimeOriginal = captureDate
         e.timeZoneOffsetSeconds = 7200
         e.exposureTime = 1.0 / 60
@@ -179,6 +180,7 @@ import Testing
         #expect(t["ExifIFD:ExifImageHeight"] == "48")
         #expect(t["ExifIFD:ExifVersion"] == "0232")
         #expect(t["ExifIFD:LensModel"] == "Simulated back camera 3.99mm f/1.8")
+        #expect(t["ExifIFD:LensInfo"] == "3.99mm f/1.8", "\(t["ExifIFD:LensInfo"] ?? "no LensInfo")")
         #expect(t["ExifIFD:UserComment"] == "hello")
         #expect(t["GPS:GPSLatitudeRef"] == "North")
         #expect(t["GPS:GPSLongitudeRef"] == "West")

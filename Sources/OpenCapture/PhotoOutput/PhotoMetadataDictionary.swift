@@ -151,6 +151,7 @@ enum PhotoMetadataDictionary {
         e[kCGImagePropertyExifPixelYDimension] = exif.pixelYDimension
         e[kCGImagePropertyExifLensMake] = exif.lensMake
         e[kCGImagePropertyExifLensModel] = exif.lensModel
+        e[kCGImagePropertyExifLensSpecification] = exif.lensSpecification
         e[kCGImagePropertyExifBrightnessValue] = exif.brightnessValue
         e[kCGImagePropertyExifExposureProgram] = exif.exposureProgram.map { Int($0) }
         e[kCGImagePropertyExifMeteringMode] = exif.meteringMode.map { Int($0) }
