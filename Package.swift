@@ -12,7 +12,9 @@ let cpuSettings: [SwiftSetting] = targetCPU == "generic" || targetCPU.isEmpty
 
 /// The engine's pixel loops are optimised in debug builds too (`swift build`, `swift run`: what a package depending on
 /// OpenCapture gets by default): unoptimised, a 12 MP photo takes a minute instead of a quarter second.
-let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+/// `OPENCAPTURE_DEBUG_ONONE=1` at build time leaves them unoptimised (to step through them, for coverage or sanitizers).
+let optimizedInDebug: [SwiftSetting] = Context.environment["OPENCAPTURE_DEBUG_ONONE"] == "1"
+    ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
     name: "OpenCapture",

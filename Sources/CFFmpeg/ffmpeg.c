@@ -337,7 +337,7 @@ int ocav_remux(const char *in_path, const char *out_path, const char *format, ch
         o->codecpar->codec_tag = 0;
         if (par->codec_id == AV_CODEC_ID_HEVC) o->codecpar->codec_tag = MKTAG('h', 'v', 'c', '1');
         o->time_base = in->streams[i]->time_base;
-        // The display matrix (a portrait movie's rotation, a front camera's mirroring) goes with the stream.
+        // The display matrix (a portrait movie's rotation) goes with the stream.
         size_t matrix_size = 0;
         const uint8_t *matrix = ff.av_stream_get_side_data(in->streams[i], AV_PKT_DATA_DISPLAYMATRIX, &matrix_size);
         if (matrix && matrix_size >= 9 * sizeof(int32_t)) {

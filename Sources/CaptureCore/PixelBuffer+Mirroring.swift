@@ -1,14 +1,16 @@
 extension PixelBuffer {
     /// A copy mirrored left to right (each row reversed), or with `topToBottom` upside down (the rows in reverse
-    /// order): what a mirrored connection delivers. Every plane of any format is mirrored in its own units (a 4:2:0
-    /// chroma plane by Cb/Cr pairs); attachments are copied. Nil only if the copy cannot be allocated.
+    /// order): what a mirrored connection delivers. Each plane is mirrored in its own units (a 4:2:0 chroma plane by
+    /// Cb/Cr pairs, so an odd width's chroma lands half a sample off); attachments are copied. Nil for Bayer formats
+    /// (a mirrored mosaic would change its CFA pattern) or if the copy cannot be allocated.
     public func mirrored(topToBottom: Bool = false) -> PixelBuffer? {
-        guard let copy = PixelBuffer(width: width, height: height, pixelFormat: pixelFormat) else { return nil }
+        let bayer = CFAPattern.allCases.contains { $0.bayer14FourCC == pixelFormat }
+        guard !bayer, let copy = PixelBuffer(width: width, height: height, pixelFormat: pixelFormat) else { return nil }
         for (index, plane) in planes.enumerated() {
             guard let source = baseAddress(ofPlane: index), let target = copy.baseAddress(ofPlane: index) else { continue }
             let rowBytes = plane.width * plane.bytesPerPixel, size = plane.bytesPerPixel
             for y in 0..<plane.height {
-                let from = source + y * plane.bytesPerRow
+                let from = UnsafeRawPointer(source + y * plane.bytesPerRow)
                 if topToBottom {
                     (target + (plane.height - 1 - y) * plane.bytesPerRow).copyMemory(from: from, byteCount: rowBytes)
                     continue
@@ -29,10 +31,19 @@ extension PixelBuffer {
         return copy
     }
 
-    /// `count` samples of `T` from `source` written to `target` in reverse order.
-    private static func reverse<T: FixedWidthInteger>(_: T.Type, _ source: UnsafeMutableRawPointer,
-                                                      _ target: UnsafeMutableRawPointer, count: Int) {
-        let from = source.assumingMemoryBound(to: T.self), to = target.assumingMemoryBound(to: T.self)
-        for x in 0..<count { to[count - 1 - x] = from[x] }
+    /// Mirrored about the vertical axis of the picture as shown turned `rotation` degrees clockwise (what a mirrored,
+    /// rotated connection means): left to right, or top to bottom where the turn is a quarter.
+    public func mirroredAsShown(turnedBy rotation: Int) -> PixelBuffer? {
+        mirrored(topToBottom: (rotation % 180 + 180) % 180 == 90)
+    }
+
+    /// `count` samples of `T` from `source` written to `target` in reverse order (bytes, without binding the memory).
+    private static func reverse<T: FixedWidthInteger>(_: T.Type, _ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer,
+                                                      count: Int) {
+        let size = MemoryLayout<T>.size
+        for x in 0..<count {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: x * size, as: T.self),
+                              toByteOffset: (count - 1 - x) * size, as: T.self)
+        }
     }
 }

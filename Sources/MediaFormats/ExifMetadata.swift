@@ -19,7 +19,8 @@ public struct ExifMetadata: Sendable, Equatable {
     /// Local zone offset from UTC for the date fields.
     public var timeZoneOffsetSeconds: Int = 0
     /// Whether the file said the offset (OffsetTimeOriginal or OffsetTime); read from one that did not, the date is
-    /// its local time in this machine's zone and `timeZoneOffsetSeconds` that zone's offset. Not written.
+    /// its local time in this machine's zone and `timeZoneOffsetSeconds` that zone's offset. Written files carry the
+    /// OffsetTime tags only when it is true (an offset nobody recorded is not made up).
     public var timeZoneOffsetRecorded = true
     /// Seconds; short exposures are written as 1/n.
     public var exposureTime: Double?

@@ -29,9 +29,13 @@ public enum ExifReader {
             exif.fNumber = e[0x829D]?.real
             exif.exposureProgram = e[0x8822]?.integer.map { UInt16(clamping: $0) }
             exif.iso = e[0x8827]?.integer
-            // OffsetTimeOriginal, else OffsetTime; with neither the time is local to this machine's zone.
+            // OffsetTimeOriginal, else OffsetTime (DateTime's: the zone a camera keeps for both, a guess) when the first is
+            // missing, blank or unreadable; with neither the time is local to this machine's zone.
+            let subSec = e[0x9291]?.string
             if let text = e[0x9003]?.string,
-               let parsed = ExifDate.parse(text, subSec: e[0x9291]?.string, offset: e[0x9011]?.string ?? e[0x9010]?.string) {
+               let parsed = [e[0x9011]?.string, e[0x9010]?.string].lazy.compactMap({ $0 })
+                   .compactMap({ ExifDate.parse(text, subSec: subSec, offset: $0) }).first(where: \.offsetRecorded)
+                   ?? ExifDate.parse(text, subSec: subSec, offset: nil) {
                 exif.dateTimeOriginal = parsed.date
                 exif.timeZoneOffsetSeconds = parsed.offsetSeconds
                 exif.timeZoneOffsetRecorded = parsed.offsetRecorded

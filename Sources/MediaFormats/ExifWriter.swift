@@ -95,9 +95,12 @@ public enum ExifWriter {
             let stamp = ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds)
             ifd.ascii(0x9003, stamp.dateTime)
             ifd.ascii(0x9004, stamp.dateTime)
-            ifd.ascii(0x9010, stamp.offset)
-            ifd.ascii(0x9011, stamp.offset)
-            ifd.ascii(0x9012, stamp.offset)
+            // An offset the source file never said is not made up (the local time is written as it was).
+            if exif.timeZoneOffsetRecorded {
+                ifd.ascii(0x9010, stamp.offset)
+                ifd.ascii(0x9011, stamp.offset)
+                ifd.ascii(0x9012, stamp.offset)
+            }
             ifd.ascii(0x9290, stamp.subSec)
             ifd.ascii(0x9291, stamp.subSec)
             ifd.ascii(0x9292, stamp.subSec)

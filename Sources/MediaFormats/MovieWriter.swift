@@ -88,12 +88,13 @@ public final class MovieWriter {
         guard let writer else { throw MediaFormatError.writeFailed("the movie is already finished") }
         var frame = frame
         if settings.mirrored {
-            // About the displayed picture's vertical axis: across the stored rows when the player turns them a quarter.
-            guard let mirrored = frame.mirrored(topToBottom: (settings.rotation % 180 + 180) % 180 == 90) else {
+            guard let mirrored = frame.mirroredAsShown(turnedBy: settings.rotation) else {
                 throw fail(Array("cannot allocate a mirrored frame".utf8CString))
             }
             frame = mirrored
         }
+        // The frame (the mirrored copy may have no other owner) stays alive while FFmpeg reads its planes.
+        defer { withExtendedLifetime(frame) {} }
         let expected: FourCC = settings.fullRange ? "420f" : "420v"
         guard frame.width == settings.width, frame.height == settings.height, frame.pixelFormat == expected else {
             throw MediaFormatError.unsupported("a \(frame.width)×\(frame.height) \(frame.pixelFormat) frame in a \(settings.width)×\(settings.height) \(expected) movie")

@@ -13,8 +13,9 @@ struct CameraOptions: ParsableArguments {
     @Option(help: "Record this date instead of now (ISO 8601 with a zone, e.g. 2026-01-01T12:00:00+02:00); with the same --seed, shoot and bracket write identical files.")
     var date: String?
 
-    /// The embedded thumbnail the CLI asks HEIC photos for, as the Camera app does (320×240 for a 4:3 photo).
-    static var heicThumbnail: [String: Any] { [AVVideoCodecKey: AVVideoCodecType.jpeg, AVVideoWidthKey: 320, AVVideoHeightKey: 320] }
+    /// The embedded thumbnail the CLI asks HEIC photos for, as the Camera app does: the default size, 320 pixels on
+    /// the long side (320×240 for a 4:3 photo).
+    static var heicThumbnail: [String: Any] { [AVVideoCodecKey: AVVideoCodecType.jpeg] }
 
     /// The preset asked for, else the photo preset.
     var sessionPreset: PresetChoice { preset ?? .photo }

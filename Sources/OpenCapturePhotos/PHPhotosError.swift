@@ -6,8 +6,8 @@ public let PHPhotosErrorDomain = "PHPhotosErrorDomain"
 /// Errors of the photo library, with the codes of Apple's `PHPhotosError.Code` where it has one; bridged to `NSError`
 /// in `PHPhotosErrorDomain` with that code.
 public struct PHPhotosError: CustomNSError, LocalizedError, Sendable, Equatable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
+    /// The reason, so `localizedDescription` (what an alert shows) says what went wrong.
+    public var errorDescription: String? { reason }
 
     public enum Code: Int, Sendable {
         case invalid = -1
@@ -26,8 +26,8 @@ public struct PHPhotosError: CustomNSError, LocalizedError, Sendable, Equatable,
     public static let errorDomain = PHPhotosErrorDomain
     /// The code as `NSError` carries it (Apple's numbers: 3302 for an invalid resource…).
     public var errorCode: Int { code.rawValue }
-    /// The description as the bridged `NSError`'s `localizedDescription`.
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
+    /// The reason as the bridged `NSError`'s `localizedDescription`.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: reason] }
 
     public let code: Code
     /// What went wrong, for people.

@@ -232,5 +232,7 @@ import Testing
         let q = try #require(flipped.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
         #expect((0..<8).map { q[$0] } == [4, 5, 6, 7, 0, 1, 2, 3])
         withExtendedLifetime(flipped) {}
+        // A mosaic is not mirrored (its CFA pattern would change under the same FourCC).
+        #expect(PixelBuffer(width: 4, height: 2, pixelFormat: .bayer14RGGB)?.mirrored() == nil)
     }
 }

@@ -151,6 +151,11 @@ import Testing
         #expect(!exif.timeZoneOffsetRecorded)
         #expect(exif.dateTimeOriginal == local.date && exif.timeZoneOffsetSeconds == local.offsetSeconds)
         #expect(try ExifReader.read(jpeg: jpeg).timeZoneOffsetRecorded)
+        // Written again (a developed or fused copy), it still says no offset, and the local time is kept.
+        let copy = try JPEGEncoder.encode(TestImages.colourful(width: 16, height: 16), exif: exif)
+        let tags = try ExifTool.tags(of: copy)
+        #expect(tags["ExifIFD:OffsetTimeOriginal"] == nil && tags["ExifIFD:DateTimeOriginal"] == "2026:06:01 16:03:07")
+        #expect(try !ExifReader.read(jpeg: copy).timeZoneOffsetRecorded)
     }
 
     @Test(.enabled(if: ExternalTool.exiftool.isInstalled, "exiftool not installed"))

@@ -11,7 +11,8 @@ import Testing
         let error: Error = PHPhotosError(.invalidResource, "resource 1 is not an image")
         let bridged = error as NSError
         #expect(bridged.domain == PHPhotosErrorDomain && bridged.code == 3302)
-        #expect(error.localizedDescription.contains("resource 1 is not an image"), "\(error.localizedDescription)")
+        #expect(error.localizedDescription == "resource 1 is not an image", "\(error.localizedDescription)")
+        #expect(bridged.localizedDescription == "resource 1 is not an image")
     }
 
     @Test func aPhotoComesBackWithItsTypeSizeAndBytes() throws {

@@ -125,7 +125,7 @@ enum PhotoMetadataDictionary {
     static func make(_ exif: ExifMetadata, overrides: [String: Any]) -> [String: Any] {
         let exifDate = exif.dateTimeOriginal.map { ExifDate(date: $0, offsetSeconds: exif.timeZoneOffsetSeconds) }
         let date = exifDate?.dateTime
-        let offsetString = exifDate?.offset
+        let offsetString = exif.timeZoneOffsetRecorded ? exifDate?.offset : nil
         var tiff: [String: Any] = ["XResolution": 72, "YResolution": 72, "ResolutionUnit": 2,
                                    kCGImagePropertyTIFFOrientation: exif.orientation]
         tiff[kCGImagePropertyTIFFMake] = exif.make

@@ -105,8 +105,11 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
         let drop = inFlight >= (_discardsLate ? 1 : Self.queuedFrameLimit)
         if drop { dropped += 1 } else { inFlight += 1; delivered += 1 }
         lock.unlock()
-        // A mirrored connection (the front camera's, by default) delivers its frames mirrored left to right.
-        if !drop, connection.isVideoMirrored, let mirrored = pixels.mirrored() { pixels = mirrored }
+        // A mirrored connection (the front camera's, by default) delivers its frames mirrored about the vertical axis of
+        // the picture as the connection's rotation shows it (the buffers are not turned).
+        if !drop, connection.isVideoMirrored, let mirrored = pixels.mirroredAsShown(turnedBy: Int(connection.videoRotationAngle)) {
+            pixels = mirrored
+        }
         let buffer = CMSampleBuffer(imageBuffer: pixels,
                                     presentationTimeStamp: CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000),
                                     duration: CMTime(seconds: frame.duration, preferredTimescale: 1_000_000_000))

@@ -51,10 +51,13 @@ import Testing
         #expect(difference > a.values.count / 4, "consecutive frames differ: \(difference)")
     }
 
-    /// A mirrored connection delivers frames mirrored left to right: a mirrored frame matches an earlier plain one
-    /// read backwards far better than as it is.
-    @Test func aMirroredConnectionDeliversMirroredFrames() throws {
+    /// A mirrored connection delivers frames mirrored about the vertical axis of the picture as shown: left to right,
+    /// or (turned a quarter, the buffers not turned) top to bottom. A mirrored frame matches an earlier plain one read
+    /// that way far better than as it is.
+    @Test(arguments: [0, 90])
+    func aMirroredConnectionDeliversMirroredFrames(rotation: Int) throws {
         let rig = StreamRig(frameRate: 30, pixelFormat: kCVPixelFormatType_32BGRA)
+        rig.videoOutput.connection(with: .video)?.videoRotationAngle = CGFloat(rotation)
         rig.session.startRunning()
         defer { rig.session.stopRunning() }
         _ = rig.collector.waitFor(2)
@@ -71,8 +74,9 @@ import Testing
             var sum = 0
             for y in stride(from: 0, to: plain.height, by: 2) {
                 for x in stride(from: 0, to: plain.width, by: 2) {
-                    let source = flipped ? plain.width - 1 - x : x
-                    sum += abs(Int(a[y * plain.bytesPerRow + 4 * source + 1]) - Int(b[y * mirrored.bytesPerRow + 4 * x + 1]))
+                    let sx = flipped && rotation == 0 ? plain.width - 1 - x : x
+                    let sy = flipped && rotation == 90 ? plain.height - 1 - y : y
+                    sum += abs(Int(a[sy * plain.bytesPerRow + 4 * sx + 1]) - Int(b[y * mirrored.bytesPerRow + 4 * x + 1]))
                 }
             }
             return Double(sum) / Double(plain.width * plain.height / 4)
