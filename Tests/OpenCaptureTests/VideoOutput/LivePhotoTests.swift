@@ -81,6 +81,24 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
 
     static func folder() throws -> URL { try ExternalTool.temporaryDirectory() }
 
+    /// A JPEG Live Photo whose movie is `name` in `folder`: the watcher once the request has finished, and the URL.
+    static func take(_ output: AVCapturePhotoOutput, name: String, in folder: URL) -> (watcher: LivePhotoWatcher, url: URL) {
+        let url = folder.appendingPathComponent(name)
+        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
+        settings.livePhotoMovieFileURL = url
+        let watcher = LivePhotoWatcher()
+        output.capturePhoto(with: settings, delegate: watcher)
+        watcher.wait()
+        return (watcher, url)
+    }
+
+    /// The movie's frame at `seconds` as stored (not turned by its display matrix), RGB bytes, through ffmpeg.
+    static func frame(of url: URL, at seconds: Double) throws -> [UInt8] {
+        let result = try ExternalTool("ffmpeg").run(["-v", "error", "-noautorotate", "-i", url.path, "-ss", String(format: "%.3f", seconds),
+                                                      "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        return [UInt8](result.standardOutput)
+    }
+
     @Test func supportNeedsThePhotoPresetAndNoMovieOutput() {
         let (session, output) = Self.rig()
         #expect(!output.isLivePhotoCaptureSupported, "input-priority preset")
@@ -152,12 +170,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         output.connection(with: .video)?.videoRotationAngle = 90
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("moment.mov")
-        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
-        settings.livePhotoMovieFileURL = url
-        let watcher = LivePhotoWatcher()
-        output.capturePhoto(with: settings, delegate: watcher)
-        watcher.wait()
+        let (watcher, url) = Self.take(output, name: "moment.mov", in: folder)
         let movie = try #require(watcher.movie)
         let still = try JPEGDecoder.decode(try #require(watcher.photoData))
         #expect(still.width == 352 && still.height == 288)
@@ -168,11 +181,7 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         let bob = try #require(camera.pixelLocation(of: Pendulum.bobCenter(at: 0), size: size))
         let reach = Int((bob.y - pivot.y) * 0.35) + 6
         let xs = max(0, Int(bob.x) - reach)..<min(352, Int(bob.x) + reach), ys = max(0, Int(pivot.y))..<min(288, Int(bob.y) + 8)
-        func frame(at seconds: Double) throws -> [UInt8] {
-            let result = try ExternalTool("ffmpeg").run(["-v", "error", "-noautorotate", "-i", url.path, "-ss", String(format: "%.3f", seconds),
-                                                          "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
-            return [UInt8](result.standardOutput)
-        }
+        func frame(at seconds: Double) throws -> [UInt8] { try Self.frame(of: url, at: seconds) }
         func difference(_ rgb: [UInt8]) -> Double {
             guard rgb.count == 352 * 288 * 3 else { return .infinity }
             var sum = 0
@@ -206,20 +215,12 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
         connection.videoRotationAngle = CGFloat(rotation)
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("mirrored.mov")
-        let settings = AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.jpeg])
-        settings.livePhotoMovieFileURL = url
-        let watcher = LivePhotoWatcher()
-        output.capturePhoto(with: settings, delegate: watcher)
-        watcher.wait()
+        let (watcher, url) = Self.take(output, name: "mirrored.mov", in: folder)
         let movie = try #require(watcher.movie)
         let photo = try #require(watcher.photoData)
         #expect(try ExifReader.read(jpeg: photo).orientation == (rotation == 0 ? 2 : 5))
         let still = try JPEGDecoder.decode(photo)
-        let frame = try ExternalTool("ffmpeg").run(["-v", "error", "-noautorotate", "-i", url.path, "-ss",
-                                                    String(format: "%.3f", movie.display), "-frames:v", "1", "-f", "rawvideo",
-                                                    "-pix_fmt", "rgb24", "-"])
-        let rgb = [UInt8](frame.standardOutput)
+        let rgb = try Self.frame(of: url, at: movie.display)
         try #require(rgb.count == 352 * 288 * 3)
         /// Mean difference of the stored frame from the still's stored pixels read at (x, y) → `source`.
         func difference(_ source: (Int, Int) -> (Int, Int)) -> Double {
