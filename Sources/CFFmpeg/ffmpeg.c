@@ -23,6 +23,7 @@ struct ocav_writer {
     int audio_fill;            // samples already in audio_frame
     int64_t audio_next_pts;    // in samples
     int header_written;
+    int64_t video_end;         // where the last frame ends, in the video codec's time base (0: a frame interval after it)
 };
 
 // Every FFmpeg function used, and the library that exports it.
@@ -152,6 +153,10 @@ static int ocav_drain(ocav_writer *w, AVCodecContext *codec, AVStream *stream, A
         if (w->packet->duration == 0 && codec->codec_type == AVMEDIA_TYPE_VIDEO && codec->framerate.num > 0 && codec->time_base.num > 0)
             w->packet->duration = (int64_t)codec->time_base.den * codec->framerate.den
                                 / ((int64_t)codec->time_base.num * codec->framerate.num);
+        // A movie cut short (a maximum duration inside the last frame's interval) ends there.
+        if (codec->codec_type == AVMEDIA_TYPE_VIDEO && w->video_end > w->packet->pts
+            && w->packet->pts + w->packet->duration > w->video_end)
+            w->packet->duration = w->video_end - w->packet->pts;
         ff.av_packet_rescale_ts(w->packet, codec->time_base, stream->time_base);
         w->packet->stream_index = stream->index;
         ret = ff.av_interleaved_write_frame(w->format, w->packet);
@@ -285,8 +290,9 @@ int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *e
 }
 
 /// Flushes the encoders, writes the trailer and closes the file; frees the writer either way.
-int ocav_finish(ocav_writer *w, char *error, int size) {
+int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size) {
     int ret = 0;
+    w->video_end = video_end;
     if (w->audio && w->audio_fill > 0) {
         w->audio_frame->nb_samples = w->audio_fill;
         w->audio_frame->pts = w->audio_next_pts;

@@ -122,13 +122,15 @@ public final class MovieWriter {
         guard status >= 0 else { throw fail(error) }
     }
 
-    /// Finishes the movie and moves it to `url`; throws (leaving nothing at `url`) if any step fails.
+    /// Finishes the movie and moves it to `url`; throws (leaving nothing at `url`) if any step fails. The last frame
+    /// lasts a frame interval, or until `end` (seconds) when that is sooner: a movie cut at a maximum duration.
     @discardableResult
-    public func finish() throws -> URL {
+    public func finish(endingAt end: Double? = nil) throws -> URL {
         guard let writer else { throw MediaFormatError.writeFailed("the movie is already finished") }
         self.writer = nil
         var error = [CChar](repeating: 0, count: 256)
-        guard ocav_finish(writer, &error, Int32(error.count)) >= 0 else {
+        let videoEnd = end.map { $0.isFinite && $0 > 0 ? Int64(($0 * Double(settings.timescale)).rounded()) : 0 } ?? 0
+        guard ocav_finish(writer, videoEnd, &error, Int32(error.count)) >= 0 else {
             try? FileManager.default.removeItem(at: temporaryURL)
             throw MediaFormatError.writeFailed("\(url.path): \(Self.text(error))")
         }

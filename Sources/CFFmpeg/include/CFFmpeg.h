@@ -47,8 +47,9 @@ int ocav_write_nv12(ocav_writer *w, const uint8_t *y, int y_stride, const uint8_
 /// Appends interleaved signed 16-bit samples (`frames` per channel).
 int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *error, int size);
 
-/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way.
-int ocav_finish(ocav_writer *w, char *error, int size);
+/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way. With `video_end` > 0 (in
+/// the movie's timescale) the last frame ends there if that is sooner than a frame interval after it.
+int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size);
 
 /// Frees the writer without finishing the file (the caller deletes it).
 void ocav_abort(ocav_writer *w);

@@ -59,9 +59,9 @@ package final class StreamRecorder: @unchecked Sendable {
         lock.withLock { self.token = token }
     }
 
-    /// Seconds recorded so far (first frame's start to the last frame's end).
+    /// Seconds recorded so far (first frame's start to the last frame's end, within the maximum duration).
     package var recordedDuration: Double {
-        lock.withLock { firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0 }
+        lock.withLock { min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity) }
     }
 
     package var skippedFrames: Int { lock.withLock { skipped } }
@@ -91,7 +91,8 @@ package final class StreamRecorder: @unchecked Sendable {
             do {
                 try writer?.append(frame.pixelBuffer, at: frame.time - start)
                 if let writer, let sound {
-                    try Self.appendSound(sound, to: writer, movieStart: start, through: frame.time + frame.duration - start,
+                    try Self.appendSound(sound, to: writer, movieStart: start,
+                                         through: min(frame.time + frame.duration - start, maxDuration ?? .infinity),
                                          written: &audioSamplesWritten)
                 }
             } catch {
@@ -123,7 +124,8 @@ package final class StreamRecorder: @unchecked Sendable {
         encoder.async { [self] in
             let (writer, duration, frames) = lock.withLock { () -> (MovieWriter?, Double, Int) in
                 defer { self.writer = nil }
-                let duration = firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0
+                // A maximum duration inside the last frame's interval cuts it there.
+                let duration = min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity)
                 return (self.writer, duration, self.writer?.frameCount ?? 0)
             }
             var error: (any Error)?
@@ -133,7 +135,7 @@ package final class StreamRecorder: @unchecked Sendable {
                     writer.cancel()
                     if error == nil { error = MediaFormatError.writeFailed("\(url.path): no frames were recorded") }
                 } else {
-                    do { try writer.finish() } catch let failure { error = failure }
+                    do { try writer.finish(endingAt: duration) } catch let failure { error = failure }
                 }
             }
             onFinish(duration, ending, error)

@@ -103,12 +103,14 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
         #expect(abs(audioLength - videoLength) < 0.1, "audio \(audioLength) s, video \(videoLength) s")
     }
 
-    /// A recording that reaches its maximum duration ends with a complete file; a second one asked for meanwhile ends
-    /// at once with `.recordingAlreadyInProgress`, writing nothing.
-    @Test func maximumDurationEndsWithACompleteFile() throws {
+    /// A recording that reaches its maximum duration ends with a complete file no longer than that (at 2 fps a 0.3 s
+    /// limit cuts the first frame's interval); a second one asked for meanwhile ends at once with
+    /// `.recordingAlreadyInProgress`, writing nothing.
+    @Test(arguments: [(15, 0.5), (2, 0.3)])
+    func maximumDurationEndsWithACompleteFile(frameRate: Int32, limit: Double) throws {
         let movie = AVCaptureMovieFileOutput()
-        movie.maxRecordedDuration = CMTime(value: 1, timescale: 2)
-        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        movie.maxRecordedDuration = CMTime(seconds: limit, preferredTimescale: 600)
+        let rig = StreamRig(frameRate: frameRate, extraOutputs: [movie])
         rig.session.startRunning()
         defer { rig.session.stopRunning() }
         let folder = try Self.folder()
@@ -125,6 +127,13 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
         #expect(error.recordingSuccessfullyFinished == true)
         #expect(error.localizedDescription.contains("maximum duration"), "\(error.localizedDescription)")
         #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(movie.recordedDuration.seconds <= limit + 1e-6, "\(movie.recordedDuration.seconds) s")
+        if ExternalTool.ffprobe.isInstalled {
+            let probe = try ExternalTool.ffprobe.run(["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+            let seconds = Double(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            #expect(seconds > 0 && seconds <= limit + 0.002, "the file lasts \(seconds) s, the limit is \(limit) s")
+            if frameRate == 2 { #expect(abs(seconds - limit) < 0.002, "cut inside the first frame: \(seconds) s") }
+        }
     }
 
     @Test func badDestinationsAreErrorsAndLeaveNoFile() throws {
