@@ -140,14 +140,23 @@ final class DepthCollector: NSObject, AVCaptureDepthDataOutputDelegate, @uncheck
         // Against the truth of a photo from the same camera: the person (nearer than 1 m) within 2 cm.
         let photo = try #require(try await rig.capture(DepthCaptureTests.depthSettings()).photos.first)
         let truth = try DepthCaptureTests.trueDisparity(photo, size: Size(width: metres.width, height: metres.height))
-        let errors = truth.indices.compactMap { i -> Float? in
-            let distance = 1 / truth[i]
-            return distance < 1 && metres.storage[i].isFinite ? abs(metres.storage[i] - distance) : nil
-        }.sorted()
-        try #require(errors.count > metres.storage.count / 20)
-        let median = errors[errors.count / 2]
+        // The front camera's depth connection mirrors its maps (as its video frames); the photo's truth is as stored.
+        #expect(output.connection(with: .depthData)?.isVideoMirrored == true)
+        let w = metres.width
+        /// |Δ| over the person's pixels, the truth read at x or mirrored.
+        func errors(mirrored: Bool) -> [Float] {
+            truth.indices.compactMap { i -> Float? in
+                let distance = 1 / truth[mirrored ? (i / w) * w + (w - 1 - i % w) : i]
+                return distance < 1 && metres.storage[i].isFinite ? abs(metres.storage[i] - distance) : nil
+            }.sorted()
+        }
+        let matched = errors(mirrored: true), unmirrored = errors(mirrored: false)
+        try #require(matched.count > metres.storage.count / 20 && !unmirrored.isEmpty)
+        let median = matched[matched.count / 2]
         print("TrueDepth stream: centre \(centre) m, person median |Δ| \(median * 1000) mm; delivered/dropped \(output.deliveryCounts)")
         #expect(median < 0.02)
+        let p90 = matched[matched.count * 9 / 10], unmirroredP90 = unmirrored[unmirrored.count * 9 / 10]
+        #expect(p90 * 2 < unmirroredP90, "the map is mirrored: p90 \(p90) m against \(unmirroredP90) m unmirrored")
     }
 
     @Test func lateMapsAreDroppedAsLate() throws {
