@@ -440,6 +440,12 @@ public enum FileInspector {
         if let v = exif.flash { report.add(s, "Flash", flashName(v)) }
         report.add(s, "Orientation", "\(exif.orientation)")
         if let v = exif.lensModel { report.add(s, "LensModel", v) }
+        if let v = exif.lensSpecification, v.count == 4 {
+            let focal = v[0] == v[1] ? "\(number(v[0])) mm" : "\(number(v[0]))–\(number(v[1])) mm"
+            let aperture = v[2] == v[3] ? "f/\(number(v[2]))" : "f/\(number(v[2]))–\(number(v[3]))"
+            report.add(s, "LensSpecification", "\(focal) \(aperture)")
+        }
+        if let v = exif.brightnessValue { report.add(s, "BrightnessValue", String(format: "%.2f EV", v)) }
         if let w = exif.pixelXDimension, let h = exif.pixelYDimension { report.add(s, "PixelDimensions", "\(w)×\(h)") }
         if let gps = exif.gps {
             let place = String(format: "%.6f° %@, %.6f° %@", abs(gps.latitude), gps.latitude < 0 ? "S" : "N",

@@ -30,6 +30,9 @@ import Testing
         exif.iso = 200
         exif.exposureTime = 1.0 / 60
         exif.orientation = 6
+        exif.lensSpecification = [3.99, 3.99, 1.8, 1.8]
+        exif.brightnessValue = 2.25
+        exif.timeZoneOffsetSeconds = 5400
         let image = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 128)
         let thumbnail = try JPEGEncoder.encode(Raster<UInt8>(width: 16, height: 12, channels: 3, repeating: 90))
         let jpeg = try JPEGEncoder.encode(image, exif: exif, thumbnailJPEG: thumbnail, iccProfile: ICCProfile.data(for: .displayP3))
@@ -40,7 +43,8 @@ import Testing
         #expect(report["FocalLength"]?.hasPrefix("3.99 mm") == true)
         #expect(report["Orientation"] == "6")
         #expect(report["Flash"]?.contains("did not fire") == true)
-        #expect(report["DateTimeOriginal"] != nil)
+        #expect(report["DateTimeOriginal"]?.hasSuffix(" +01:30") == true, "\(report["DateTimeOriginal"] ?? "none")")
+        #expect(report["LensSpecification"] == "3.99 mm f/1.8" && report["BrightnessValue"] == "2.25 EV")
         #expect(report.thumbnailWidth == 16 && report.thumbnailHeight == 12)
         #expect(report.iccProfileDescription == "Display P3")
         #expect(report["Encoding"] == "sequential, YCbCr 4:2:0")
