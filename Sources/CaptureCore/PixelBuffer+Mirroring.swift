@@ -34,8 +34,12 @@ extension PixelBuffer {
     /// Mirrored about the vertical axis of the picture as shown turned `rotation` degrees clockwise (what a mirrored,
     /// rotated connection means): left to right, or top to bottom where the turn is a quarter.
     public func mirroredAsShown(turnedBy rotation: Int) -> PixelBuffer? {
-        mirrored(topToBottom: (rotation % 180 + 180) % 180 == 90)
+        mirrored(topToBottom: Self.mirrorsTopToBottom(turnedBy: rotation))
     }
+
+    /// Whether mirroring the picture as shown turned `rotation` degrees clockwise mirrors the stored rows top to
+    /// bottom (a quarter turn) rather than left to right: the rule for frames, movies and depth maps alike.
+    public static func mirrorsTopToBottom(turnedBy rotation: Int) -> Bool { (rotation % 180 + 180) % 180 == 90 }
 
     /// `count` samples of `T` from `source` written to `target` in reverse order (bytes, without binding the memory).
     private static func reverse<T: FixedWidthInteger>(_: T.Type, _ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer,

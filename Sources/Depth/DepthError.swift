@@ -1,10 +1,7 @@
-import Foundation
+import CaptureCore
 
 /// Why a depth computation could not run: typed, never a trap.
-public enum DepthError: LocalizedError, Equatable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum DepthError: DescribedError, Equatable {
     /// The inputs' sizes or channel counts do not match what the operation needs.
     case mismatchedInputs(String)
     /// A parameter is outside its valid range.

@@ -1,11 +1,7 @@
-import Foundation
 import CaptureCore
 
 /// Errors thrown by the Fusion module. Bad input always surfaces as one of these, never as a trap.
-public enum FusionError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum FusionError: DescribedError, Equatable, Sendable {
     /// The image array was empty.
     case noImages
     /// The images do not all have the same width, height and channel count.

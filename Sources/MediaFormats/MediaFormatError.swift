@@ -1,11 +1,8 @@
-import Foundation
+import CaptureCore
 
 /// Errors thrown by the MediaFormats encoders, decoders and metadata readers.
 /// Bad input always surfaces as one of these, never as a crash or a process exit.
-public enum MediaFormatError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum MediaFormatError: DescribedError, Equatable, Sendable {
     /// The input is not a valid image of the expected kind (bad signature, corrupt stream).
     case invalidImage(String)
     /// The input is valid but uses a feature this module does not handle (e.g. CMYK JPEG).

@@ -60,8 +60,11 @@ package final class StreamRecorder: @unchecked Sendable {
     }
 
     /// Seconds recorded so far (first frame's start to the last frame's end, within the maximum duration).
-    package var recordedDuration: Double {
-        lock.withLock { min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity) }
+    package var recordedDuration: Double { lock.withLock { recordedLocked } }
+
+    /// `recordedDuration`, with `lock` held: a maximum duration inside the last frame's interval cuts it there.
+    private var recordedLocked: Double {
+        min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity)
     }
 
     package var skippedFrames: Int { lock.withLock { skipped } }
@@ -124,9 +127,7 @@ package final class StreamRecorder: @unchecked Sendable {
         encoder.async { [self] in
             let (writer, duration, frames) = lock.withLock { () -> (MovieWriter?, Double, Int) in
                 defer { self.writer = nil }
-                // A maximum duration inside the last frame's interval cuts it there.
-                let duration = min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity)
-                return (self.writer, duration, self.writer?.frameCount ?? 0)
+                return (self.writer, recordedLocked, self.writer?.frameCount ?? 0)
             }
             var error: (any Error)?
             if case .failed(let reason) = ending { error = reason }

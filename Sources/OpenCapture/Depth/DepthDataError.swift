@@ -1,13 +1,10 @@
-import Foundation
+import CaptureCore
 
 /// Why a depth data, portrait matte or camera calibration operation was refused (OpenCapture
 /// addition). Apple raises an Objective-C exception for some of these (converting to an
 /// unavailable type) and throws an `NSError` for others; OpenCapture throws this error, or reports
 /// it to `DeviceDiagnostics` where Apple's method cannot throw.
-public enum DepthDataError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum DepthDataError: DescribedError, Equatable, Sendable {
     /// `converting(toDepthDataType:)` with a type not in `availableDepthDataTypes`.
     case unsupportedDepthDataType(OSType)
     /// A pixel buffer whose format is not one of the four depth/disparity types (depth data) or

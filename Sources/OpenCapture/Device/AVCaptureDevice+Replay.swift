@@ -5,10 +5,7 @@ import MediaFormats
 
 extension AVCaptureDevice {
     /// Why a replay device could not be made (OpenCapture addition).
-    public enum ReplayError: LocalizedError, Equatable, CustomStringConvertible {
-        /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-        public var errorDescription: String? { description }
-
+    public enum ReplayError: DescribedError, Equatable {
         case noRawFiles(String)
         case unreadable(String, reason: String)
         case mismatchedFrames(String)

@@ -48,10 +48,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     /// Errors from device configuration (OpenCapture addition; Apple uses NSError and exceptions).
-    public enum ConfigurationError: LocalizedError, Equatable, CustomStringConvertible {
-        /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-        public var errorDescription: String? { description }
-
+    public enum ConfigurationError: DescribedError, Equatable {
         case notLockedForConfiguration(String)
         case valueOutOfRange(String)
         case unsupported(String)

@@ -1,14 +1,10 @@
-import Foundation
 import CaptureCore
 
 /// Why `AVCapturePhotoOutput` refused a photo request (OpenCapture addition). Apple raises an
 /// Objective-C exception for each of these; OpenCapture throws from
 /// `AVCapturePhotoOutput.validate(_:)` and delivers the error to
 /// `photoOutput(_:didFinishCaptureFor:error:)` without capturing anything.
-public enum PhotoSettingsError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum PhotoSettingsError: DescribedError, Equatable, Sendable {
     /// The settings' `uniqueID` was already used by an earlier request.
     case settingsReused(uniqueID: Int64)
     /// The output is not in a running session with an enabled video input.

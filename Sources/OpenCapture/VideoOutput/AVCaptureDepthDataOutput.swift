@@ -125,8 +125,8 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
                 // A mirrored connection (the front camera's, by default) mirrors its maps as the video data output
                 // mirrors its frames, so the two stay registered: about the vertical axis of the picture as shown.
                 guard connection.isVideoMirrored else { return data }
-                let quarter = (Int(connection.videoRotationAngle) % 180 + 180) % 180 == 90
-                return data.applyingExifOrientation(quarter ? .downMirrored : .upMirrored)
+                let acrossRows = PixelBuffer.mirrorsTopToBottom(turnedBy: Int(connection.videoRotationAngle))
+                return data.applyingExifOrientation(acrossRows ? .downMirrored : .upMirrored)
             }
             queue.async { [weak self] in
                 guard let self else { return }

@@ -1,10 +1,7 @@
-import Foundation
+import CaptureCore
 
 /// Why a raw file could not be developed or a file could not be inspected (OpenCapture addition).
-public enum RawDevelopError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum RawDevelopError: DescribedError, Equatable, Sendable {
     /// The file could not be read from disk.
     case unreadableFile(path: String, reason: String)
     /// The bytes are not a raw file (or not an image file, for the inspector).

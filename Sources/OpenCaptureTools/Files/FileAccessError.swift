@@ -4,10 +4,7 @@ import Foundation
 /// A file or folder OpenCapture's tools could not read or write, in one plain sentence
 /// (OpenCapture addition): Foundation's `NSCocoaErrorDomain` and POSIX errors are mapped to a reason
 /// such as "no such file", "the folder does not exist" or "no space left on device".
-public struct FileAccessError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public struct FileAccessError: DescribedError, Equatable, Sendable {
     /// What was being done.
     public enum Operation: String, Sendable {
         case read, write

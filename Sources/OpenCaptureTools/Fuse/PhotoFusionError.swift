@@ -1,10 +1,7 @@
-import Foundation
+import CaptureCore
 
 /// Why `PhotoFusion` could not fuse a bracket (OpenCapture addition).
-public enum PhotoFusionError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum PhotoFusionError: DescribedError, Equatable, Sendable {
     /// Fewer than two images.
     case notEnoughImages(Int)
     /// An input could not be read or decoded.

@@ -1,10 +1,7 @@
-import Foundation
+import CaptureCore
 
 /// Why `FileInspector` could not report on a file (OpenCapture addition).
-public enum FileInspectionError: LocalizedError, Equatable, Sendable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum FileInspectionError: DescribedError, Equatable, Sendable {
     /// The file could not be read from disk.
     case unreadableFile(path: String, reason: String)
     /// The bytes are not an image file OpenCapture recognises.

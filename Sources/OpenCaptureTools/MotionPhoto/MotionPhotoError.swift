@@ -1,10 +1,7 @@
-import Foundation
+import CaptureCore
 
 /// Why a Motion Photo could not be made (OpenCapture addition).
-public struct MotionPhotoError: LocalizedError, CustomStringConvertible, Equatable, Sendable {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public struct MotionPhotoError: DescribedError, Equatable, Sendable {
     public let description: String
     public init(_ description: String) { self.description = description }
 }

@@ -1,10 +1,7 @@
-import Foundation
+import CaptureCore
 
 /// Why a portrait could not be rendered: typed, never a trap.
-public enum PortraitRenderingError: LocalizedError, Equatable, CustomStringConvertible {
-    /// The description, so `localizedDescription` (what an alert shows) says what went wrong.
-    public var errorDescription: String? { description }
-
+public enum PortraitRenderingError: DescribedError, Equatable {
     /// The file is not a JPEG or HEIC photo.
     case unsupportedFile(String)
     /// The photo carries no depth (no HEIC auxiliary depth image, no JPEG MPF depth image).
