@@ -8,8 +8,12 @@ import Foundation
 /// Each frame is a real sensor exposure of the device's cached scene render (`FrameSource.capture`):
 /// its own start time on the hand-shake trajectory (so the camera moves from frame to frame and blurs
 /// within one), its own auto exposure, shot and read noise, then the video ISP. What is approximated:
-/// the scene render is static apart from the camera's motion, and a frame that cannot be made in time
-/// is skipped (counted in `skippedFrames`), as a sensor running behind drops frames.
+/// the scene render is static apart from the camera's motion, and the frames are made on this machine's CPU, which
+/// may fall behind: a frame not made in its slot is made late (with its own slot's exposure, as a sensor's frame
+/// waits for a busy ISP) while the stream is less than `catchUpLimit` behind and has skipped nothing for
+/// `calmBeforeCatchingUp` — a still's processing taking the cores for a moment leaves no hole in a Live Photo movie —
+/// and otherwise skipped (counted in `skippedFrames`), as a sensor running behind drops frames, so a stream that cannot
+/// keep up drops frames evenly instead of lagging.
 ///
 /// `@unchecked Sendable`: `condition` guards every mutable field (ring, subscribers, run state, counters).
 package final class FrameStream: @unchecked Sendable {
@@ -23,6 +27,12 @@ package final class FrameStream: @unchecked Sendable {
     private var firstSlot: Double?
     private var skipped = 0
     private enum RunState { case idle, running, stopping, stopped }
+
+    /// How far behind its frame clock the stream may run while it makes the frames it missed (seconds).
+    package static let catchUpLimit = 0.4
+    /// How long the stream must have skipped nothing before it catches up again (seconds): a stream that cannot keep
+    /// up at all skips instead of running `catchUpLimit` behind.
+    static let calmBeforeCatchingUp = 1.0
 
     package init(_ configuration: StreamConfiguration) {
         self.configuration = configuration
@@ -62,7 +72,7 @@ package final class FrameStream: @unchecked Sendable {
     /// Session seconds at which frame 0's slot began; nil until production starts.
     package var startTime: Double? { condition.withLock { firstSlot } }
 
-    /// Frames made so far, and frames skipped because the previous one took longer than the frame interval.
+    /// Frames made so far, and frame slots skipped because the stream had fallen behind (see the type's documentation).
     package var producedFrames: Int { condition.withLock { produced } }
     package var skippedFrames: Int { condition.withLock { skipped } }
 
@@ -116,18 +126,22 @@ package final class FrameStream: @unchecked Sendable {
         let start = now
         condition.withLock { firstSlot = start }
         var index = 0
+        var lastSkip = -Double.infinity
         var metered = device.currentExposure(size: readout)
         while true {
             if condition.withLock({ state != .running }) { break }
-            // Pace to the frame clock; when behind by a whole frame or more, skip to the current slot.
+            // Pace to the frame clock. Behind by a whole frame or more: catch up after a calm spell, else skip to
+            // the current slot.
             let scheduled = start + Double(index) * interval
             let current = now
             if current < scheduled {
                 Thread.sleep(forTimeInterval: scheduled - current)
-            } else if current - scheduled >= interval {
+            } else if current - scheduled >= interval,
+                      current - scheduled >= Self.catchUpLimit || current - lastSkip < Self.calmBeforeCatchingUp {
                 let behind = Int((current - start) / interval) - index
                 condition.withLock { skipped += behind }
                 index += behind
+                lastSkip = current
                 continue
             }
             if index % 15 == 0, case .automatic = device.exposure {
