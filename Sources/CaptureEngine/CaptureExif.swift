@@ -35,7 +35,7 @@ package enum CaptureExif {
         exif.fNumber = module.fNumber
         exif.iso = Int(record.iso.rounded())
         exif.focalLength = module.focalLength
-        exif.focalLengthIn35mmFilm = Int(module.focalLength35mmEquivalent.rounded())
+        exif.focalLengthIn35mmFilm = Int(module.focalLength35mmEquivalent(forPhoto: request.photoSize).rounded())
         exif.exposureBiasValue = record.bias
         exif.flash = flashCode(request.flash, fired: plan.flash, hasFlash: module.hasFlash,
                                redEye: plan.flash && request.redEyeReduction)

@@ -19,9 +19,19 @@ import Testing
         #expect(exif.fNumber == 1.8)
         #expect(exif.orientation == 1)   // the simulated phone is held in landscape
         #expect(exif.pixelXDimension == 640)
+        #expect(exif.focalLengthIn35mmFilm == 28)
         #expect((exif.iso ?? 0) >= 25)
         #expect(result.resolvedSettings.embeddedThumbnailDimensions.width == 320)
         #expect(try ExifReader.thumbnail(jpeg: data) != nil)
+    }
+
+    /// A 16:9 photo is a crop of the 4:3 sensor: its 35 mm equivalent is longer by the ratio of the diagonals.
+    @Test func aWidePhotosEquivalentFocalLengthIsItsCrops() async throws {
+        let rig = CaptureRig(preset: .hd1280x720)
+        let data = try #require(try await rig.capture(AVCapturePhotoSettings()).photos.first?.fileDataRepresentation())
+        let exif = try ExifReader.read(jpeg: data)
+        #expect(exif.pixelXDimension == 1280 && exif.pixelYDimension == 720)
+        #expect(exif.focalLengthIn35mmFilm == 31, "28 mm × 5040 / 4626")
     }
 
     @Test func settingsMetadataIsMergedIntoTheFile() async throws {
