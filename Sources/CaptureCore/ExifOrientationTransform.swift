@@ -74,22 +74,65 @@ package struct ExifOrientationTransform {
         return Raster(width: size.width, height: size.height, channels: c, storage: storage)
     }
 
-    /// The buffer's pixels moved (bit for bit, any one-plane format), or nil if the buffer is
-    /// planar or cannot be allocated.
+    /// The buffer's pixels moved, bit for bit, every plane in its own units (a 4:2:0 chroma plane by Cb/Cr pairs, so
+    /// an odd width's chroma lands half a sample off), attachments copied. Nil for a buffer not `sourceSize`, a Bayer
+    /// mosaic (moved, its CFA pattern would change) or a copy that cannot be allocated. The flips (2, 4) move whole
+    /// rows: what mirrored connections do to every stream frame.
     package func apply(_ buffer: PixelBuffer) -> PixelBuffer? {
-        guard !buffer.isPlanar, buffer.width == sourceSize.width, buffer.height == sourceSize.height,
-              let source = buffer.baseAddress() else { return nil }
+        let bayer = CFAPattern.allCases.contains { $0.bayer14FourCC == buffer.pixelFormat }
+        guard !bayer, buffer.width == sourceSize.width, buffer.height == sourceSize.height else { return nil }
         let size = destinationSize
         guard let result = PixelBuffer(width: size.width, height: size.height, pixelFormat: buffer.pixelFormat),
-              let target = result.baseAddress() else { return nil }
-        let bpp = buffer.planes[0].bytesPerPixel, inStride = buffer.bytesPerRow, outStride = result.bytesPerRow
-        for y in 0..<buffer.height {
-            for x in 0..<buffer.width {
+              result.planes.count == buffer.planes.count else { return nil }
+        for (index, plane) in buffer.planes.enumerated() {
+            guard let source = buffer.baseAddress(ofPlane: index), let target = result.baseAddress(ofPlane: index) else { continue }
+            let planeTransform = ExifOrientationTransform(m00: m00, m01: m01, m10: m10, m11: m11,
+                                                          sourceSize: Size(width: plane.width, height: plane.height))
+            planeTransform.move(UnsafeRawPointer(source), stride: plane.bytesPerRow, bytesPerPixel: plane.bytesPerPixel,
+                                into: target, stride: result.planes[index].bytesPerRow)
+        }
+        result.attachments = buffer.attachments
+        return result
+    }
+
+    private init(m00: Int, m01: Int, m10: Int, m11: Int, sourceSize: Size) {
+        (self.m00, self.m01, self.m10, self.m11, self.sourceSize) = (m00, m01, m10, m11, sourceSize)
+    }
+
+    /// Moves one plane of `sourceSize` pixels of `bytesPerPixel` bytes.
+    private func move(_ source: UnsafeRawPointer, stride inStride: Int, bytesPerPixel bpp: Int,
+                      into target: UnsafeMutableRawPointer, stride outStride: Int) {
+        let w = sourceSize.width, h = sourceSize.height
+        if m01 == 0, m10 == 0 {
+            // Flips and the identity: whole rows, in order or reversed, each kept or reversed.
+            for y in 0..<h {
+                let from = source + y * inStride, to = target + (m11 < 0 ? h - 1 - y : y) * outStride
+                guard m00 < 0 else { to.copyMemory(from: from, byteCount: w * bpp); continue }
+                switch bpp {
+                case 1: Self.reverse(UInt8.self, from, to, count: w)
+                case 2: Self.reverse(UInt16.self, from, to, count: w)
+                case 4: Self.reverse(UInt32.self, from, to, count: w)
+                default: for x in 0..<w { (to + (w - 1 - x) * bpp).copyMemory(from: from + x * bpp, byteCount: bpp) }
+                }
+            }
+            return
+        }
+        for y in 0..<h {
+            for x in 0..<w {
                 let d = destination(x: x, y: y)
                 (target + d.y * outStride + d.x * bpp).copyMemory(from: source + y * inStride + x * bpp, byteCount: bpp)
             }
         }
-        return result
+    }
+
+    /// `count` samples of `T` from `source` written to `target` in reverse order (bytes, without binding the memory).
+    private static func reverse<T: FixedWidthInteger>(_: T.Type, _ source: UnsafeRawPointer, _ target: UnsafeMutableRawPointer,
+                                                      count: Int) {
+        let size = MemoryLayout<T>.size
+        for x in 0..<count {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: x * size, as: T.self),
+                              toByteOffset: (count - 1 - x) * size, as: T.self)
+        }
     }
 
     /// The calibration of the oriented image: reference dimensions, focal lengths, principal point

@@ -21,6 +21,37 @@ import Testing
         }
     }
 
+    /// A bi-planar 4:2:0 buffer turns plane by plane: luma by bytes, chroma by Cb/Cr pairs, each to where the point
+    /// transform of its own plane puts it; attachments come along.
+    @Test(arguments: 1...8)
+    func planarBuffersTurnPlaneByPlane(orientation: Int) throws {
+        let buffer = try #require(PixelBuffer(width: 4, height: 2, pixelFormat: .yuv420BiPlanarFullRange))
+        let y = try #require(buffer.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        let c = try #require(buffer.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
+        for row in 0..<2 { for x in 0..<4 { y[row * buffer.planes[0].bytesPerRow + x] = UInt8(10 * row + x) } }
+        c[0] = 1; c[1] = 2; c[2] = 3; c[3] = 4   // two Cb/Cr pairs on one chroma row
+        buffer.attachments["k"] = "v"
+        let transform = ExifOrientationTransform(exifOrientation: orientation, size: Size(width: 4, height: 2))
+        let turned = try #require(transform.apply(buffer))
+        #expect(turned.width == transform.destinationSize.width && turned.height == transform.destinationSize.height)
+        #expect(turned.attachments["k"] == "v")
+        let ty = try #require(turned.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+        let tc = try #require(turned.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
+        for row in 0..<2 {
+            for x in 0..<4 {
+                let p = transform.apply(SIMD2(Double(x) + 0.5, Double(row) + 0.5))
+                #expect(ty[Int(p.y) * turned.planes[0].bytesPerRow + Int(p.x)] == UInt8(10 * row + x))
+            }
+        }
+        let chroma = ExifOrientationTransform(exifOrientation: orientation, size: Size(width: 2, height: 1))
+        for pair in 0..<2 {
+            let p = chroma.apply(SIMD2(Double(pair) + 0.5, 0.5))
+            let at = Int(p.y) * turned.planes[1].bytesPerRow + 2 * Int(p.x)
+            #expect(tc[at] == UInt8(2 * pair + 1) && tc[at + 1] == UInt8(2 * pair + 2), "pairs stay Cb, Cr")
+        }
+        withExtendedLifetime(turned) {}
+    }
+
     @Test func sixTurnsClockwiseAndEightCounterClockwise() {
         // A 2 × 1 image [a b]: turned clockwise it is a over b; counter-clockwise b over a.
         let image = Raster<Float>(width: 2, height: 1, channels: 1, storage: [1, 2])
