@@ -9,6 +9,17 @@ public enum ExifReader {
         try read(tiff: try TIFFParser(try tiffBytes(in: jpeg)))
     }
 
+    /// The EXIF of a photo of any kind the package reads — a JPEG's APP1, a TIFF's or DNG's IFDs, a HEIF's Exif item, a
+    /// PNG's eXIf chunk — or nil when it carries none or cannot be read: the one place that knows where each kind keeps it.
+    public static func read(photo data: Data) -> ExifMetadata? {
+        switch FileKind.of(data) {
+        case .jpeg, .tiff, .dng: return try? read(jpeg: data)
+        case .heif: return (try? HEIFStructure.parse(data))?.exif.flatMap { try? read(jpeg: $0) }
+        case .png: return (try? PNGHeader.exif(in: data)).flatMap { $0 }.flatMap { try? read(jpeg: $0) }
+        default: return nil
+        }
+    }
+
     /// The EXIF of a parsed TIFF structure (a raw file's, read once for its tags too).
     static func read(tiff: TIFFParser) throws -> ExifMetadata {
         let ifd0 = try tiff.directory(at: tiff.firstIFDOffset)

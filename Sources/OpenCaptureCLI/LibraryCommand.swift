@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenCapturePhotos
+import OpenCaptureTools
 
 /// `opencapture library`: the photo library that `PHPhotoLibrary.shared()` opens.
 struct LibraryCommand: ParsableCommand {
@@ -21,27 +22,28 @@ struct LibraryCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(abstract:
-            "Add each photo as an asset; a photo and a movie of the same name (IMG_1.HEIC + IMG_1.MOV) become one Live Photo, a photo and a DNG one RAW + processed asset.")
+            "Add each photo and video as an asset; a photo and its Live Photo movie of the same name (IMG_1.HEIC + IMG_1.MOV, the same content identifier) become one Live Photo, a photo and a RAW of the same name one RAW + processed asset; any other file is an asset of its own.")
 
-        @Argument(help: "Photos (JPEG, HEIC, PNG, TIFF, DNG, camera raw) and Live Photo movies.") var files: [String]
+        @Argument(help: "Photos (JPEG, HEIC, PNG, TIFF, DNG, camera raw), Live Photo movies and videos.") var files: [String]
         @OptionGroup var location: Location
 
         func run() throws {
             let library = try location.open()
-            let groups = Dictionary(grouping: files.map { URL(fileURLWithPath: $0) }) { $0.deletingPathExtension().path }
+            let plan = LibraryImportPlan(files: files.map { URL(fileURLWithPath: $0) })
+            for note in plan.notes { print(note) }
             var created: [String] = []
             try library.performChangesAndWait {
-                for (_, urls) in groups.sorted(by: { $0.key < $1.key }) {
-                    let movies = urls.filter { ["mov", "mp4"].contains($0.pathExtension.lowercased()) }
-                    let raws = urls.filter { $0.pathExtension.lowercased() == "dng" }
-                    let photos = urls.filter { !movies.contains($0) && !raws.contains($0) }
+                for asset in plan.assets {
                     let request = PHAssetCreationRequest.forAsset()
-                    if let photo = photos.first ?? raws.first {
-                        request.addResource(with: .photo, fileURL: photo, options: nil)
-                        for raw in raws where raw != photo { request.addResource(with: .alternatePhoto, fileURL: raw, options: nil) }
-                        for movie in movies { request.addResource(with: .pairedVideo, fileURL: movie, options: nil) }
-                    } else {
-                        for movie in movies { request.addResource(with: .video, fileURL: movie, options: nil) }
+                    for (role, file) in asset.resources {
+                        let type: PHAssetResourceType
+                        switch role {
+                        case .photo: type = .photo
+                        case .alternatePhoto: type = .alternatePhoto
+                        case .pairedVideo: type = .pairedVideo
+                        case .video: type = .video
+                        }
+                        request.addResource(with: type, fileURL: file, options: nil)
                     }
                     created.append(request.placeholderForCreatedAsset?.localIdentifier ?? "")
                 }

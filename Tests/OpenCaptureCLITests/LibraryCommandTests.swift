@@ -78,4 +78,24 @@ struct LibraryCommandTests {
         #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output.hasPrefix("0 assets"))
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 0)
     }
+
+    /// Two photos of one name (an export's HEIC and JPEG of different shots) are two assets: the second was dropped
+    /// without a word; a movie of the still's name that is not its Live Photo movie is a video of its own, said.
+    @Test func filesOfOneNameThatDoNotBelongTogetherAreAllImported() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos").path
+        let first = try Self.photo(5, in: folder, name: "IMG_0002.JPG")
+        let second = try Self.photo(6, in: folder, name: "IMG_0002.jpeg")
+        let pair = try LivePhotoPairFixture.make(in: folder, pairingAtoms: false)
+        let result = try OpenCaptureBinary.tool.run(["library", "import", first.path, second.path, pair.still.path, pair.movie.path,
+                                                     "--library", library])
+        #expect(result.status == 0, "\(result.errorOutput)")
+        #expect(result.output.contains("IMG_0001.MOV is imported as a video of its own"))
+        #expect(result.output.contains("imported 4 assets"))
+        let list = try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output
+        #expect(list.hasPrefix("4 assets"))
+        #expect(!list.contains("Live"))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 4)
+    }
 }

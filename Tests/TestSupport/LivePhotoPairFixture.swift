@@ -10,9 +10,10 @@ public enum LivePhotoPairFixture {
     public static let creationDate = Date(timeIntervalSince1970: 1_772_353_800)
 
     /// The pair in `folder`; the still's EXIF says `orientation` (its pixels are the same whatever it says), the
-    /// movie's display matrix turns it `rotation` degrees clockwise.
+    /// movie's display matrix turns it `rotation` degrees clockwise. With `pairingAtoms` false the movie is a plain
+    /// one (no content identifier, no still-image time), as a video from another camera.
     public static func make(in folder: URL, identifier: String = identifier, stillImageTime: Double = 0.5,
-                            orientation: Int = 1, rotation: Int = 0) throws -> (still: URL, movie: URL) {
+                            orientation: Int = 1, rotation: Int = 0, pairingAtoms: Bool = true) throws -> (still: URL, movie: URL) {
         var image = Raster<UInt8>(width: 64, height: 48, channels: 3)
         for y in 0..<48 { for x in 0..<64 { for c in 0..<3 { image.storage[(y * 64 + x) * 3 + c] = UInt8((x * 4 + y * 3 + c * 70) & 255) } } }
         var exif = ExifMetadata()
@@ -35,11 +36,15 @@ public enum LivePhotoPairFixture {
             try writer.appendAudio((0..<3200).map { Int16(clamping: Int(3000 * sin(Double(frame * 3200 + $0) * 0.05))) })
         }
         try writer.finish()
+        let movie = folder.appendingPathComponent("IMG_0001.MOV")
+        guard pairingAtoms else {
+            try FileManager.default.moveItem(at: unpaired, to: movie)
+            return (still, movie)
+        }
         let paired = try LivePhotoMovieAtoms.pair(try Data(contentsOf: unpaired),
                                                   metadata: [(LivePhotoMovieAtoms.contentIdentifierKey, identifier)],
                                                   stillImageTime: stillImageTime)
         try FileManager.default.removeItem(at: unpaired)
-        let movie = folder.appendingPathComponent("IMG_0001.MOV")
         try paired.write(to: movie)
         return (still, movie)
     }

@@ -84,12 +84,12 @@ public enum MotionPhotoExporter {
     /// The still's Apple content identifier, if it carries one; throws unless it is a JPEG or HEIC.
     private static func contentIdentifier(of data: Data, name: String) throws -> String? {
         switch FileKind.of(data) {
-        case .jpeg: return (try? ExifReader.read(jpeg: data))?.appleContentIdentifier
+        case .jpeg: break
         case .heif:
-            guard let structure = try? HEIFStructure.parse(data) else { throw MotionPhotoError("cannot read \(name): not a valid HEIF file") }
-            return structure.exif.flatMap { try? ExifReader.read(jpeg: $0) }?.appleContentIdentifier
+            guard (try? HEIFStructure.parse(data)) != nil else { throw MotionPhotoError("cannot read \(name): not a valid HEIF file") }
         default: throw MotionPhotoError("\(name) is not a JPEG or HEIC still")
         }
+        return ExifReader.read(photo: data)?.appleContentIdentifier
     }
 
     /// The still decoded as displayed (orientation applied), with its EXIF (orientation reset, dimensions updated)
