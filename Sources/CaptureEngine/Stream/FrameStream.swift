@@ -13,7 +13,8 @@ import Foundation
 /// waits for a busy ISP) while the stream is less than `catchUpLimit` behind and has skipped nothing for
 /// `calmBeforeCatchingUp` — a still's processing taking the cores for a moment leaves no hole in a Live Photo movie —
 /// and otherwise skipped (counted in `skippedFrames`), as a sensor running behind drops frames, so a stream that cannot
-/// keep up drops frames evenly instead of lagging.
+/// keep up drops frames evenly instead of lagging. Slots a Live Photo's movie needs are made however late
+/// (`makeEveryFrame(through:)`): a phone's ring of frames has no holes, whatever its ISP is doing.
 ///
 /// `@unchecked Sendable`: `condition` guards every mutable field (ring, subscribers, run state, counters).
 package final class FrameStream: @unchecked Sendable {
@@ -26,6 +27,8 @@ package final class FrameStream: @unchecked Sendable {
     private var produced = 0
     private var firstSlot: Double?
     private var skipped = 0
+    /// Session seconds up to which every slot is made, however late (`makeEveryFrame(through:)`).
+    private var requiredThrough = -Double.infinity
     private enum RunState { case idle, running, stopping, stopped }
 
     /// How far behind its frame clock the stream may run while it makes the frames it missed (seconds).
@@ -75,6 +78,12 @@ package final class FrameStream: @unchecked Sendable {
     /// Frames made so far, and frame slots skipped because the stream had fallen behind (see the type's documentation).
     package var producedFrames: Int { condition.withLock { produced } }
     package var skippedFrames: Int { condition.withLock { skipped } }
+
+    /// Makes every slot up to session time `time`, however far behind the stream falls (a Live Photo's post-roll);
+    /// later slots follow the usual catch-up rule.
+    package func makeEveryFrame(through time: Double) {
+        condition.withLock { requiredThrough = max(requiredThrough, time) }
+    }
 
     /// Calls `handler` with every new frame, on the stream's thread (hand the frame to a queue and return).
     package func subscribe(_ handler: @escaping @Sendable (StreamFrame) -> Void) -> UInt64 {
@@ -136,7 +145,7 @@ package final class FrameStream: @unchecked Sendable {
             let current = now
             if current < scheduled {
                 Thread.sleep(forTimeInterval: scheduled - current)
-            } else if current - scheduled >= interval,
+            } else if current - scheduled >= interval, scheduled > condition.withLock({ requiredThrough }),
                       current - scheduled >= Self.catchUpLimit || current - lastSkip < Self.calmBeforeCatchingUp {
                 let behind = Int((current - start) / interval) - index
                 condition.withLock { skipped += behind }

@@ -54,6 +54,8 @@ package final class LivePhotoRecording: @unchecked Sendable {
         settings.threads = 1
         if delivery.sound != nil { settings.audio = (RoomSound.sampleRate, 1) }
         do { writer = try MovieWriter(url: temporaryURL, settings: settings) } catch { failure = error }
+        // The post-roll's frames are made however busy the machine gets (the still's own processing, a first render).
+        stream.makeEveryFrame(through: delivery.stillTime + delivery.postRoll)
         var past = stream.frames(in: (delivery.stillTime - delivery.preRoll)...delivery.stillTime)
         if delivery.autoTrims, let last = past.lastIndex(where: { swings(during: $0) }) {
             past.removeSubrange(...last)

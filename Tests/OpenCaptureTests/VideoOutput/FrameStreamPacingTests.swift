@@ -69,6 +69,27 @@ import Testing
         }
     }
 
+    /// Slots a Live Photo needs are made however late: a 0.8 s stall (twice the catch-up limit) inside the required
+    /// span leaves no hole in it.
+    @Test func requiredSlotsAreMadeHoweverLate() throws {
+        let rig = StreamRig(frameRate: 15)
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let stream = try #require(rig.session.frameStream)
+        let recorder = Recorder { $0 == 20 ? 0.8 : 0 }
+        let token = stream.subscribe { [stream] frame in recorder.record(frame, at: stream.now) }
+        defer { stream.unsubscribe(token) }
+        _ = recorder.waitFor(10)
+        let required = stream.now + 1.6
+        stream.makeEveryFrame(through: required)
+        let (indexes, times) = recorder.waitFor(40)
+        try #require(indexes.count >= 40)
+        let span = indexes.indices.filter { $0 >= 10 && times[$0].frame <= required }
+        try #require(span.count > 15)
+        #expect(zip(span.dropFirst(), span).allSatisfy { indexes[$0] == indexes[$1] + 1 }, "indexes \(span.map { indexes[$0] })")
+        #expect(times[21].made - times[21].frame > FrameStream.catchUpLimit, "made later than the catch-up limit")
+    }
+
     /// Every frame holding the thread for 1.5 slots: the stream cannot keep up, so it skips slots and stays within
     /// the catch-up limit of its clock instead of falling further and further behind.
     @Test func aStreamThatCannotKeepUpSkipsInsteadOfLagging() throws {
