@@ -66,8 +66,12 @@ public final class PHAssetResourceManager: Sendable {
     public func cancelDataRequest(_ requestID: PHAssetResourceDataRequestID) {}
 
     static func read(_ resource: PHAssetResource) throws -> Data {
+        guard let url = resource.store.existingURL(of: resource) else {
+            throw PHPhotosError(.missingResource, "the stored file of \(resource.originalFilename) is missing from the library "
+                                + "(\(resource.store.url(of: resource).path)); the asset stays, and its data can be read again once the file is back")
+        }
         do {
-            return try Data(contentsOf: resource.store.url(of: resource))
+            return try Data(contentsOf: url)
         } catch {
             throw PHPhotosError(.missingResource, "the stored file of \(resource.originalFilename) cannot be read: \(error.localizedDescription)")
         }

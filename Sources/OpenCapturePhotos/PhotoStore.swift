@@ -10,10 +10,13 @@ import Glibc
 /// and `originals/`, a content-addressed store (`originals/ab/abcdef….jpg`, named by the SHA-256 of
 /// the bytes, so a file added twice is stored once).
 ///
-/// A change is all there or not at all: its files are written to temporary names in the store,
-/// fsynced and renamed, the folder is fsynced, and only then does the database transaction that
-/// references them commit. Opening the library removes what an interrupted change left behind:
-/// temporary files, and stored files (named as the store names them) no row references.
+/// A change is all there or not at all: each file it adds is written to a temporary name in the store, fsynced and
+/// renamed to its staged name (`originals/.staging/<digest>.<ext>`), the folder is fsynced, and only then does the
+/// database transaction that references the files commit; then the files take their stored names. Opening the library
+/// finishes or undoes only what an interrupted change left behind: temporary files go, a staged file some row
+/// references takes its stored name (the change committed), a staged file none references goes (it did not).
+/// Nothing else is ever removed: a stored file that has gone missing (deleted by hand, the folder moved away) leaves
+/// its asset as it is, and reading it fails with `.missingResource` until it is back.
 ///
 /// Processes share a library: a change and the recovery hold an exclusive `flock` on `Photos.lock`, so one process's
 /// recovery never takes the files of another's change before it commits, and SQLite waits up to 30 s for a busy
@@ -21,29 +24,36 @@ import Glibc
 final class PhotoStore: Sendable {
     let root: URL
     let originals: URL
+    /// Where a change's files wait for its transaction (`originals/.staging`).
+    let staging: URL
     private let database: DatabaseQueue
-    /// What opening found and removed (temporary files, unreferenced files, assets whose files vanished).
-    let recovered: (temporaryFiles: Int, unreferencedFiles: Int, assetsWithMissingFiles: Int)
+    /// What opening did about interrupted changes: temporary files removed, staged files no row references removed (the
+    /// change did not commit), staged files given their stored names (it did).
+    let recovered: (temporaryFiles: Int, interruptedFiles: Int, finishedFiles: Int)
 
     /// Opens the library at `root`; with `creating`, makes it when there is none (else a folder without
-    /// `Photos.sqlite` is refused, and nothing is written there).
+    /// `Photos.sqlite` is refused, and nothing is written there, and opening an existing library creates no folder).
     init(root: URL, creating: Bool) throws {
         self.root = root
         originals = root.appendingPathComponent("originals", isDirectory: true)
+        staging = originals.appendingPathComponent(".staging", isDirectory: true)
         let path = root.appendingPathComponent("Photos.sqlite").path
-        guard creating || FileManager.default.fileExists(atPath: path) else {
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        guard creating || !isNew else {
             throw PHPhotosError(.accessRestricted, "there is no photo library at \(root.path) (no Photos.sqlite)")
         }
         func failure(_ error: any Error) -> PHPhotosError {
             PHPhotosError(.accessRestricted, "cannot open the photo library at \(root.path): \(PhotoStore.describe(error))")
         }
-        do {
-            try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
-        } catch {
-            throw failure(error)
+        if isNew {   // (an existing library's missing `originals/` is not made anew: see `prepareOriginalsFolder`)
+            do {
+                try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
+            } catch {
+                throw failure(error)
+            }
         }
         // Made, migrated and recovered under the lock: two processes opening a new library at once make it once.
-        let originals = originals
+        let (originals, staging) = (originals, staging)
         (database, recovered) = try PhotoStore.whileLocked(root) {
             let database: DatabaseQueue
             do {
@@ -54,7 +64,7 @@ final class PhotoStore: Sendable {
             } catch {
                 throw failure(error)
             }
-            return (database, try PhotoStore.recover(database: database, originals: originals))
+            return (database, try PhotoStore.recover(database: database, originals: originals, staging: staging))
         }
     }
 
@@ -70,7 +80,9 @@ final class PhotoStore: Sendable {
         func failure() -> PHPhotosError {
             PHPhotosError(.accessRestricted, "cannot lock the photo library at \(root.path): \(SystemErrorReason.text(errno: errno))")
         }
-        let fd = open(root.appendingPathComponent("Photos.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let path = root.appendingPathComponent("Photos.lock").path
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }   // a read-only library: its lock file, read-only
         guard fd >= 0 else { throw failure() }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {
@@ -156,6 +168,15 @@ final class PhotoStore: Sendable {
 
     func url(of resource: PHAssetResource) -> URL { originals.appendingPathComponent(resource.storedName) }
 
+    /// Where the resource's bytes are now: its stored name, else (another process's change committed a moment ago and
+    /// has not renamed it yet, or was killed before it could) its staged name; nil when neither is there.
+    func existingURL(of resource: PHAssetResource) -> URL? {
+        let stored = url(of: resource)
+        if FileManager.default.fileExists(atPath: stored.path) { return stored }
+        let staged = staging.appendingPathComponent(stored.lastPathComponent)
+        return FileManager.default.fileExists(atPath: staged.path) ? staged : nil
+    }
+
     static func storedName(digest: String, fileExtension: String) -> String {
         "\(digest.prefix(2))/\(digest)" + (fileExtension.isEmpty ? "" : ".\(fileExtension)")
     }
@@ -168,14 +189,22 @@ final class PhotoStore: Sendable {
     }
 
     private func saveLocked(_ assets: [PreparedAsset]) throws {
-        var created: [URL] = []
+        var staged: [(staged: URL, stored: URL)] = []
         do {
+            // Another process's change killed since this one opened the library: finish or undo it first.
+            _ = try PhotoStore.recover(database: database, originals: originals, staging: staging)
+            try prepareOriginalsFolder()
+            var seen = Set<String>()
             for asset in assets {
                 for resource in asset.resources {
-                    if let url = try store(resource) { created.append(url) }
+                    let name = PhotoStore.storedName(digest: resource.digest, fileExtension: resource.fileExtension)
+                    let stored = originals.appendingPathComponent(name)
+                    // Stored once: bytes the store already holds, or this change stages already, are not written again.
+                    guard seen.insert(name).inserted, !FileManager.default.fileExists(atPath: stored.path) else { continue }
+                    staged.append((try stage(resource, as: stored.lastPathComponent), stored))
                 }
             }
-            try PhotoStore.synchronizeDirectory(originals)
+            if !staged.isEmpty { try PhotoStore.synchronizeDirectory(staging) }
             if ProcessInfo.processInfo.environment["OPENCAPTURE_PHOTOS_FAULT"] == "after-store-write" {
                 kill(getpid(), SIGKILL)   // test hook: die between the files and the transaction
             }
@@ -201,48 +230,71 @@ final class PhotoStore: Sendable {
                 }
             }
         } catch {
-            // Nothing references the files this change added: take them back.
-            for url in created { try? FileManager.default.removeItem(at: url) }
+            // Nothing references the files this change staged: take them back.
+            for file in staged { try? FileManager.default.removeItem(at: file.staged) }
             if let error = error as? PHPhotosError { throw error }
             throw PHPhotosError(.operationInterrupted, "the change could not be saved: \(PhotoStore.describe(error))")
         }
+        // Committed: the files take their stored names (one that cannot now is renamed by the next open; it is read
+        // under its staged name meanwhile).
+        for file in staged { PhotoStore.place(file.staged, at: file.stored) }
     }
 
-    /// Writes one resource's bytes under its digest (temporary name, fsync, rename); nil when the
-    /// store already holds them.
-    private func store(_ resource: PreparedResource) throws -> URL? {
-        let destination = originals.appendingPathComponent(PhotoStore.storedName(digest: resource.digest, fileExtension: resource.fileExtension))
-        if FileManager.default.fileExists(atPath: destination.path) { return nil }
-        let folder = destination.deletingLastPathComponent()
+    /// Makes `originals/` when the library holds no file yet; with files stored, a missing folder (moved away, deleted)
+    /// is an error rather than a new empty one beside the database that references them.
+    private func prepareOriginalsFolder() throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: originals.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw PHPhotosError(.accessRestricted, "the library's originals folder \(originals.path) is a file")
+            }
+            return
+        }
+        let stored = try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM resource") ?? 0 }
+        guard stored == 0 else {
+            throw PHPhotosError(.missingResource, "the library's originals folder \(originals.path) is missing (moved or deleted?): "
+                                + "nothing is saved until it is back")
+        }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let temporary = originals.appendingPathComponent(".tmp-\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                throw PHPhotosError(.notEnoughSpace, "cannot create a file in \(originals.path)")
-            }
-            do {
-                let handle = try FileHandle(forWritingTo: temporary)
-                defer { try? handle.close() }
-                try handle.write(contentsOf: resource.data)
-                try handle.synchronize()
-            } catch {
-                try? FileManager.default.removeItem(at: temporary)
-                throw PHPhotosError(.notEnoughSpace, "cannot write \(resource.originalFilename): \(PhotoStore.describe(error))")
-            }
-            guard rename(temporary.path, destination.path) == 0 else {
-                try? FileManager.default.removeItem(at: temporary)
-                throw PHPhotosError(.operationInterrupted, "cannot move \(resource.originalFilename) into the store (errno \(errno))")
-            }
-            try PhotoStore.synchronizeDirectory(folder)
-            return destination
-        } catch let error as PHPhotosError {
-            throw error
+            try FileManager.default.createDirectory(at: originals, withIntermediateDirectories: true)
         } catch {
+            throw PHPhotosError(.accessRestricted, "cannot make \(originals.path): \(PhotoStore.describe(error))")
+        }
+    }
+
+    /// Writes one resource's bytes to a temporary name in `staging`, fsyncs them and renames the file to `stagedName`.
+    private func stage(_ resource: PreparedResource, as stagedName: String) throws -> URL {
+        let staged = staging.appendingPathComponent(stagedName)
+        let temporary = staging.appendingPathComponent(".tmp-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw PHPhotosError(errno == ENOSPC || errno == EDQUOT ? .notEnoughSpace : .accessRestricted,
+                                "cannot create a file in \(staging.path): \(SystemErrorReason.text(errno: errno))")
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: resource.data)
+            try handle.synchronize()
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
             let ns = error as NSError
             let full = ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError
-            throw PHPhotosError(full ? .notEnoughSpace : .accessRestricted,
-                                "cannot store \(resource.originalFilename): \(PhotoStore.describe(error))")
+            throw PHPhotosError(full ? .notEnoughSpace : .accessRestricted, "cannot store \(resource.originalFilename): \(PhotoStore.describe(error))")
         }
+        guard rename(temporary.path, staged.path) == 0 else {
+            let reason = SystemErrorReason.text(errno: errno)
+            try? FileManager.default.removeItem(at: temporary)
+            throw PHPhotosError(.operationInterrupted, "cannot move \(resource.originalFilename) into the store: \(reason)")
+        }
+        return staged
+    }
+
+    /// Renames a committed change's staged file to its stored name (its `ab/` folder made first); false when it cannot.
+    @discardableResult
+    private static func place(_ staged: URL, at stored: URL) -> Bool {
+        try? FileManager.default.createDirectory(at: stored.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return rename(staged.path, stored.path) == 0
     }
 
     static func synchronizeDirectory(_ url: URL) throws {
@@ -254,46 +306,39 @@ final class PhotoStore: Sendable {
 
     // MARK: Recovery
 
-    private static func recover(database: DatabaseQueue, originals: URL) throws
-        -> (temporaryFiles: Int, unreferencedFiles: Int, assetsWithMissingFiles: Int) {
+    /// Finishes or undoes interrupted changes (under the library's lock): removes temporary files; gives a staged file
+    /// that some row references its stored name (its change committed), and removes one none references (it did not).
+    /// Nothing else: stored files stay whether or not anything references them, and a referenced file that is missing
+    /// leaves its asset in place. What cannot be done now (a read-only library) is left for a later open.
+    private static func recover(database: DatabaseQueue, originals: URL, staging: URL)
+        throws -> (temporaryFiles: Int, interruptedFiles: Int, finishedFiles: Int) {
         let fm = FileManager.default
-        var temporary = 0, unreferenced = 0, broken = 0
-        let referenced = try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT assetID, digest, fileExtension FROM resource").map {
-                (asset: $0["assetID"] as String, name: storedName(digest: $0["digest"], fileExtension: $0["fileExtension"]))
-            }
-        }
-        let names = Set(referenced.map(\.name))
-        // Only what the store itself names: `.tmp-<UUID>` and `ab/abcdef…[.ext]` (64 hex digits), so files someone
-        // else put there are never touched.
+        var temporary = 0, interrupted = 0, finished = 0
         let hex = Set("0123456789abcdef")
-        func isStoredName(_ file: String, in folder: String) -> Bool {
-            let digest = file.split(separator: ".", maxSplits: 1).first.map(String.init) ?? ""
-            return digest.count == 64 && digest.allSatisfy(hex.contains) && digest.hasPrefix(folder)
-        }
-        for entry in (try? fm.contentsOfDirectory(atPath: originals.path)) ?? [] {
-            let url = originals.appendingPathComponent(entry)
-            if entry.hasPrefix(".tmp-"), UUID(uuidString: String(entry.dropFirst(5))) != nil {
-                try? fm.removeItem(at: url); temporary += 1
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            guard entry.count == 2, entry.allSatisfy(hex.contains),
-                  fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            for file in (try? fm.contentsOfDirectory(atPath: url.path)) ?? []
-            where isStoredName(file, in: entry) && !names.contains("\(entry)/\(file)") {
-                try? fm.removeItem(at: url.appendingPathComponent(file)); unreferenced += 1
+        // (Temporary files in `originals/` itself are an earlier version's.)
+        for folder in [originals, staging] {
+            for entry in (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+            where entry.hasPrefix(".tmp-") && UUID(uuidString: String(entry.dropFirst(5))) != nil {
+                if (try? fm.removeItem(at: folder.appendingPathComponent(entry))) != nil { temporary += 1 }
             }
         }
-        // Files that vanished from under the library: their assets can no longer be read whole.
-        let missing = Set(referenced.filter { !fm.fileExists(atPath: originals.appendingPathComponent($0.name).path) }.map(\.asset))
-        if !missing.isEmpty {
-            try database.write { db in
-                for id in missing { try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id]) }
+        for entry in (try? fm.contentsOfDirectory(atPath: staging.path)) ?? [] {
+            let name = entry.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let digest = name.first, digest.count == 64, digest.allSatisfy(hex.contains) else { continue }
+            let fileExtension = name.count > 1 ? name[1] : ""
+            let referenced = try database.read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE digest = ? AND fileExtension = ?)",
+                                  arguments: [digest, fileExtension]) ?? false
             }
-            broken = missing.count
+            let url = staging.appendingPathComponent(entry)
+            let stored = originals.appendingPathComponent(storedName(digest: digest, fileExtension: fileExtension))
+            if referenced && !fm.fileExists(atPath: stored.path) {
+                if place(url, at: stored) { finished += 1 }
+            } else if (try? fm.removeItem(at: url)) != nil, !referenced {
+                interrupted += 1   // (referenced and already stored: the same bytes twice)
+            }
         }
-        return (temporary, unreferenced, broken)
+        return (temporary, interrupted, finished)
     }
 
     static func sha256(_ data: Data) -> String {

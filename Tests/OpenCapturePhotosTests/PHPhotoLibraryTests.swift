@@ -400,23 +400,6 @@ import Testing
         #expect(PHPhotoLibrary.authorizationStatus(for: .readWrite) == .authorized)
     }
 
-    @Test func openingRemovesWhatAnInterruptedChangeLeft() throws {
-        let (library, folder) = try PhotoFixtures.library()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let kept = try PhotoFixtures.jpeg(seed: 10)
-        try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: kept, options: nil) }
-        // What a killed import leaves: a temporary file and a renamed file no row references.
-        let originals = library.url.appendingPathComponent("originals")
-        try Data("half".utf8).write(to: originals.appendingPathComponent(".tmp-\(UUID().uuidString)"))
-        try FileManager.default.createDirectory(at: originals.appendingPathComponent("ff"), withIntermediateDirectories: true)
-        try Data("orphan".utf8).write(to: originals.appendingPathComponent("ff/ff" + String(repeating: "0", count: 62) + ".jpg"))
-        let reopened = PHPhotoLibrary(url: library.url)
-        let store = try reopened.store()
-        #expect(store.recovered.temporaryFiles == 1 && store.recovered.unreferencedFiles == 1 && store.recovered.assetsWithMissingFiles == 0)
-        #expect(reopened.fetchAssets().count == 1)
-        #expect(PhotoFixtures.storedFiles(reopened) == [PhotoStore.storedName(digest: PhotoStore.sha256(kept), fileExtension: "jpg")])
-    }
-
     @Test func writeDataMakesANewFileOnly() throws {
         let (library, folder) = try PhotoFixtures.library()
         defer { try? FileManager.default.removeItem(at: folder) }
