@@ -74,10 +74,17 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     /// Runs `changeBlock` on the library's queue, saves what it requested as one change, then calls
     /// `completionHandler` (success, error) on that queue and tells the change observers.
-    public func performChanges(_ changeBlock: @escaping @Sendable () -> Void,
+    ///
+    /// `changeBlock` is Apple's `@escaping () -> Void`, not `@Sendable`, so it may set the caller's variables (AVCam's
+    /// `placeholder = change()`); as on Apple's platforms, the caller must leave what it captures alone until the
+    /// completion handler runs.
+    public func performChanges(_ changeBlock: @escaping () -> Void,
                                completionHandler: (@Sendable (Bool, (any Error)?) -> Void)? = nil) {
+        // Sound: the block crosses to the library's queue once and runs there once; the caller keeps no other way to run
+        // it, and Apple's contract leaves what it captures to the library until the completion handler.
+        nonisolated(unsafe) let block = changeBlock
         queue.async {
-            let result = Result { try self.apply(changeBlock) }
+            let result = Result { try self.apply(block) }
             switch result {
             case .success: completionHandler?(true, nil)
             case .failure(let error): completionHandler?(false, error)
@@ -86,10 +93,14 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     }
 
     /// Apple's `async` form (iOS 15): runs `changeBlock` on the library's queue and returns once its change is saved
-    /// (and the change observers told), throwing what went wrong.
-    public func performChanges(_ changeBlock: @escaping @Sendable () -> Void) async throws {
+    /// (and the change observers told), throwing what went wrong. The block is `@escaping () -> Void` as Apple's, so
+    /// `var placeholder: PHObjectPlaceholder?; try await library.performChanges { placeholder = change() }` compiles
+    /// in Swift 6 (AVCam 2024).
+    public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+        // Sound: the caller is suspended until the block has run, once, on the library's queue.
+        nonisolated(unsafe) let block = changeBlock
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            performChanges(changeBlock) { _, error in
+            performChanges(block) { _, error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }
@@ -97,13 +108,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     /// Runs `changeBlock` and saves its change before returning; throws what went wrong. Called from
     /// inside a change block or a change observer it throws `.changeNotSupported` (Apple raises).
-    public func performChangesAndWait(_ changeBlock: () -> Void) throws {
+    public func performChangesAndWait(_ changeBlock: @escaping () -> Void) throws {
         if DispatchQueue.getSpecific(key: onQueue) == true {
             throw PHPhotosError(.changeNotSupported, "performChangesAndWait inside a change block or a change observer")
         }
-        try withoutActuallyEscaping(changeBlock) { block in
-            try queue.sync { try apply(block) }
-        }
+        // (The caller waits while the block runs on the library's queue.)
+        try queue.sync { try apply(changeBlock) }
     }
 
     public func register(_ observer: any PHPhotoLibraryChangeObserver) {

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import OpenCapturePhotos
+
+/// AVCam (2024, Swift 6)'s `MediaLibrary`, as Apple wrote it: its change closure sets a variable of the actor's method,
+/// which compiles only if `performChanges` takes Apple's `@escaping () -> Void` (this target is in Swift 6 mode).
+actor AVCamMediaLibrary {
+    let library: PHPhotoLibrary
+    init(library: PHPhotoLibrary) { self.library = library }
+
+    func save(photo: Data) async throws -> String? {
+        try await performChange {
+            let creationRequest = PHAssetCreationRequest.forAsset()
+            creationRequest.addResource(with: .photo, data: photo, options: nil)
+            return creationRequest.placeholderForCreatedAsset
+        }
+    }
+
+    private func performChange(_ change: @Sendable @escaping () -> PHObjectPlaceholder?) async throws -> String? {
+        var placeholder: PHObjectPlaceholder?
+        try await library.performChanges {
+            // Execute the change closure.
+            placeholder = change()
+        }
+        return placeholder?.localIdentifier
+    }
+}
+
+@Suite struct PHPhotoLibrarySwift6Tests {
+    @Test func avcamsMediaLibraryCompilesAndSaves() async throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try await AVCamMediaLibrary(library: library).save(photo: try PhotoFixtures.jpeg(seed: 51))
+        #expect(id?.hasSuffix(PHAssetCreationRequest.identifierSuffix) == true)
+        #expect(library.fetchAssets(withLocalIdentifiers: [id ?? ""], options: nil).count == 1)
+        // The completion form and performChangesAndWait take Apple's escaping block too.
+        var second: PHObjectPlaceholder?
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 52), options: nil)
+            second = request.placeholderForCreatedAsset
+        }
+        #expect(library.fetchAssets(withLocalIdentifiers: [second?.localIdentifier ?? ""], options: nil).count == 1)
+    }
+}
