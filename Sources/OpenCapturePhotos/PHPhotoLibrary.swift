@@ -7,9 +7,12 @@ import Foundation
 /// `shared()` lives in `$OPENCAPTURE_PHOTO_LIBRARY`, else `$XDG_DATA_HOME/opencapture/Photos`, else
 /// `~/.local/share/opencapture/Photos`; `init(url:)` (OpenCapture addition) opens any other folder.
 /// Changes from any thread run one at a time on the library's queue; a change's assets are all
-/// saved or none is.
+/// saved or none is. While change observers are registered, changes other processes (or other `PHPhotoLibrary`
+/// objects on the same folder) save are noticed too: the database is polled every `watchInterval` seconds, and at
+/// each change made here, for assets added since the last the observers were told of.
 public final class PHPhotoLibrary: @unchecked Sendable {
-    // `@unchecked Sendable`: `observersLock` guards `observers` and `opened`, the only mutable fields.
+    // `@unchecked Sendable`: `observersLock` guards `observers`, `opened`, `toldUpTo` and `watcher`, the only mutable
+    // fields.
     public let url: URL
     private let queue = DispatchQueue(label: "OpenCapturePhotos.PHPhotoLibrary")
     /// Marks the library's queue, so a change asked for from inside a change block or an observer is refused.
@@ -17,6 +20,14 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     private let observersLock = NSLock()
     private var observers: [WeakObserver] = []
     private var opened: Result<PhotoStore, PHPhotosError>?
+    /// The sequence number of the newest asset the observers have been told of (or that was there when the first
+    /// registered); nil while none is registered.
+    private var toldUpTo: Int?
+    /// Polls for other processes' changes while observers are registered.
+    private var watcher: (any DispatchSourceTimer)?
+
+    /// How often a library with change observers looks for changes saved elsewhere, in seconds (OpenCapture addition).
+    public static let watchInterval = 0.5
 
     private struct WeakObserver {
         weak var observer: (any PHPhotoLibraryChangeObserver)?
@@ -29,6 +40,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         self.url = url
         queue.setSpecific(key: onQueue, value: true)
     }
+
+    deinit { watcher?.cancel() }
 
     /// The user's library.
     public class func shared() -> PHPhotoLibrary {
@@ -116,15 +129,41 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         try queue.sync { try apply(changeBlock) }
     }
 
+    /// Tells `observer` (held weakly) of each change saved from now on, here or in another process.
     public func register(_ observer: any PHPhotoLibraryChangeObserver) {
+        let newest = newestSequence()
         observersLock.withLock {
             observers.removeAll { $0.observer == nil }
             observers.append(WeakObserver(observer: observer))
+            if toldUpTo == nil { toldUpTo = newest }
+            if watcher == nil {
+                let timer = DispatchSource.makeTimerSource(queue: queue)
+                timer.schedule(deadline: .now() + Self.watchInterval, repeating: Self.watchInterval, leeway: .milliseconds(100))
+                timer.setEventHandler { [weak self] in self?.announceChanges(madeHere: []) }
+                timer.resume()
+                watcher = timer
+            }
         }
     }
 
     public func unregisterChangeObserver(_ observer: any PHPhotoLibraryChangeObserver) {
-        observersLock.withLock { observers.removeAll { $0.observer == nil || $0.observer === observer } }
+        observersLock.withLock {
+            observers.removeAll { $0.observer == nil || $0.observer === observer }
+            stopWatchingIfUnobservedLocked()
+        }
+    }
+
+    /// With no observer left: no more polling, and no position kept.
+    private func stopWatchingIfUnobservedLocked() {
+        guard observers.isEmpty else { return }
+        watcher?.cancel()
+        watcher = nil
+        toldUpTo = nil
+    }
+
+    /// The sequence number of the library's newest asset, 0 when it has none or does not exist yet.
+    private func newestSequence() -> Int {
+        (try? store(creating: false).newestSequence()) ?? 0
     }
 
     /// On the library's queue: record, prepare, save, notify.
@@ -135,9 +174,28 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         guard !prepared.isEmpty else { return }
         try store.save(prepared)
         for url in recorder.creations.flatMap(\.filesToMove) { try? FileManager.default.removeItem(at: url) }
-        let change = PHChange(inserted: prepared.map(\.id))
-        let current = observersLock.withLock { observers.compactMap(\.observer) }
-        for observer in current { observer.photoLibraryDidChange(change) }
+        announceChanges(madeHere: prepared.map(\.id))
+    }
+
+    /// On the library's queue: tells the observers of assets added elsewhere since they were last told (one change),
+    /// then of `madeHere`, the change just saved here (another).
+    private func announceChanges(madeHere: [String]) {
+        let (current, since) = observersLock.withLock { () -> ([any PHPhotoLibraryChangeObserver], Int?) in
+            observers.removeAll { $0.observer == nil }
+            stopWatchingIfUnobservedLocked()
+            return (observers.compactMap(\.observer), toldUpTo)
+        }
+        guard !current.isEmpty, let since else { return }
+        var elsewhere: [String] = []
+        if let added = try? store(creating: false).assetIdentifiers(after: since) {
+            observersLock.withLock { if let told = toldUpTo { toldUpTo = max(told, added.newest) } }
+            let here = Set(madeHere)
+            elsewhere = added.identifiers.filter { !here.contains($0) }
+        }
+        for identifiers in [elsewhere, madeHere] where !identifiers.isEmpty {
+            let change = PHChange(inserted: identifiers)
+            for observer in current { observer.photoLibraryDidChange(change) }
+        }
     }
 
     // MARK: Reading

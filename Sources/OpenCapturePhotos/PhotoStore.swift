@@ -139,6 +139,20 @@ final class PhotoStore: Sendable {
         }
     }
 
+    /// The sequence number of the newest asset (0 when there is none): assets are numbered in the order their changes
+    /// committed, whichever process saved them.
+    func newestSequence() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM asset") ?? 0 }
+    }
+
+    /// The identifiers of the assets numbered after `sequence`, oldest first, and the newest number.
+    func assetIdentifiers(after sequence: Int) throws -> (identifiers: [String], newest: Int) {
+        try database.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, sequence FROM asset WHERE sequence > ? ORDER BY sequence", arguments: [sequence])
+            return (rows.map { $0["id"] }, rows.last?["sequence"] ?? sequence)
+        }
+    }
+
     func asset(from row: Row) -> PHAsset {
         let latitude: Double? = row["latitude"], longitude: Double? = row["longitude"]
         let created: Double? = row["creationDate"], modified: Double = row["modificationDate"]

@@ -43,4 +43,42 @@ import Testing
         let seen = observer.waitFor(2)
         #expect(seen.map(\.before) == [0, 1] && seen.map(\.after) == [1, 2] && seen.map(\.inserted) == [[0], [1]])
     }
+
+    /// Another process saves to the library (here a second `PHPhotoLibrary` on the folder: its own connection and
+    /// lock, nothing shared but the files): an observer here is told, with details, within the watch interval; a
+    /// change made here afterwards is told once, as its own.
+    @Test func observersHearChangesSavedByAnotherProcess() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 43), options: nil)
+        }
+        final class Identifiers: PHPhotoLibraryChangeObserver, @unchecked Sendable {
+            // `@unchecked Sendable`: `lock` guards `changes`.
+            let lock = NSLock()
+            var changes: [[String]] = []
+            func photoLibraryDidChange(_ changeInstance: PHChange) { lock.withLock { changes.append(changeInstance.insertedLocalIdentifiers) } }
+        }
+        let observer = Details(library.fetchAssets()), identifiers = Identifiers()
+        library.register(observer)
+        library.register(identifiers)
+        var elsewhere = "", here = ""
+        try PHPhotoLibrary(url: library.url).performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 44), options: nil)
+            elsewhere = request.placeholderForCreatedAsset?.localIdentifier ?? ""
+        }
+        let first = observer.waitFor(1, seconds: 10 * PHPhotoLibrary.watchInterval)
+        #expect(first.count == 1 && first.first?.before == 1 && first.first?.after == 2 && first.first?.inserted == [1])
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 45), options: nil)
+            here = request.placeholderForCreatedAsset?.localIdentifier ?? ""
+        }
+        usleep(useconds_t(3 * PHPhotoLibrary.watchInterval * 1_000_000))
+        #expect(identifiers.lock.withLock { identifiers.changes } == [[elsewhere], [here]])
+        #expect(observer.waitFor(2).map(\.inserted) == [[1], [2]])
+        library.unregisterChangeObserver(observer)
+        library.unregisterChangeObserver(identifiers)
+    }
 }
