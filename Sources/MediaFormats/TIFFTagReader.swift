@@ -95,6 +95,19 @@ public struct TIFFTagReader: Sendable {
         }
     }
 
+    /// Throws `.truncated` when the image data — strips (StripOffsets/StripByteCounts) or tiles (TileOffsets/
+    /// TileByteCounts) — of any of `directories` runs past the end of the file, as in a file cut after its directories.
+    public func checkImageDataWithinFile(_ directories: [Directory]) throws {
+        let size = parser.bytes.count
+        for directory in directories {
+            let offsets = directory.integers(273) ?? directory.integers(324) ?? []
+            let counts = directory.integers(279) ?? directory.integers(325) ?? []
+            for (offset, count) in zip(offsets, counts) where offset < 0 || count < 0 || offset > size - count {
+                throw MediaFormatError.truncated
+            }
+        }
+    }
+
     /// The SubIFDs (tag 330) of `directory` that can be read.
     public func subDirectories(of directory: Directory) -> [Directory] {
         (directory.integers(330) ?? []).prefix(64).compactMap { try? self.directory(at: $0) }

@@ -44,12 +44,12 @@ struct PreparedAsset: Sendable {
             if isImage, kind == nil || kind == .radianceHDR || kind == .movie {
                 throw PHPhotosError(.invalidResource, "\(label) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
             }
-            if isImage, kind == .jpeg, JPEGSegments.isCutInsideImageData(data) {
-                throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
+            if isImage, let kind { try PreparedAsset.checkWhole(image: data, kind: kind, label: label) }
+            if [.video, .pairedVideo].contains(resource.type) {
+                guard kind == .movie else { throw PHPhotosError(.invalidResource, "\(label) is not a QuickTime or MPEG-4 movie") }
+                try PreparedAsset.checkMovie(data, label: label)
             }
-            if [.video, .pairedVideo].contains(resource.type), kind != .movie {
-                throw PHPhotosError(.invalidResource, "\(label) is not a QuickTime or MPEG-4 movie")
-            }
+            if resource.type == .audio { try PreparedAsset.checkAudio(data, kind: kind, label: label) }
             let (ext, uti) = PreparedAsset.fileType(kind: kind, resourceType: resource.type, data: data)
             let name = resource.options?.originalFilename ?? resource.fileURL?.lastPathComponent
                 ?? "IMG_\(String(request.identifier.prefix(8)))_\(index + 1).\(ext)"
@@ -90,6 +90,69 @@ struct PreparedAsset: Sendable {
         }
     }
 
+    /// Throws unless the image is whole, as MediaFormats' readers see it: a JPEG's image data through its end marker,
+    /// a PNG's chunks through IEND, a TIFF's or DNG's directories and their strips or tiles inside the file, a HEIF's
+    /// boxes inside the file. (Other camera raws are checked only as the primary photo, whose size LibRaw reads.)
+    static func checkWhole(image data: Data, kind: FileKind, label: String) throws {
+        if kind == .jpeg, JPEGSegments.isCutInsideImageData(data) {
+            throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
+        }
+        do {
+            switch kind {
+            case .png:
+                _ = try PNGHeader.chunks(in: data)
+            case .heif:
+                _ = try HEIFStructure.parse(data)
+            case .tiff, .dng:
+                let reader = try TIFFTagReader(data)
+                let main = try reader.mainDirectories()
+                try reader.validateDirectoryTree()
+                try reader.checkImageDataWithinFile(main + main.flatMap { reader.subDirectories(of: $0) })
+            default:
+                break
+            }
+        } catch {
+            throw PHPhotosError(.invalidResource, "\(label) is a damaged \(kind.rawValue): \(error)")
+        }
+    }
+
+    /// Throws unless `data` is a movie whose header (`moov`) reads, inside the file, with a video track.
+    static func checkMovie(_ data: Data, label: String) throws {
+        let movie = try readMovie(data, label: label)
+        guard movie.tracks.contains(where: { $0.handler == "vide" }) else {
+            throw PHPhotosError(.invalidResource, "\(label) is a movie without a video track")
+        }
+    }
+
+    /// An audio resource: an MPEG-4 or QuickTime file (`ftyp`, as an .m4a) must read with a sound track, and an image
+    /// is refused; other audio formats (WAV, MP3, AAC…) are stored unchecked — MediaFormats has no reader for them.
+    static func checkAudio(_ data: Data, kind: FileKind?, label: String) throws {
+        if let kind, kind != .movie { throw PHPhotosError(.invalidResource, "\(label) is a \(kind.rawValue) image, not audio") }
+        guard kind == .movie || isISOMedia(data) else { return }
+        guard try readMovie(data, label: label).tracks.contains(where: { $0.handler == "soun" }) else {
+            throw PHPhotosError(.invalidResource, "\(label) is an MPEG-4 file without a sound track")
+        }
+    }
+
+    /// The movie's header, or why it cannot be read ("no moov box", "data truncated").
+    private static func readMovie(_ data: Data, label: String) throws -> QuickTimeMovie {
+        do {
+            return try QuickTimeMovie.parse(data)
+        } catch {
+            let reason: String
+            switch error as? MediaFormatError {
+            case .invalidImage(let why)?, .invalidMetadata(let why)?, .unsupported(let why)?: reason = why
+            default: reason = "\(error)"
+            }
+            throw PHPhotosError(.invalidResource, "\(label) is a movie that cannot be read: \(reason)")
+        }
+    }
+
+    /// Whether `data` starts with an ISO base media `ftyp` box (MPEG-4, QuickTime, HEIF, M4A…).
+    static func isISOMedia(_ data: Data) -> Bool {
+        data.count >= 12 && data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8)
+    }
+
     /// A Live Photo's still and movie must carry the same content identifier (the still's Apple MakerNote, the
     /// movie's `mdta` metadata), as Photos requires; a pair where either carries none is accepted (Photos refuses it).
     static func checkPairing(photo: Data, movie: Data?) throws {
@@ -122,7 +185,9 @@ struct PreparedAsset: Sendable {
             case .heif:
                 let heif = try HEIFStructure.parse(data)
                 return Size(width: heif.width, height: heif.height)
-            case .tiff:
+            case .heif:
+                _ = try HEIFStructure.parse(data)
+            case .tiff, .dng:
                 let reader = try TIFFTagReader(data)
                 guard let ifd0 = try reader.mainDirectories().first else { throw MediaFormatError.invalidImage("no image directory") }
                 return Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
@@ -141,7 +206,7 @@ struct PreparedAsset: Sendable {
     /// (QuickTime `ftypqt  ` or another MPEG-4 brand), else generic data.
     static func fileType(kind: FileKind?, resourceType: PHAssetResourceType, data: Data) -> (String, String) {
         if let kind, kind != .movie { return (kind.fileExtension, kind.uniformTypeIdentifier) }
-        if data.count >= 12, data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8) {
+        if isISOMedia(data) {
             let brand = String(decoding: data[data.startIndex + 8..<data.startIndex + 12], as: UTF8.self)
             return brand == "qt  " ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")
         }

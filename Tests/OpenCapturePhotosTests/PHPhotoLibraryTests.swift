@@ -47,11 +47,11 @@ import Testing
     @Test func aPhotoWithAPairedVideoIsOneLivePhoto() throws {
         let (library, folder) = try PhotoFixtures.library()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let movieURL = folder.appendingPathComponent("IMG_0002.MOV")
-        try PhotoFixtures.movie.write(to: movieURL)
+        let (still, movieURL) = try LivePhotoPairFixture.make(in: folder)
+        let movie = try Data(contentsOf: movieURL)
         try library.performChangesAndWait {
             let request = PHAssetCreationRequest.forAsset()
-            request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 2), options: nil)
+            request.addResource(with: .photo, data: try! Data(contentsOf: still), options: nil)
             let options = PHAssetResourceCreationOptions()
             options.shouldMoveFile = true
             request.addResource(with: .pairedVideo, fileURL: movieURL, options: options)
@@ -60,8 +60,8 @@ import Testing
         #expect(asset.mediaType == .image && asset.mediaSubtypes == .photoLive)
         let resources = PHAssetResource.assetResources(for: asset)
         #expect(resources.map(\.type) == [.photo, .pairedVideo])
-        #expect(resources[1].uniformTypeIdentifier == "com.apple.quicktime-movie" && resources[1].originalFilename == "IMG_0002.MOV")
-        #expect(try PhotoFixtures.data(of: resources[1]) == PhotoFixtures.movie)
+        #expect(resources[1].uniformTypeIdentifier == "com.apple.quicktime-movie" && resources[1].originalFilename == "IMG_0001.MOV")
+        #expect(try PhotoFixtures.data(of: resources[1]) == movie)
         // shouldMoveFile: the library took the file.
         #expect(!FileManager.default.fileExists(atPath: movieURL.path))
     }

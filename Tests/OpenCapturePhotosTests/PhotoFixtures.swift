@@ -29,8 +29,27 @@ enum PhotoFixtures {
                                    preview: nil)
     }
 
-    /// The first bytes of a QuickTime movie: enough for a Live Photo's paired video resource.
+    /// The first bytes of a QuickTime movie (`ftyp` and an empty `mdat`, no `moov`): what a movie cut short before its
+    /// header looks like.
     static let movie = Data([0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 2, 0] + Array("qt  ".utf8) + [0, 0, 0, 8] + Array("mdat".utf8))
+
+    /// A grey `width`×`height` baseline TIFF with its directory first and its one strip after it (as PIL writes them),
+    /// so cutting the file loses image data but not the directory.
+    static func tiffDirectoryFirst(width: Int = 8, height: Int = 8) -> Data {
+        var data = Data("II".utf8) + [42, 0] + le32(8)
+        let entries: [(UInt16, UInt16, Int)] = [(256, 3, width), (257, 3, height), (258, 3, 8), (259, 3, 1), (262, 3, 1),
+                                                 (273, 4, 8 + 2 + 9 * 12 + 4), (277, 3, 1), (278, 3, height), (279, 4, width * height)]
+        data += le16(entries.count)
+        for (tag, type, value) in entries {
+            data += le16(Int(tag)) + le16(Int(type)) + le32(1) + (type == 3 ? le16(value) + [0, 0] : le32(value))
+        }
+        data += le32(0)
+        data += (0..<width * height).map { UInt8(($0 * 7) & 255) }
+        return data
+    }
+
+    private static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 255), UInt8((v >> 8) & 255)] }
+    private static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 255) } }
 
     /// The real iPhone dual-camera portrait in the repository (it carries depth).
     static var portraitHEIC: Data {

@@ -208,12 +208,10 @@ public enum FileInspector {
         guard let ifd0 = main.first else { throw FileInspectionError.malformed("TIFF without an image directory") }
         let all = main + main.flatMap { reader.subDirectories(of: $0) }
         // The directories read; a file cut after them has image data (strips or tiles) that ends past its end.
-        for directory in all {
-            let offsets = directory.integers(Tag.stripOffsets) ?? directory.integers(Tag.tileOffsets) ?? []
-            let counts = directory.integers(Tag.stripByteCounts) ?? directory.integers(Tag.tileByteCounts) ?? []
-            for (offset, count) in zip(offsets, counts) where offset < 0 || count < 0 || offset > data.count - count {
-                throw FileInspectionError.truncated
-            }
+        do {
+            try reader.checkImageDataWithinFile(all)
+        } catch let error as MediaFormatError {
+            throw inspectionError(error)
         }
         if kind == .dng { return dng(data, ifd0: ifd0, all: all, rawIFD: reader.dngRawDirectory) }
 
@@ -481,7 +479,6 @@ public enum FileInspector {
     private enum Tag {
         static let newSubfileType: UInt16 = 254, width: UInt16 = 256, height: UInt16 = 257, bitsPerSample: UInt16 = 258
         static let compression: UInt16 = 259, photometric: UInt16 = 262
-        static let stripOffsets: UInt16 = 273, stripByteCounts: UInt16 = 279, tileOffsets: UInt16 = 324, tileByteCounts: UInt16 = 325
         static let cfaRepeatPatternDim: UInt16 = 33421, cfaPattern: UInt16 = 33422, iccProfile: UInt16 = 34675
         static let dngVersion: UInt16 = 50706, uniqueCameraModel: UInt16 = 50708, blackLevel: UInt16 = 50714
         static let whiteLevel: UInt16 = 50717, colorMatrix2: UInt16 = 50722
