@@ -34,13 +34,16 @@ struct PreparedAsset: Sendable {
         guard let primary = types.first(where: { [.photo, .video, .audio].contains($0) }) else {
             throw PHPhotosError(.invalidResource, "no .photo, .video or .audio resource")
         }
+        // Errors name the resource as the caller knows it: its file, else its position.
+        let labels = added.enumerated().map { index, resource in
+            "resource \(index + 1) (.\(resource.type)\(resource.fileURL.map { ", " + $0.lastPathComponent } ?? ""))"
+        }
         resources = try added.enumerated().map { index, resource in
             let data = try resource.read()
             guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is empty") }
             let kind = FileKind.of(data)
             let isImage = [.photo, .alternatePhoto, .fullSizePhoto].contains(resource.type)
-            // Errors name the resource as the caller knows it: its file, else its position.
-            let label = "resource \(index + 1) (.\(resource.type)\(resource.fileURL.map { ", " + $0.lastPathComponent } ?? ""))"
+            let label = labels[index]
             if isImage, kind == nil || kind == .radianceHDR || kind == .movie {
                 throw PHPhotosError(.invalidResource, "\(label) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
             }
@@ -77,8 +80,8 @@ struct PreparedAsset: Sendable {
             let size = try PreparedAsset.pixelSize(of: main)
             (pixelWidth, pixelHeight) = (size.width, size.height)
             var subtypes: PHAssetMediaSubtype = []
-            if types.contains(.pairedVideo) {
-                try PreparedAsset.checkPairing(photo: main, movie: resources.first { $0.type == .pairedVideo }?.data)
+            if let movie = resources.firstIndex(where: { $0.type == .pairedVideo }), let photo = types.firstIndex(of: .photo) {
+                try PreparedAsset.checkPairing(photo: main, photoLabel: labels[photo], movie: resources[movie].data, movieLabel: labels[movie])
                 subtypes.insert(.photoLive)
             }
             if (try? EmbeddedDepthReader.describe(main))?.depthSize != nil { subtypes.insert(.photoDepthEffect) }
@@ -153,14 +156,19 @@ struct PreparedAsset: Sendable {
         data.count >= 12 && data[data.startIndex + 4..<data.startIndex + 8].elementsEqual("ftyp".utf8)
     }
 
-    /// A Live Photo's still and movie must carry the same content identifier (the still's Apple MakerNote, the
-    /// movie's `mdta` metadata), as Photos requires; a pair where either carries none is accepted (Photos refuses it).
-    static func checkPairing(photo: Data, movie: Data?) throws {
-        guard let movie, let movieID = (try? LivePhotoMovieAtoms.read(movie))?.contentIdentifier else { return }
-        guard let photoID = exif(of: photo)?.appleContentIdentifier else { return }
-        guard photoID == movieID else {
-            throw PHPhotosError(.invalidResource, "the photo (\(photoID)) and its paired video (\(movieID)) have different content identifiers")
+    /// A Live Photo's still and movie must carry the same content identifier — the still's Apple MakerNote, the
+    /// movie's `com.apple.quicktime.content.identifier` (`mdta`) — as Photos requires to pair them; the error names both.
+    static func checkPairing(photo: Data, photoLabel: String, movie: Data, movieLabel: String) throws {
+        let photoID = exif(of: photo)?.appleContentIdentifier, movieID = (try? LivePhotoMovieAtoms.read(movie))?.contentIdentifier
+        if let photoID, photoID == movieID { return }
+        let why: String
+        switch (photoID, movieID) {
+        case (nil, nil): why = "neither carries a content identifier (the photo's Apple MakerNote, the movie's com.apple.quicktime.content.identifier)"
+        case (nil, let movieID?): why = "the photo carries no content identifier in an Apple MakerNote (the movie's is \(movieID))"
+        case (let photoID?, nil): why = "the movie carries no com.apple.quicktime.content.identifier (the photo's is \(photoID))"
+        case (let photoID?, let movieID?): why = "their content identifiers differ (\(photoID), \(movieID))"
         }
+        throw PHPhotosError(.invalidResource, "\(photoLabel) and \(movieLabel) cannot be paired as a Live Photo: \(why)")
     }
 
     /// A photo's EXIF: a JPEG's APP1, a HEIF's Exif item, a PNG's eXIf chunk, a TIFF's or DNG's IFDs; nil when it has

@@ -33,6 +33,21 @@ enum PhotoFixtures {
     /// header looks like.
     static let movie = Data([0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 2, 0] + Array("qt  ".utf8) + [0, 0, 0, 8] + Array("mdat".utf8))
 
+    /// A 64×48, 5-frame H.264 QuickTime movie without any Live Photo pairing.
+    static func unpairedMovie() throws -> Data {
+        let url = try ExternalTool.temporaryDirectory().appendingPathComponent("unpaired.mov")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        var settings = MovieSettings(codec: .h264, width: 64, height: 48, frameRate: 15)
+        settings.preset = "ultrafast"
+        let writer = try MovieWriter(url: url, settings: settings)
+        for frame in 0..<5 {
+            let image = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: UInt8(60 + frame * 20))
+            try writer.append(PixelBuffer.yCbCr420(from: image, fullRange: false)!, at: Double(frame) / 15)
+        }
+        try writer.finish()
+        return try Data(contentsOf: url)
+    }
+
     /// A grey `width`×`height` baseline TIFF with its directory first and its one strip after it (as PIL writes them),
     /// so cutting the file loses image data but not the directory.
     static func tiffDirectoryFirst(width: Int = 8, height: Int = 8) -> Data {

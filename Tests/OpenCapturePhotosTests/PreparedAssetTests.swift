@@ -56,4 +56,38 @@ import Testing
         }
         #expect(library.fetchAssets().count == 4)
     }
+
+    /// Photos pairs a photo and a movie only when both carry the same content identifier: a pair where either has
+    /// none, or they differ, is refused naming both files.
+    @Test func aLivePhotoNeedsTheSameContentIdentifierInBothFiles() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (still, movieURL) = try LivePhotoPairFixture.make(in: folder)
+        let paired = try Data(contentsOf: movieURL), photo = try Data(contentsOf: still)
+        let (_, otherMovie) = try LivePhotoPairFixture.make(in: folder.appendingPathComponent("other").creatingFolder(),
+                                                            identifier: "0E5D8C1A-2B3C-4D5E-8F90-A1B2C3D4E5F6")
+        let plainPhoto = try PhotoFixtures.jpeg(seed: 61), plainMovie = try PhotoFixtures.unpairedMovie()
+        let cases: [(Data, Data, String)] = [
+            (plainPhoto, plainMovie, "neither carries a content identifier"),
+            (plainPhoto, paired, "the photo carries no content identifier"),
+            (photo, plainMovie, "the movie carries no com.apple.quicktime.content.identifier"),
+            (photo, try Data(contentsOf: otherMovie), "their content identifiers differ"),
+        ]
+        for (still, movie, why) in cases {
+            let error = try Self.refusal([(.photo, "IMG_1.JPG", still), (.pairedVideo, "IMG_1.MOV", movie)], in: folder, library: library)
+            #expect(error?.code == .invalidResource, "\(why): \(String(describing: error))")
+            let named = "resource 1 (.photo, IMG_1.JPG) and resource 2 (.pairedVideo, IMG_1.MOV) cannot be paired as a Live Photo: "
+            #expect(error?.reason.hasPrefix(named + why) == true, "\(String(describing: error))")
+        }
+        #expect(library.fetchAssets().count == 0)
+        #expect(try Self.refusal([(.photo, "IMG_1.JPG", photo), (.pairedVideo, "IMG_1.MOV", paired)], in: folder, library: library) == nil)
+        #expect(library.fetchAssets().firstObject?.mediaSubtypes == .photoLive)
+    }
+}
+
+private extension URL {
+    func creatingFolder() throws -> URL {
+        try FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)
+        return self
+    }
 }
