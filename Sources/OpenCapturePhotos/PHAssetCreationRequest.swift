@@ -1,3 +1,4 @@
+import CaptureCore
 import Foundation
 
 /// Creates an asset from photo, video or audio resources inside a change block (Apple's
@@ -13,13 +14,25 @@ public final class PHAssetCreationRequest {
         let fileURL: URL?
         let options: PHAssetResourceCreationOptions?
 
-        func read() throws -> Data {
+        /// The bytes; errors begin with `label`, how the change's errors name this resource.
+        func read(label: String) throws -> Data {
             if let data { return data }
             guard let fileURL else { return Data() }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isFolder) else {
+                throw PHPhotosError(.missingResource, "\(label): there is no file at \(fileURL.path)")
+            }
+            guard !isFolder.boolValue else {
+                throw PHPhotosError(.invalidResource, "\(label) is a folder, not a file (\(fileURL.path))")
+            }
             do {
                 return try Data(contentsOf: fileURL)
             } catch {
-                throw PHPhotosError(.missingResource, "cannot read \(fileURL.path): \(error.localizedDescription)")
+                // The system's reason ("permission denied"), not Foundation's "NSCocoaErrorDomain error 256".
+                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+                let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? SystemErrorReason.text(errno: Int32($0.code)) : nil }
+                    ?? error.localizedDescription
+                throw PHPhotosError(.missingResource, "\(label): cannot read \(fileURL.path): \(reason)")
             }
         }
     }
@@ -60,7 +73,9 @@ public final class PHAssetCreationRequest {
     static func resourceProblem(_ types: [PHAssetResourceType]) -> String? {
         guard !types.isEmpty else { return "an asset creation request without resources" }
         let primaries = types.filter { [.photo, .video, .audio].contains($0) }
-        guard primaries.count == 1 else { return "an asset needs exactly one .photo, .video or .audio resource (got \(types))" }
+        guard primaries.count == 1 else {
+            return "an asset needs exactly one .photo, .video or .audio resource (got \(types.map { ".\($0)" }.joined(separator: ", ")))"
+        }
         for dependent in [PHAssetResourceType.pairedVideo, .alternatePhoto, .fullSizePhoto] where types.contains(dependent) {
             guard primaries[0] == .photo else { return ".\(dependent) needs a .photo resource beside it" }
             guard types.filter({ $0 == dependent }).count == 1 else { return "more than one .\(dependent)" }

@@ -170,7 +170,15 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     private func apply(_ block: () -> Void) throws {
         let recorder = ChangeRecorder.record(block)
         let store = try self.store()
-        let prepared = try recorder.creations.map(PreparedAsset.init)
+        let requests = recorder.creations
+        let prepared = try requests.enumerated().map { index, request in
+            do {
+                return try PreparedAsset(request)
+            } catch let error as PHPhotosError where requests.count > 1 {
+                // Which of the change's requests, as the caller made them.
+                throw PHPhotosError(error.code, "creation request \(index + 1) of \(requests.count): \(error.reason)")
+            }
+        }
         guard !prepared.isEmpty else { return }
         try store.save(prepared)
         for url in recorder.creations.flatMap(\.filesToMove) { try? FileManager.default.removeItem(at: url) }

@@ -39,11 +39,11 @@ struct PreparedAsset: Sendable {
             "resource \(index + 1) (.\(resource.type)\(resource.fileURL.map { ", " + $0.lastPathComponent } ?? ""))"
         }
         resources = try added.enumerated().map { index, resource in
-            let data = try resource.read()
-            guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "resource \(index + 1) (.\(resource.type)) is empty") }
+            let label = labels[index]
+            let data = try resource.read(label: label)
+            guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "\(label) is empty") }
             let kind = FileKind.of(data)
             let isImage = [.photo, .alternatePhoto, .fullSizePhoto].contains(resource.type)
-            let label = labels[index]
             if isImage, kind == nil || kind == .radianceHDR || kind == .movie {
                 throw PHPhotosError(.invalidResource, "\(label) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
             }
@@ -77,7 +77,7 @@ struct PreparedAsset: Sendable {
         switch primary {
         case .photo:
             mediaType = .image
-            let size = try PreparedAsset.pixelSize(of: main)
+            let size = try PreparedAsset.pixelSize(of: main, label: types.firstIndex(of: .photo).map { labels[$0] } ?? "the photo")
             (pixelWidth, pixelHeight) = (size.width, size.height)
             var subtypes: PHAssetMediaSubtype = []
             if let movie = resources.firstIndex(where: { $0.type == .pairedVideo }), let photo = types.firstIndex(of: .photo) {
@@ -182,8 +182,8 @@ struct PreparedAsset: Sendable {
         }
     }
 
-    /// The image's size as stored (before any orientation), from its header.
-    static func pixelSize(of data: Data) throws -> Size {
+    /// The image's size as stored (before any orientation), from its header; errors begin with `label`.
+    static func pixelSize(of data: Data, label: String) throws -> Size {
         do {
             switch FileKind.of(data) {
             case .jpeg: return try JPEGDecoder.size(of: data)
@@ -206,7 +206,7 @@ struct PreparedAsset: Sendable {
                 throw MediaFormatError.invalidImage("not an image")
             }
         } catch {
-            throw PHPhotosError(.invalidResource, "the photo cannot be read: \(error)")
+            throw PHPhotosError(.invalidResource, "\(label) cannot be read: \(error)")
         }
     }
 

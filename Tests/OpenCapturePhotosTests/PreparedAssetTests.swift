@@ -85,6 +85,43 @@ import Testing
     }
 }
 
+/// Every refusal names its file (and, in a change of several requests, which request), in words.
+@Suite struct PreparedAssetErrorTests {
+    @Test func errorsNameTheFileAndTheRequest() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try PhotoFixtures.jpeg(seed: 71), heic = try PhotoFixtures.portraitHEIC, dng = try PhotoFixtures.dng()
+        let subfolder = try folder.appendingPathComponent("IMG_0001.JPG").creatingFolder()
+        let cases: [([(PHAssetResourceType, String, Data)], String)] = [
+            ([(.photo, "empty.jpg", Data())], "resource 1 (.photo, empty.jpg) is empty"),
+            ([(.photo, "head.jpg", jpeg.prefix(100))], "resource 1 (.photo, head.jpg) cannot be read: data truncated"),
+            ([(.photo, "head.heic", heic.prefix(300))], "resource 1 (.photo, head.heic) is a damaged HEIF: data truncated"),
+            ([(.photo, "head.dng", dng.prefix(300))], "resource 1 (.photo, head.dng) is a damaged "),
+            ([(.photo, "a.jpg", jpeg), (.video, "b.mov", PhotoFixtures.movie)],
+             "an asset needs exactly one .photo, .video or .audio resource (got .photo, .video)"),
+        ]
+        for (resources, why) in cases {
+            let error = try PreparedAssetTests.refusal(resources, in: folder, library: library)
+            #expect(error?.code == .invalidResource && error?.reason.hasPrefix(why) == true, "\(String(describing: error))")
+            #expect(error?.reason.contains("OpenCapturePhotos.") == false)
+        }
+        // A folder where a file should be; the second of two requests.
+        let errors = [{ PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: subfolder, options: nil) },
+                      {
+                          PHAssetCreationRequest.forAsset().addResource(with: .photo, data: jpeg, options: nil)
+                          PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: folder.appendingPathComponent("gone.jpg"), options: nil)
+                      }].map { block -> PHPhotosError? in
+            do { try library.performChangesAndWait(block); return nil } catch { return error as? PHPhotosError }
+        }
+        #expect(errors[0]?.code == .invalidResource && errors[0]?.reason == "resource 1 (.photo, IMG_0001.JPG) is a folder, not a file (\(subfolder.path))",
+                "\(String(describing: errors[0]))")
+        #expect(errors[1]?.code == .missingResource, "\(String(describing: errors[1]))")
+        #expect(errors[1]?.reason == "creation request 2 of 2: resource 1 (.photo, gone.jpg): there is no file at \(folder.path)/gone.jpg",
+                "\(String(describing: errors[1]))")
+        #expect(library.fetchAssets().count == 0)
+    }
+}
+
 private extension URL {
     func creatingFolder() throws -> URL {
         try FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)
