@@ -1,7 +1,9 @@
 /// How a resource is added to a new asset (Apple's `PHAssetResourceCreationOptions`).
 public final class PHAssetResourceCreationOptions {
     /// Move the file into the library instead of copying it (for `addResource(with:fileURL:options:)`):
-    /// the source is removed once the change has been saved.
+    /// the source is removed once the change has been saved. A file whose folder does not let it be removed (a
+    /// read-only disk, no permission) refuses the change with `.invalidResource` before anything is saved; if the
+    /// removal still fails after the save (the file itself locked), the change stands and the file stays.
     public var shouldMoveFile = false
     /// The file name the resource reports; by default the source file's name, or one made up from its type.
     public var originalFilename: String?

@@ -1,6 +1,9 @@
 import CaptureCore
 import Foundation
 import MediaFormats
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One resource of a creation request, read and checked, ready to store.
 struct PreparedResource: Sendable {
@@ -40,6 +43,7 @@ struct PreparedAsset: Sendable {
         }
         resources = try added.enumerated().map { index, resource in
             let label = labels[index]
+            if resource.options?.shouldMoveFile == true, let url = resource.fileURL { try PreparedAsset.checkMovable(url, label: label) }
             let data = try resource.read(label: label)
             guard !data.isEmpty else { throw PHPhotosError(.invalidResource, "\(label) is empty") }
             let kind = FileKind.of(data)
@@ -91,6 +95,15 @@ struct PreparedAsset: Sendable {
         default:
             (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.audio, [], 0, 0)
         }
+    }
+
+    /// `shouldMoveFile`: a file its folder does not let us remove (read-only disk, no permission) cannot be moved, so
+    /// the change is refused before anything is stored, rather than saved with the file left behind as if moved.
+    static func checkMovable(_ url: URL, label: String) throws {
+        let folder = url.deletingLastPathComponent()
+        guard access(folder.path, W_OK) != 0 else { return }
+        throw PHPhotosError(.invalidResource, "\(label) cannot be moved into the library (shouldMoveFile): its folder \(folder.path) does not "
+                            + "let it be removed (\(SystemErrorReason.text(errno: errno))); nothing was saved — add it without shouldMoveFile to copy it")
     }
 
     /// Throws unless the image is whole, as MediaFormats' readers see it: a JPEG's image data through its end marker,
