@@ -11,15 +11,16 @@ import Foundation
 /// objects on the same folder) save are noticed too: the database is polled every `watchInterval` seconds, and at
 /// each change made here, for assets added since the last the observers were told of.
 public final class PHPhotoLibrary: @unchecked Sendable {
-    // `@unchecked Sendable`: `observersLock` guards `observers`, `opened`, `toldUpTo` and `watcher`, the only mutable
-    // fields.
+    // `@unchecked Sendable`: `observersLock` guards `observers`, `toldUpTo` and `watcher`, `openLock` guards `opened`:
+    // the only mutable fields.
     public let url: URL
     private let queue = DispatchQueue(label: "OpenCapturePhotos.PHPhotoLibrary")
     /// Marks the library's queue, so a change asked for from inside a change block or an observer is refused.
     private let onQueue = DispatchSpecificKey<Bool>()
     private let observersLock = NSLock()
     private var observers: [WeakObserver] = []
-    private var opened: Result<PhotoStore, PHPhotosError>?
+    private let openLock = NSLock()
+    private var opened: PhotoStore?
     /// The sequence number of the newest asset the observers have been told of (or that was there when the first
     /// registered); nil while none is registered.
     private var toldUpTo: Int?
@@ -209,17 +210,19 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     // MARK: Reading
 
     /// The opened store (opening, migrating and recovering it the first time); with `creating` (a change), made when
-    /// there is none. A library that is not there yet is not remembered as failed: a later change makes it.
+    /// there is none. Only an open library is remembered: one that cannot be opened now (not there yet, a read-only or
+    /// unmounted disk, a damaged database) is tried again at the next use.
     func store(creating: Bool = true) throws -> PhotoStore {
-        let result: Result<PhotoStore, PHPhotosError> = observersLock.withLock {
+        try openLock.withLock {
             if let opened { return opened }
-            let result = Result { try PhotoStore(root: url, creating: creating) }.mapError { error in
-                (error as? PHPhotosError) ?? PHPhotosError(.accessRestricted, "\(error)")
+            do {
+                let store = try PhotoStore(root: url, creating: creating)
+                opened = store
+                return store
+            } catch {
+                throw (error as? PHPhotosError) ?? PHPhotosError(.accessRestricted, "\(error)")
             }
-            if creating || (try? result.get()) != nil { opened = result }
-            return result
         }
-        return try result.get()
     }
 
     /// Opens the library at `url` without creating it, throwing why it cannot be read: no library there, a damaged

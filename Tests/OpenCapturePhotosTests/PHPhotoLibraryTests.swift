@@ -427,5 +427,10 @@ import Testing
             try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(), options: nil) }
         }
         #expect(library.fetchAssets().count == 0)
+        // Once the folder can be made (the disk remounted, the file moved), the same library opens: a failure is not
+        // remembered.
+        try FileManager.default.removeItem(at: file)
+        try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(), options: nil) }
+        #expect(library.fetchAssets().count == 1)
     }
 }
