@@ -1,4 +1,3 @@
-import CaptureCore
 import Foundation
 
 /// Creates an asset from photo, video or audio resources inside a change block (Apple's
@@ -29,10 +28,7 @@ public final class PHAssetCreationRequest {
                 return try Data(contentsOf: fileURL)
             } catch {
                 // The system's reason ("permission denied"), not Foundation's "NSCocoaErrorDomain error 256".
-                let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-                let reason = underlying.flatMap { $0.domain == NSPOSIXErrorDomain ? SystemErrorReason.text(errno: Int32($0.code)) : nil }
-                    ?? error.localizedDescription
-                throw PHPhotosError(.missingResource, "\(label): cannot read \(fileURL.path): \(reason)")
+                throw PHPhotosError(.missingResource, "\(label): cannot read \(fileURL.path): \(PhotoStore.describe(error))")
             }
         }
     }

@@ -31,29 +31,41 @@ public final class PHAssetResourceManager: Sendable {
         return id
     }
 
-    /// Writes the resource's bytes to a new file at `fileURL` (temporary name, then rename); an
-    /// existing file there is an error, as on Apple's platforms.
+    /// Writes the resource's bytes to a new file at `fileURL` (temporary name, then rename); an existing file there
+    /// is an error, as on Apple's platforms. A destination that cannot be written (no such folder, a read-only disk, no
+    /// permission) is `.invalid` with the reason; only a full disk is `.notEnoughSpace`.
     public func writeData(for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
                           completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         queue.async {
             do {
+                let folder = fileURL.deletingLastPathComponent()
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+                    throw PHPhotosError(.invalid, "cannot write \(fileURL.path): there is no folder \(folder.path)")
+                }
                 guard !FileManager.default.fileExists(atPath: fileURL.path) else {
                     throw PHPhotosError(.invalid, "a file already exists at \(fileURL.path)")
                 }
                 let data = try PHAssetResourceManager.read(resource)
-                let temporary = fileURL.deletingLastPathComponent().appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
+                let temporary = folder.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
                 do {
                     try data.write(to: temporary)
                     try FileManager.default.moveItem(at: temporary, to: fileURL)
                 } catch {
                     try? FileManager.default.removeItem(at: temporary)
-                    throw PHPhotosError(.notEnoughSpace, "cannot write \(fileURL.path): \(error.localizedDescription)")
+                    throw PHAssetResourceManager.writeFailure(error, at: fileURL)
                 }
                 completionHandler(nil)
             } catch {
                 completionHandler(error)
             }
         }
+    }
+
+    /// Why a file could not be written, as the library says it: `.notEnoughSpace` for a full disk or quota, else
+    /// `.invalid` (the destination is the caller's to choose), with the system's reason.
+    static func writeFailure(_ error: any Error, at fileURL: URL) -> PHPhotosError {
+        PHPhotosError(PhotoStore.isOutOfSpace(error) ? .notEnoughSpace : .invalid, "cannot write \(fileURL.path): \(PhotoStore.describe(error))")
     }
 
     /// The resource's bytes, read now on the caller's thread (OpenCapture addition, for servers and

@@ -68,11 +68,30 @@ final class PhotoStore: Sendable {
         }
     }
 
-    /// An error in one line (SQLite's include the statement; Foundation's their user info).
+    /// An error in one line (SQLite's include the statement; Foundation's their user info): a file error as the
+    /// system's reason in words ("permission denied", "the disk is read-only").
     static func describe(_ error: any Error) -> String {
         if let error = error as? DatabaseError { return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")" }
+        if let code = systemError(of: error) { return SystemErrorReason.text(errno: code) }
         let ns = error as NSError
         return ns.domain == NSCocoaErrorDomain ? ns.localizedDescription : "\(error)"
+    }
+
+    /// The POSIX error number of a Foundation file error (itself, or the one under it), if it carries one.
+    static func systemError(of error: any Error) -> Int32? {
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return Int32(ns.code) }
+        // (Held as a Swift error — POSIXError — as often as an NSError.)
+        guard let underlying = (ns.userInfo[NSUnderlyingErrorKey] as? any Error).map({ $0 as NSError }),
+              underlying.domain == NSPOSIXErrorDomain else { return nil }
+        return Int32(underlying.code)
+    }
+
+    /// Whether a file error means the disk (or the user's quota) is full: `.notEnoughSpace`, and only then.
+    static func isOutOfSpace(_ error: any Error) -> Bool {
+        if let code = systemError(of: error) { return code == ENOSPC || code == EDQUOT }
+        let ns = error as NSError
+        return ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError
     }
 
     /// Runs `body` holding the library's exclusive lock (`flock` on `Photos.lock`), waiting for another process's.
@@ -292,9 +311,8 @@ final class PhotoStore: Sendable {
             try handle.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            let ns = error as NSError
-            let full = ns.domain == NSCocoaErrorDomain && ns.code == NSFileWriteOutOfSpaceError
-            throw PHPhotosError(full ? .notEnoughSpace : .accessRestricted, "cannot store \(resource.originalFilename): \(PhotoStore.describe(error))")
+            throw PHPhotosError(PhotoStore.isOutOfSpace(error) ? .notEnoughSpace : .accessRestricted,
+                                "cannot store \(resource.originalFilename): \(PhotoStore.describe(error))")
         }
         guard rename(temporary.path, staged.path) == 0 else {
             let reason = SystemErrorReason.text(errno: errno)
