@@ -15,6 +15,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     // the only mutable fields.
     public let url: URL
     private let queue = DispatchQueue(label: "OpenCapturePhotos.PHPhotoLibrary")
+    /// Where completion handlers run, in the order of their changes (off the library's queue: see `performChanges`).
+    private let completionQueue = DispatchQueue(label: "OpenCapturePhotos.PHPhotoLibrary.completions")
     /// Marks the library's queue, so a change asked for from inside a change block or an observer is refused.
     private let onQueue = DispatchSpecificKey<Bool>()
     private let observersLock = NSLock()
@@ -86,8 +88,9 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     // MARK: Changes
 
-    /// Runs `changeBlock` on the library's queue, saves what it requested as one change, then calls
-    /// `completionHandler` (success, error) on that queue and tells the change observers.
+    /// Runs `changeBlock` on the library's queue, saves what it requested as one change and tells the change
+    /// observers, then calls `completionHandler` (success, error) on a serial queue of its own — the change has
+    /// finished, so the handler may start another, even with `performChangesAndWait`.
     ///
     /// `changeBlock` is Apple's `@escaping () -> Void`, not `@Sendable`, so it may set the caller's variables (AVCam's
     /// `placeholder = change()`); as on Apple's platforms, the caller must leave what it captures alone until the
@@ -99,9 +102,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         nonisolated(unsafe) let block = changeBlock
         queue.async {
             let result = Result { try self.apply(block) }
-            switch result {
-            case .success: completionHandler?(true, nil)
-            case .failure(let error): completionHandler?(false, error)
+            guard let completionHandler else { return }
+            self.completionQueue.async {
+                switch result {
+                case .success: completionHandler(true, nil)
+                case .failure(let error): completionHandler(false, error)
+                }
             }
         }
     }

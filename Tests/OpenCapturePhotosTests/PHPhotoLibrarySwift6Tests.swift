@@ -42,4 +42,26 @@ actor AVCamMediaLibrary {
         }
         #expect(library.fetchAssets(withLocalIdentifiers: [second?.localIdentifier ?? ""], options: nil).count == 1)
     }
+
+    /// The completion handler runs once the change has finished, off the library's queue: it may wait for another
+    /// change (not a nested change, which is refused).
+    @Test func theCompletionHandlerMayWaitForAnotherChange() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try PhotoFixtures.jpeg(seed: 53), second = try PhotoFixtures.jpeg(seed: 54)
+        let done = DispatchSemaphore(value: 0), failure = LockedError()
+        library.performChanges({
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: first, options: nil)
+        }, completionHandler: { success, _ in
+            do {
+                try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: second, options: nil) }
+            } catch {
+                failure.set(error)
+            }
+            done.signal()
+        })
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(failure.get() == nil, "\(String(describing: failure.get()))")
+        #expect(library.fetchAssets().count == 2)
+    }
 }
