@@ -16,11 +16,14 @@ public final class PHAsset: Sendable {
     public let modificationDate: Date?
     public let location: CLLocation?
     public let isFavorite: Bool
+    /// Hidden (`PHAssetCreationRequest.isHidden`): left out of fetches unless `PHFetchOptions.includeHiddenAssets`.
+    public let isHidden: Bool
     /// The library it was fetched from.
     let store: PhotoStore
 
     init(store: PhotoStore, localIdentifier: String, mediaType: PHAssetMediaType, mediaSubtypes: PHAssetMediaSubtype, pixelWidth: Int,
-         pixelHeight: Int, creationDate: Date?, modificationDate: Date?, location: CLLocation?, isFavorite: Bool) {
+         pixelHeight: Int, creationDate: Date?, modificationDate: Date?, location: CLLocation?, isFavorite: Bool,
+         isHidden: Bool) {
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
         self.mediaSubtypes = mediaSubtypes
@@ -30,6 +33,7 @@ public final class PHAsset: Sendable {
         self.modificationDate = modificationDate
         self.location = location
         self.isFavorite = isFavorite
+        self.isHidden = isHidden
         self.store = store
     }
 

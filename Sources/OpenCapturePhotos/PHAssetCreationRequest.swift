@@ -41,6 +41,7 @@ public final class PHAssetCreationRequest {
     /// Where the asset was taken; by default the photo's EXIF GPS position, if it has one.
     public var location: CLLocation?
     public var isFavorite = false
+    /// Saved hidden: fetches leave the asset out unless their options set `includeHiddenAssets`.
     public var isHidden = false
 
     /// What follows the UUID in a local identifier, as on Apple's platforms ("…/L0/001").

@@ -15,6 +15,8 @@ public final class PHFetchOptions {
     public var predicate: NSPredicate?
     /// At most this many objects (0 = no limit).
     public var fetchLimit = 0
+    /// Whether hidden assets (`isHidden`) are fetched too; by default they are left out — of every fetch, by
+    /// identifiers as well.
     public var includeHiddenAssets = false
 
     public init() {}

@@ -258,7 +258,8 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         let byDate = descriptors.first.flatMap { $0.keyPath == \PHAsset.creationDate ? !$0.ascending : nil }
         // No library (yet) or an unreadable one: no assets, but a result that can be run again, so a change observer
         // still gets its details once a change makes the library (an app's first launch).
-        var assets = (try? store(creating: false).assets(mediaType: mediaType, identifiers: identifiers, newestFirst: byDate)) ?? []
+        var assets = (try? store(creating: false).assets(mediaType: mediaType, identifiers: identifiers,
+                                                     includingHidden: options?.includeHiddenAssets ?? false, newestFirst: byDate)) ?? []
         if let predicate = options?.predicate { assets = assets.filter { predicate.evaluate(with: $0) } }
         if descriptors.count > (byDate == nil ? 0 : 1) {
             assets.sort { a, b in

@@ -139,14 +139,17 @@ final class PhotoStore: Sendable {
                 t.column("byteCount", .integer).notNull()
             }
         }
+        migrator.registerMigration("v2: hidden assets") { db in
+            try db.alter(table: "asset") { t in t.add(column: "isHidden", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 
     // MARK: Reading
 
-    func assets(mediaType: PHAssetMediaType?, identifiers: [String]?, newestFirst: Bool?) throws -> [PHAsset] {
+    func assets(mediaType: PHAssetMediaType?, identifiers: [String]?, includingHidden: Bool, newestFirst: Bool?) throws -> [PHAsset] {
         try database.read { db in
-            var clauses: [String] = [], arguments: [any DatabaseValueConvertible] = []
+            var clauses: [String] = includingHidden ? [] : ["NOT isHidden"], arguments: [any DatabaseValueConvertible] = []
             if let mediaType { clauses.append("mediaType = ?"); arguments.append(mediaType.rawValue) }
             if let identifiers {
                 clauses.append("id IN (\(identifiers.map { _ in "?" }.joined(separator: ",")))")
@@ -184,7 +187,8 @@ final class PhotoStore: Sendable {
                        mediaSubtypes: PHAssetMediaSubtype(rawValue: UInt(row["mediaSubtypes"] as Int64)),
                        pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
                        creationDate: created.map(Date.init(timeIntervalSince1970:)),
-                       modificationDate: Date(timeIntervalSince1970: modified), location: location, isFavorite: row["isFavorite"])
+                       modificationDate: Date(timeIntervalSince1970: modified), location: location, isFavorite: row["isFavorite"],
+                       isHidden: row["isHidden"])
     }
 
     func resources(of assetID: String) throws -> [PHAssetResource] {
@@ -247,12 +251,12 @@ final class PhotoStore: Sendable {
                     sequence += 1
                     try db.execute(sql: """
                         INSERT INTO asset (id, sequence, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
-                                           modificationDate, latitude, longitude, altitude, isFavorite)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           modificationDate, latitude, longitude, altitude, isFavorite, isHidden)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [asset.id, sequence, asset.mediaType.rawValue, Int64(asset.mediaSubtypes.rawValue),
                                          asset.pixelWidth, asset.pixelHeight, asset.creationDate?.timeIntervalSince1970,
                                          Date().timeIntervalSince1970, asset.location?.coordinate.latitude,
-                                         asset.location?.coordinate.longitude, asset.location?.altitude, asset.isFavorite])
+                                         asset.location?.coordinate.longitude, asset.location?.altitude, asset.isFavorite, asset.isHidden])
                     for r in asset.resources {
                         try db.execute(sql: """
                             INSERT INTO resource (assetID, type, originalFilename, uniformTypeIdentifier, digest, fileExtension, byteCount)

@@ -26,6 +26,7 @@ struct PreparedAsset: Sendable {
     let creationDate: Date?
     let location: CLLocation?
     let isFavorite: Bool
+    let isHidden: Bool
     let resources: [PreparedResource]
 
     /// Checks the request the way Photos does: one primary resource (a photo or a video), a paired
@@ -65,6 +66,7 @@ struct PreparedAsset: Sendable {
         }
         id = request.identifier
         isFavorite = request.isFavorite
+        isHidden = request.isHidden
         guard let main = resources.first(where: { $0.type == primary })?.data else {
             throw PHPhotosError(.invalidResource, "no .\(primary) resource")
         }
