@@ -53,6 +53,9 @@ public final class PHAsset: Sendable {
     }
 }
 
-extension PHAsset: Equatable {
+/// Equal and hashed by `localIdentifier`, as Apple's (an `NSObject`, `isEqual:` by identifier): the same asset fetched
+/// twice is one `Set` member, one dictionary key.
+extension PHAsset: Hashable {
     public static func == (a: PHAsset, b: PHAsset) -> Bool { a.localIdentifier == b.localIdentifier }
+    public func hash(into hasher: inout Hasher) { hasher.combine(localIdentifier) }
 }
