@@ -10,4 +10,13 @@ extension NSSortDescriptor {
             return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
         }
     }
+
+    /// Sorts assets by a flag (`\PHAsset.isFavorite`, `\PHAsset.isHidden`), false before true when ascending — Apple's
+    /// `NSSortDescriptor(keyPath:ascending:)` takes any key path; swift-corelibs-foundation's only `Comparable` ones.
+    public convenience init(keyPath: KeyPath<PHAsset, Bool>, ascending: Bool) {
+        self.init(keyPath: keyPath, ascending: ascending) { a, b in
+            let x = (a as? Bool) ?? false, y = (b as? Bool) ?? false
+            return x == y ? .orderedSame : (!x ? .orderedAscending : .orderedDescending)
+        }
+    }
 }

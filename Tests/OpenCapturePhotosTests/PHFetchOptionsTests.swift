@@ -27,4 +27,24 @@ import Testing
         #expect(Set((0..<2).map { everything[$0].isHidden }) == [false, true])
         #expect(library.fetchAssets(withLocalIdentifiers: [hidden], options: all).firstObject?.isHidden == true)
     }
+
+    /// `NSSortDescriptor(keyPath: \PHAsset.isFavorite, ascending:)` compiles (a `Bool` key path) and sorts.
+    @Test func assetsSortByAFlag() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try library.performChangesAndWait {
+            for (seed, favorite) in [(121, false), (122, true), (123, false)] {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: seed, width: seed - 100), options: nil)
+                request.isFavorite = favorite
+            }
+        }
+        let options = PHFetchOptions()
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.isFavorite, ascending: false),
+                                   NSSortDescriptor(keyPath: \PHAsset.pixelWidth, ascending: true)]
+        let sorted = library.fetchAssets(with: options)
+        #expect((0..<3).map { sorted[$0].pixelWidth } == [22, 21, 23])
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.isFavorite, ascending: true)]
+        #expect(library.fetchAssets(with: options).lastObject?.isFavorite == true)
+    }
 }
