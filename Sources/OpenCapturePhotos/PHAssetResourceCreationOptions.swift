@@ -7,7 +7,10 @@ public final class PHAssetResourceCreationOptions {
     public var shouldMoveFile = false
     /// The file name the resource reports; by default the source file's name, or one made up from its type.
     public var originalFilename: String?
-    /// The uniform type identifier of the data (e.g. "public.jpeg"); by default inferred from its content.
+    /// The uniform type identifier of the data (e.g. "public.jpeg"). The data decides: one that contradicts it
+    /// (public.png on JPEG bytes) refuses the change with `.invalidResource`; one that agrees (public.heif for a HEIC, a
+    /// supertype such as public.image) is stored as the data's precise type. Kept as given only for data of no kind
+    /// read here (audio other than MPEG-4).
     public var uniformTypeIdentifier: String?
 
     public init() {}

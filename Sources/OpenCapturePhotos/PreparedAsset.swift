@@ -58,11 +58,13 @@ struct PreparedAsset: Sendable {
                 try PreparedAsset.checkMovie(data, label: label)
             }
             if resource.type == .audio { try PreparedAsset.checkAudio(data, kind: kind, label: label) }
-            let (ext, uti) = PreparedAsset.fileType(kind: kind, resourceType: resource.type, data: data)
+            let (ext, detected) = PreparedAsset.fileType(kind: kind, resourceType: resource.type, data: data)
+            let uti = try PreparedAsset.typeIdentifier(declared: resource.options?.uniformTypeIdentifier, detected: detected,
+                                                       kind: kind, label: label)
             let name = resource.options?.originalFilename ?? resource.fileURL?.lastPathComponent
                 ?? "IMG_\(String(request.identifier.prefix(8)))_\(index + 1).\(ext)"
             return PreparedResource(type: resource.type, data: data, digest: PhotoStore.sha256(data), fileExtension: ext,
-                                    originalFilename: name, uniformTypeIdentifier: resource.options?.uniformTypeIdentifier ?? uti)
+                                    originalFilename: name, uniformTypeIdentifier: uti)
         }
         id = request.identifier
         isFavorite = request.isFavorite
@@ -223,6 +225,34 @@ struct PreparedAsset: Sendable {
         } catch {
             throw PHPhotosError(.invalidResource, "\(label) cannot be read: \(error)")
         }
+    }
+
+    /// The uniform type identifier to store: what the data is. A declared identifier that contradicts it (public.png on
+    /// JPEG bytes) is refused; one that agrees — the same, another name for it (public.heif for a HEIC, public.mpeg-4
+    /// for a QuickTime-brand movie, a maker's raw type for a camera raw), or a supertype (public.image, public.movie,
+    /// public.data) — gives way to the precise one. Data of no kind read here (audio other than MPEG-4) keeps what was
+    /// declared.
+    static func typeIdentifier(declared: String?, detected: String, kind: FileKind?, label: String) throws -> String {
+        guard let declared, !declared.isEmpty else { return detected }
+        guard let kind else { return declared }
+        let given = declared.lowercased()
+        var agreeing: Set<String> = ["public.data", "public.item", "public.content", detected.lowercased()]
+        switch kind {
+        case .movie:
+            agreeing.formUnion(["com.apple.quicktime-movie", "public.mpeg-4", "com.apple.m4v-video", "public.movie", "public.video",
+                                "public.audiovisual-content", "public.audio", "public.mpeg-4-audio", "com.apple.m4a-audio"])
+        case .heif:
+            agreeing.formUnion(["public.image", "public.heic", "public.heif", "public.heics", "public.avif", "public.avci"])
+        case .dng, .cameraRaw:
+            agreeing.formUnion(["public.image", "public.camera-raw-image", "com.adobe.raw-image"])
+            if given.hasSuffix("raw-image") { return detected }   // com.canon.cr2-raw-image, com.sony.arw-raw-image, …
+        default:
+            agreeing.insert("public.image")
+        }
+        guard agreeing.contains(given) else {
+            throw PHPhotosError(.invalidResource, "\(label) is declared \(declared) but holds \(kind.rawValue) data (\(detected))")
+        }
+        return detected
     }
 
     /// File extension and uniform type identifier for stored data: the image kind's, else a movie's

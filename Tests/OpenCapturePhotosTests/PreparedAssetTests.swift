@@ -122,6 +122,38 @@ import Testing
     }
 }
 
+/// A declared uniform type identifier must agree with the data; the data's precise type is stored.
+@Suite struct PreparedAssetTypeTests {
+    @Test func aDeclaredTypeThatContradictsTheDataIsRefused() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try PhotoFixtures.jpeg(seed: 131), heic = try PhotoFixtures.portraitHEIC
+        func save(_ data: Data, as type: String) throws -> String {
+            let options = PHAssetResourceCreationOptions()
+            options.uniformTypeIdentifier = type
+            var id = ""
+            try library.performChangesAndWait {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .photo, data: data, options: options)
+                id = request.placeholderForCreatedAsset?.localIdentifier ?? ""
+            }
+            let asset = try #require(library.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject)
+            return try #require(PHAssetResource.assetResources(for: asset).first).uniformTypeIdentifier
+        }
+        do {
+            _ = try save(jpeg, as: "public.png")
+            Issue.record("JPEG bytes were saved as public.png")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .invalidResource && error.reason == "resource 1 (.photo) is declared public.png but holds JPEG data (public.jpeg)",
+                    "\(error)")
+        }
+        #expect(library.fetchAssets().count == 0)
+        #expect(try save(jpeg, as: "public.jpeg") == "public.jpeg")
+        #expect(try save(jpeg, as: "public.image") == "public.jpeg")
+        #expect(try save(heic, as: "public.heif") == "public.heic")
+    }
+}
+
 private extension URL {
     func creatingFolder() throws -> URL {
         try FileManager.default.createDirectory(at: self, withIntermediateDirectories: true)
