@@ -5,7 +5,7 @@ import Foundation
 /// store in a folder (see `PhotoStore`).
 ///
 /// `shared()` lives in `$OPENCAPTURE_PHOTO_LIBRARY`, else `$XDG_DATA_HOME/opencapture/Photos`, else
-/// `~/.local/share/opencapture/Photos`; `init(url:)` (OpenCapture addition) opens any other folder.
+/// `$HOME/.local/share/opencapture/Photos`; `init(url:)` (OpenCapture addition) opens any other folder.
 /// Changes from any thread run one at a time on the library's queue; a change's assets are all
 /// saved or none is. While change observers are registered, changes other processes (or other `PHPhotoLibrary`
 /// objects on the same folder) save are noticed too: the database is polled every `watchInterval` seconds, and at
@@ -61,12 +61,19 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         sharedLibrary.withLock { $0 = PHPhotoLibrary(url: url) }
     }
 
-    /// Where `shared()` lives by default.
+    /// Where `shared()` lives by default: `$OPENCAPTURE_PHOTO_LIBRARY`, else `$XDG_DATA_HOME/opencapture/Photos`, else
+    /// `$HOME/.local/share/opencapture/Photos` (the account's home folder only when `HOME` is unset, as XDG says).
     public class func defaultLocation() -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let path = environment["OPENCAPTURE_PHOTO_LIBRARY"], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share", isDirectory: true)
+        defaultLocation(environment: ProcessInfo.processInfo.environment)
+    }
+
+    static func defaultLocation(environment: [String: String]) -> URL {
+        func folder(_ name: String) -> URL? {
+            environment[name].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        }
+        if let library = folder("OPENCAPTURE_PHOTO_LIBRARY") { return library }
+        let home = folder("HOME") ?? FileManager.default.homeDirectoryForCurrentUser
+        let data = folder("XDG_DATA_HOME") ?? home.appendingPathComponent(".local/share", isDirectory: true)
         return data.appendingPathComponent("opencapture/Photos", isDirectory: true)
     }
 

@@ -433,4 +433,14 @@ import Testing
         try library.performChangesAndWait { PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(), options: nil) }
         #expect(library.fetchAssets().count == 1)
     }
+
+    /// `$HOME` decides the default library, as XDG says (not the account's home folder from the password database),
+    /// below `$XDG_DATA_HOME` and `$OPENCAPTURE_PHOTO_LIBRARY`.
+    @Test func theDefaultLibraryFollowsHOME() {
+        #expect(PHPhotoLibrary.defaultLocation(environment: ["HOME": "/tmp/x"]).path == "/tmp/x/.local/share/opencapture/Photos")
+        #expect(PHPhotoLibrary.defaultLocation(environment: ["HOME": "/tmp/x", "XDG_DATA_HOME": "/data"]).path == "/data/opencapture/Photos")
+        #expect(PHPhotoLibrary.defaultLocation(environment: ["HOME": "/tmp/x", "OPENCAPTURE_PHOTO_LIBRARY": "/lib"]).path == "/lib")
+        #expect(PHPhotoLibrary.defaultLocation(environment: ["HOME": ""]).path
+                == FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/opencapture/Photos").path)
+    }
 }
