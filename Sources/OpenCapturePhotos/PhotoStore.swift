@@ -304,6 +304,9 @@ final class PhotoStore: Sendable {
         let staged = staging.appendingPathComponent(stagedName)
         let temporary = staging.appendingPathComponent(".tmp-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        // Registered so an interrupted command removes it (opening the library would, later).
+        TemporaryFiles.register(temporary)
+        defer { TemporaryFiles.release(temporary) }
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
             throw PHPhotosError(errno == ENOSPC || errno == EDQUOT ? .notEnoughSpace : .accessRestricted,
                                 "cannot create a file in \(staging.path): \(SystemErrorReason.text(errno: errno))")
@@ -313,6 +316,10 @@ final class PhotoStore: Sendable {
             defer { try? handle.close() }
             try handle.write(contentsOf: resource.data)
             try handle.synchronize()
+            if ProcessInfo.processInfo.environment["OPENCAPTURE_PHOTOS_FAULT"] == "interrupt-during-store-write" {
+                kill(getpid(), SIGINT)   // test hook: Ctrl-C while a file is being stored (the handler ends the process)
+                sleep(10)
+            }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw PHPhotosError(PhotoStore.isOutOfSpace(error) ? .notEnoughSpace : .accessRestricted,

@@ -74,7 +74,7 @@ struct PreparedAsset: Sendable {
         }
         // As Photos does on import: the date the photo was taken and where, from its EXIF (a video's date from its movie
         // header), unless the request sets them.
-        let exif = primary == .photo ? PreparedAsset.exif(of: main) : nil
+        let exif = primary == .photo ? ExifReader.read(photo: main) : nil
         let movieDate = primary == .video ? (try? QuickTimeMovie.parse(main))?.creationDate : nil
         creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? movieDate ?? Date()
         // (A position off the globe — a latitude past ±90° — is no place.)
@@ -176,7 +176,7 @@ struct PreparedAsset: Sendable {
     /// A Live Photo's still and movie must carry the same content identifier — the still's Apple MakerNote, the
     /// movie's `com.apple.quicktime.content.identifier` (`mdta`) — as Photos requires to pair them; the error names both.
     static func checkPairing(photo: Data, photoLabel: String, movie: Data, movieLabel: String) throws {
-        let photoID = exif(of: photo)?.appleContentIdentifier, movieID = (try? LivePhotoMovieAtoms.read(movie))?.contentIdentifier
+        let photoID = ExifReader.read(photo: photo)?.appleContentIdentifier, movieID = (try? LivePhotoMovieAtoms.read(movie))?.contentIdentifier
         if let photoID, photoID == movieID { return }
         let why: String
         switch (photoID, movieID) {
@@ -186,17 +186,6 @@ struct PreparedAsset: Sendable {
         case (let photoID?, let movieID?): why = "their content identifiers differ (\(photoID), \(movieID))"
         }
         throw PHPhotosError(.invalidResource, "\(photoLabel) and \(movieLabel) cannot be paired as a Live Photo: \(why)")
-    }
-
-    /// A photo's EXIF: a JPEG's APP1, a HEIF's Exif item, a PNG's eXIf chunk, a TIFF's or DNG's IFDs; nil when it has
-    /// none or it is unreadable.
-    static func exif(of photo: Data) -> ExifMetadata? {
-        switch FileKind.of(photo) {
-        case .jpeg, .tiff, .dng: return try? ExifReader.read(jpeg: photo)
-        case .heif: return (try? HEIFStructure.parse(photo))?.exif.flatMap { try? ExifReader.read(jpeg: $0) }
-        case .png: return (try? PNGHeader.exif(in: photo)).flatMap { $0 }.flatMap { try? ExifReader.read(jpeg: $0) }
-        default: return nil
-        }
     }
 
     /// The image's size as stored (before any orientation), from its header; errors begin with `label`.

@@ -27,4 +27,19 @@ struct InterruptTests {
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
+
+    /// Ctrl-C while `library import` stores a file: the hidden temporary file goes with the process (the trial found
+    /// `.tmp-<UUID>` files left in the store), and the library opens to what it held before.
+    @Test func anInterruptedImportLeavesNoTemporaryFile() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos")
+        let photo = try LibraryCommandTests.photo(7, in: folder, name: "IMG_0007.JPG")
+        let (_, killed) = try LibraryCommandTests.run(["library", "import", photo.path, "--library", library.path],
+                                                      environment: ["OPENCAPTURE_PHOTOS_FAULT": "interrupt-during-store-write"])
+        #expect(killed)
+        let left = (try? FileManager.default.subpathsOfDirectory(atPath: library.appendingPathComponent("originals").path)) ?? []
+        #expect(!left.contains { $0.split(separator: "/").last?.hasPrefix(".tmp-") == true }, "\(left)")
+        #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library.path]).output.hasPrefix("0 assets"))
+    }
 }
