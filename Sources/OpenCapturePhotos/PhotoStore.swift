@@ -38,9 +38,12 @@ final class PhotoStore: Sendable {
         originals = root.appendingPathComponent("originals", isDirectory: true)
         staging = originals.appendingPathComponent(".staging", isDirectory: true)
         let path = root.appendingPathComponent("Photos.sqlite").path
-        let isNew = !FileManager.default.fileExists(atPath: path)
+        // An empty Photos.sqlite is no library either (SQLite would make a new database in it).
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+        let isNew = size.map { $0.intValue == 0 } ?? true
         guard creating || !isNew else {
-            throw PHPhotosError(.accessRestricted, "there is no photo library at \(root.path) (no Photos.sqlite)")
+            throw PHPhotosError(.accessRestricted, "there is no photo library at \(root.path) "
+                                + (size == nil ? "(no Photos.sqlite)" : "(its Photos.sqlite is empty)"))
         }
         func failure(_ error: any Error) -> PHPhotosError {
             PHPhotosError(.accessRestricted, "cannot open the photo library at \(root.path): \(PhotoStore.describe(error))")

@@ -215,6 +215,24 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: mine.appendingPathComponent("a.jpg").path))
     }
 
+    /// An empty Photos.sqlite (a `touch`, a copy cut short) is no library: reading it writes no schema or lock file;
+    /// a change makes the library there.
+    @Test func anEmptyDatabaseFileIsNoLibrary() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("Photos.sqlite")
+        #expect(FileManager.default.createFile(atPath: database.path, contents: Data()))
+        let library = PHPhotoLibrary(url: folder)
+        #expect(library.fetchAssets().count == 0)
+        #expect(throws: PHPhotosError.self) { try library.openExistingLibrary() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["Photos.sqlite"])
+        #expect((try FileManager.default.attributesOfItem(atPath: database.path)[.size] as? NSNumber)?.intValue == 0)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! PhotoFixtures.jpeg(seed: 4), options: nil)
+        }
+        #expect(PHPhotoLibrary(url: folder).fetchAssets().count == 1)
+    }
+
     @Test func aBadResourceRejectsTheWholeChange() throws {
         let (library, folder) = try PhotoFixtures.library()
         defer { try? FileManager.default.removeItem(at: folder) }
