@@ -14,11 +14,12 @@ actor StudioCamera {
         var bias: Float
     }
 
-    static let devices: [(id: String, type: AVCaptureDevice.DeviceType, position: AVCaptureDevice.Position, label: String)] = [
-        ("wide", .builtInWideAngleCamera, .back, "Back wide"),
-        ("tele", .builtInTelephotoCamera, .back, "Back telephoto"),
-        ("dual", .builtInDualCamera, .back, "Back dual (depth)"),
-        ("front", .builtInTrueDepthCamera, .front, "Front TrueDepth"),
+    /// The cameras the page offers; `depth`: whether it measures depth (at a 4:3 preset).
+    static let devices: [(id: String, type: AVCaptureDevice.DeviceType, position: AVCaptureDevice.Position, label: String, depth: Bool)] = [
+        ("wide", .builtInWideAngleCamera, .back, "Back wide", false),
+        ("tele", .builtInTelephotoCamera, .back, "Back telephoto", false),
+        ("dual", .builtInDualCamera, .back, "Back dual (depth)", true),
+        ("front", .builtInTrueDepthCamera, .front, "Front TrueDepth", true),
     ]
 
     private let hub: StudioEventHub
@@ -149,16 +150,20 @@ actor StudioCamera {
         if let output, let camera, let configured, configured.device == shot.device, configured.lighting == shot.lighting {
             return (output, camera)
         }
-        if let old = session {
-            old.stopRunning()
-            if old.outputs.contains(where: { $0 === viewfinder.output }) { old.removeOutput(viewfinder.output) }
-        }
+        // What can be refused is refused before the running session is touched.
         guard let choice = StudioCamera.devices.first(where: { $0.id == shot.device }) else {
             throw StudioError(status: 400, "unknown device '\(shot.device)'")
         }
         guard let device = AVCaptureDevice.default(choice.type, for: .video, position: choice.position) else {
             throw StudioError(status: 400, "no \(choice.label) camera")
         }
+        // From here the old session is gone: a failure below leaves none, and the next request builds one again
+        // (never reusing a stopped session, whose output has no active connection).
+        if let old = session {
+            old.stopRunning()
+            if old.outputs.contains(where: { $0 === viewfinder.output }) { old.removeOutput(viewfinder.output) }
+        }
+        (session, output, camera, configured) = (nil, nil, nil, nil)
         device.simulatedLighting = shot.lighting
         let session = AVCaptureSession(), output = AVCapturePhotoOutput()
         session.beginConfiguration()

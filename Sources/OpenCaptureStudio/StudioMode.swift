@@ -8,6 +8,9 @@ enum StudioMode: String, Sendable, CaseIterable {
     func unavailableReason(preset: AVCaptureSession.Preset) -> String? {
         switch self {
         case .livePhoto where preset != .photo: return "Live Photos need the photo preset (opencapture studio --preset photo)"
+        // Depth maps come with 4:3 formats at least 320 wide only (AVCaptureDevice.Format.depthSizes), as on iPhones.
+        case .depth where ![.photo, .vga640x480, .medium].contains(preset):
+            return "depth needs a 4:3 preset (opencapture studio --preset photo or vga)"
         default: return nil
         }
     }

@@ -174,7 +174,8 @@ enum StudioPage {
     function selectMode(id) {
       mode = id;
       for (const b of $('modes').children) b.classList.toggle('active', b.dataset.mode === id);
-      if (id === 'depth' && !['dual', 'front'].includes($('device').value)) $('device').value = 'dual';
+      const measuresDepth = (d) => state.devices.some(e => e.id === d && e.depth);
+      if (id === 'depth' && !measuresDepth($('device').value)) $('device').value = state.devices.find(e => e.depth).id;
       // The camera gets ready for the mode now (a Live Photo keeps the 1.5 s before the shutter).
       api('/api/mode', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Studio-Token': token },
                          body: JSON.stringify({ mode: id, device: $('device').value, lighting: $('lighting').value }) }).catch(() => {});

@@ -115,7 +115,7 @@ public struct StudioServer: Sendable {
             "token": token,
             "library": library.url.path,
             "preset": configuration.preset.rawValue,
-            "devices": StudioCamera.devices.map { ["id": $0.id, "label": $0.label] },
+            "devices": StudioCamera.devices.map { ["id": $0.id, "label": $0.label, "depth": $0.depth] },
             "lightings": SimulatedLighting.allCases.map(\.rawValue),
             "lighting": configuration.lighting.rawValue,
             "modes": StudioMode.allCases.map { mode -> [String: Any] in
@@ -144,24 +144,8 @@ public struct StudioServer: Sendable {
     }
 
     func capture(_ request: Request) async throws -> Response {
-        let object = try await jsonBody(request)
-        guard let mode = StudioMode(rawValue: object["mode"] as? String ?? "photo") else { throw StudioError(status: 400, "unknown mode") }
-        let device = object["device"] as? String ?? (mode == .depth ? "dual" : "wide")
-        guard let lighting = SimulatedLighting(rawValue: object["lighting"] as? String ?? configuration.lighting.rawValue) else {
-            throw StudioError(status: 400, "unknown lighting")
-        }
-        let flash: AVCaptureDevice.FlashMode
-        switch object["flash"] as? String ?? "off" {
-        case "off": flash = .off
-        case "on": flash = .on
-        case "auto": flash = .auto
-        default: throw StudioError(status: 400, "flash must be off, on or auto")
-        }
-        let bias = (object["bias"] as? Double) ?? 0
-        guard bias.isFinite, abs(bias) <= 8 else { throw StudioError(status: 400, "bias must be between −8 and 8 EV") }
+        let shot = try shot(from: try await jsonBody(request), modeRequired: false)
         let id = "capture-\(counter.withLock { $0 += 1; return $0 })-\(UUID().uuidString.prefix(8))"
-        let shot = StudioCamera.Shot(mode: mode, device: device, lighting: lighting, flash: flash, bias: Float(bias))
-        if let reason = mode.unavailableReason(preset: configuration.preset) { throw StudioError(status: 409, reason) }
         let camera = camera, hub = hub
         Task {
             do {
@@ -176,15 +160,56 @@ public struct StudioServer: Sendable {
     /// The page chose a mode: the camera gets ready for it (Live Photo capture on only in the Live Photo mode,
     /// so the stream runs, and keeps its 1.5 s of history, only then).
     func selectMode(_ request: Request) async throws -> Response {
-        let object = try await jsonBody(request)
-        guard let mode = StudioMode(rawValue: object["mode"] as? String ?? "") else { throw StudioError(status: 400, "unknown mode") }
-        if let reason = mode.unavailableReason(preset: configuration.preset) { throw StudioError(status: 409, reason) }
-        guard let lighting = SimulatedLighting(rawValue: object["lighting"] as? String ?? configuration.lighting.rawValue) else {
-            throw StudioError(status: 400, "unknown lighting")
-        }
-        let shot = StudioCamera.Shot(mode: mode, device: object["device"] as? String ?? "wide", lighting: lighting, flash: .off, bias: 0)
+        let shot = try shot(from: try await jsonBody(request), modeRequired: true)
         try await camera.prepare(for: shot)
-        return StudioServer.json(["mode": mode.rawValue])
+        return StudioServer.json(["mode": shot.mode.rawValue])
+    }
+
+    /// The shot a request body asks for, every field checked before anything happens: a wrong name, type or value
+    /// is a 400 naming the field, a mode this preset lacks a 409, so a refused request leaves the camera as it was.
+    /// Absent fields take their defaults (mode photo, the dual camera for depth else the wide one, the studio's
+    /// lighting, flash off, bias 0).
+    func shot(from object: [String: Any], modeRequired: Bool) throws -> StudioCamera.Shot {
+        func string(_ key: String) throws -> String? {
+            guard let value = object[key] else { return nil }
+            guard let text = value as? String else { throw StudioError(status: 400, "\(key) must be a string") }
+            return text
+        }
+        let modeName = try string("mode")
+        if modeRequired && modeName == nil { throw StudioError(status: 400, "mode is missing") }
+        guard let mode = StudioMode(rawValue: modeName ?? "photo") else {
+            throw StudioError(status: 400, "unknown mode '\(modeName ?? "")' (one of \(StudioMode.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let deviceName = try string("device") ?? (mode == .depth ? "dual" : "wide")
+        guard let device = StudioCamera.devices.first(where: { $0.id == deviceName }) else {
+            throw StudioError(status: 400, "unknown device '\(deviceName)' (one of \(StudioCamera.devices.map(\.id).joined(separator: ", ")))")
+        }
+        let lightingName = try string("lighting") ?? configuration.lighting.rawValue
+        guard let lighting = SimulatedLighting(rawValue: lightingName) else {
+            throw StudioError(status: 400,
+                              "unknown lighting '\(lightingName)' (one of \(SimulatedLighting.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let flash: AVCaptureDevice.FlashMode
+        switch try string("flash") ?? "off" {
+        case "off": flash = .off
+        case "on": flash = .on
+        case "auto": flash = .auto
+        default: throw StudioError(status: 400, "flash must be off, on or auto")
+        }
+        var bias = 0.0
+        if let value = object["bias"] {
+            // JSON numbers only: a string ("x", "1") or a boolean (an NSNumber of type "c") is refused, not read as 0 or 1.
+            guard let number = value as? NSNumber, !(value is String), String(cString: number.objCType) != "c" else {
+                throw StudioError(status: 400, "bias must be a number of EV")
+            }
+            bias = number.doubleValue
+        }
+        guard bias.isFinite, abs(bias) <= 8 else { throw StudioError(status: 400, "bias must be between −8 and 8 EV") }
+        if mode == .depth && !device.depth {
+            throw StudioError(status: 400, "depth needs a camera that measures it: \(StudioCamera.devices.filter(\.depth).map(\.id).joined(separator: " or "))")
+        }
+        if let reason = mode.unavailableReason(preset: configuration.preset) { throw StudioError(status: 409, reason) }
+        return StudioCamera.Shot(mode: mode, device: deviceName, lighting: lighting, flash: flash, bias: Float(bias))
     }
 
     /// The viewfinder as Motion JPEG (`multipart/x-mixed-replace`), for as long as the client watches.

@@ -44,6 +44,24 @@ import Testing
             return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type") ?? "")
         }
 
+        /// POSTs with the page's token and origin.
+        func post(_ path: String, _ body: String) async throws -> (status: Int, body: Data, type: String) {
+            try await request(path, method: "POST", body: body, headers: ["X-Studio-Token": server.token, "Origin": base])
+        }
+
+        /// Takes a shot and waits for its outcome: the last event ("done" or "error") and its message.
+        func shoot(_ body: String) async throws -> (type: String, message: String) {
+            let events = server.hub.subscribe().events
+            let r = try await post("/api/capture", body)
+            guard r.status == 202, let id = json(r.body)["capture"] as? String else { return ("refused \(r.status)", "") }
+            for await text in events {
+                let event = json(Data(text.utf8))
+                guard event["capture"] as? String == id, let type = event["type"] as? String, ["done", "error"].contains(type) else { continue }
+                return (type, event["message"] as? String ?? "")
+            }
+            return ("ended", "")
+        }
+
         func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
 
         func stop() {
@@ -124,6 +142,34 @@ import Testing
         #expect(r.status == 409, "a Live Photo needs the photo preset; this studio runs at VGA")
         r = try await studio.request("/api/capture", method: "POST", body: String(repeating: " ", count: 20_000), headers: token)
         #expect(r.status == 413)
+    }
+
+    @Test func everyFieldIsCheckedBeforeTheCameraIsTouched() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        #expect(try await studio.post("/api/mode", #"{"mode":"photo","device":"wide"}"#).status == 200)
+        let refused: [(String, String, String)] = [
+            ("/api/mode", #"{"mode":"photo","device":"nope","lighting":"indoor"}"#, "unknown device 'nope' (one of wide, tele, dual, front)"),
+            ("/api/mode", #"{"device":"wide"}"#, "mode is missing"),
+            ("/api/mode", #"{"mode":"depth","device":"wide"}"#, "depth needs a camera that measures it: dual or front"),
+            ("/api/capture", #"{"mode":"photo","device":"ultrawide"}"#, "unknown device 'ultrawide' (one of wide, tele, dual, front)"),
+            ("/api/capture", #"{"mode":"photo","device":7}"#, "device must be a string"),
+            ("/api/capture", #"{"mode":"photo","lighting":"moon"}"#, "unknown lighting 'moon' (one of daylight, indoor, dim, dark)"),
+            ("/api/capture", #"{"mode":"photo","bias":"x"}"#, "bias must be a number of EV"),
+            ("/api/capture", #"{"mode":"photo","bias":true}"#, "bias must be a number of EV"),
+            ("/api/capture", #"{"mode":"photo","flash":1}"#, "flash must be a string"),
+            ("/api/capture", #"{"mode":"depth","device":"tele"}"#, "depth needs a camera that measures it: dual or front"),
+            ("/api/capture", #"{"mode":"panorama"}"#, "unknown mode 'panorama' (one of photo, bracket, raw, depth, livePhoto)"),
+        ]
+        for (path, body, reason) in refused {
+            let r = try await studio.post(path, body)
+            #expect(r.status == 400 && studio.json(r.body)["error"] as? String == reason, "\(path) \(body): \(r.status) \(studio.json(r.body))")
+        }
+        // The wide camera's session is as it was: its next shot lands (it failed with "No active and enabled video
+        // connection" when a refused device had stopped it).
+        let shot = try await studio.shoot(#"{"mode":"photo","device":"wide","bias":-0.5}"#)
+        #expect(shot.type == "done", "\(shot.message)")
+        #expect(studio.server.log.all.count == 1)
     }
 
     @Test func noPathReachesAFileOutsideTheLibrary() async throws {
