@@ -38,13 +38,21 @@ final class StudioViewfinder: NSObject, AVCaptureVideoDataOutputSampleBufferDele
     var subscriberCount: Int { lock.withLock { subscribers.count } }
 
     func captureOutput(_ output: AVCaptureOutput, didOutput sampleBuffer: CMSampleBuffer, from connection: AVCaptureConnection) {
-        let t = sampleBuffer.presentationTimeStamp.seconds
+        guard let pixels = sampleBuffer.imageBuffer else { return }
+        deliver(pixels, at: sampleBuffer.presentationTimeStamp.seconds)
+    }
+
+    /// Sends a frame of presentation time `t` to every subscriber, at most `maxRate` a second. Each session has its
+    /// own clock from 0, so a frame earlier than the last one sent comes from a new session (another camera or
+    /// lighting) and is sent: waiting for its clock to pass the old one's kept the viewfinder black for as long as
+    /// the previous session had run.
+    func deliver(_ pixels: PixelBuffer, at t: Double) {
         let targets = lock.withLock { () -> [AsyncStream<Data>.Continuation] in
-            guard !subscribers.isEmpty, t - lastSent >= 1 / Self.maxRate else { return [] }
+            guard !subscribers.isEmpty, t < lastSent || t - lastSent >= 1 / Self.maxRate else { return [] }
             lastSent = t
             return Array(subscribers.values)
         }
-        guard !targets.isEmpty, let pixels = sampleBuffer.imageBuffer, let jpeg = Self.jpeg(pixels) else { return }
+        guard !targets.isEmpty, let jpeg = Self.jpeg(pixels) else { return }
         for continuation in targets { continuation.yield(jpeg) }
     }
 

@@ -231,4 +231,28 @@ import Testing
         let centre = 3 * (12 * 32 + 16)
         #expect(abs(Int(decoded.storage[centre]) - 210) < 6 && abs(Int(decoded.storage[centre + 2]) - 30) < 6, "R and B in order")
     }
+
+    /// A new session (another camera or lighting) starts its clock at 0: its frames are sent at once, not held back
+    /// until they pass the last frame of the old session (the viewfinder stayed black for minutes).
+    @Test func aNewSessionsClockDoesNotHoldFramesBack() async throws {
+        let finder = StudioViewfinder()
+        let (_, frames) = finder.subscribe()
+        let received = Locked(0)
+        let reader = Task { for await _ in frames { received.withLock { $0 += 1 } } }
+        defer { reader.cancel() }
+        func count(reaching target: Int) async throws -> Int {
+            for _ in 0..<100 where received.withLock({ $0 }) < target { try await Task.sleep(for: .milliseconds(20)) }
+            return received.withLock { $0 }
+        }
+        let buffer = try #require(PixelBuffer(width: 96, height: 72, pixelFormat: .bgra32))
+        finder.deliver(buffer, at: 300)      // the old session, five minutes in
+        #expect(try await count(reaching: 1) == 1)
+        finder.deliver(buffer, at: 300.02)   // sooner than 1/12 s: held back
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(received.withLock { $0 } == 1)
+        finder.deliver(buffer, at: 0.07)     // the new session's first frame
+        #expect(try await count(reaching: 2) == 2)
+        finder.deliver(buffer, at: 0.17)
+        #expect(try await count(reaching: 3) == 3)
+    }
 }
