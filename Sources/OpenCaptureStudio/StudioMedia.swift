@@ -21,15 +21,23 @@ enum StudioMedia {
         do { return try PHAssetResourceManager.default().data(for: resource) } catch { throw StudioError(status: 500, "\(error)") }
     }
 
-    /// Pixels of any photo the library accepts (JPEG, PNG, TIFF, HEIC, DNG/raw developed).
+    /// Pixels of any photo the library accepts (JPEG, PNG, TIFF, HEIC, DNG/raw developed), as displayed: its EXIF
+    /// orientation applied, so a front camera's mirrored photo and a phone's turned one show as every reader shows them.
     static func decode(_ data: Data) throws -> Raster<UInt8> {
+        let (pixels, orientation) = try storedPixels(data)
+        return upright(pixels, orientation: orientation)
+    }
+
+    /// The pixels as stored and the orientation that turns them as displayed (1 for a HEIC, which libheif turns).
+    private static func storedPixels(_ data: Data) throws -> (Raster<UInt8>, orientation: Int) {
         do {
             switch FileKind.of(data) {
-            case .jpeg: return try JPEGDecoder.decode(data)
-            case .png: return try PNGCodec.decode(data)
-            case .tiff: return try TIFFCodec.decode(data)
-            case .heif: return try HEIFDecoder.decode(data)
-            case .dng, .cameraRaw: return try JPEGDecoder.decode(try RawDeveloper().develop(data, as: .jpeg).data)
+            case .jpeg: return (try JPEGDecoder.decode(data), orientation(of: data))
+            case .png: return (try PNGCodec.decode(data), orientation(of: data))
+            case .tiff: return (try TIFFCodec.decode(data), orientation(of: data))
+            case .heif: return (try HEIFDecoder.decode(data), 1)
+            // The developed JPEG carries the raw's orientation in its EXIF, its pixels as the sensor read them.
+            case .dng, .cameraRaw: return try storedPixels(try RawDeveloper().develop(data, as: .jpeg).data)
             default: throw StudioError(status: 415, "not an image the studio can show")
             }
         } catch let error as StudioError {
@@ -39,28 +47,40 @@ enum StudioMedia {
         }
     }
 
-    /// A JPEG whose longer side is at most `side` pixels (the original bytes when it already is a JPEG that small).
+    /// The EXIF orientation of a photo's stored pixels (1 without one). A HEIC's is its EXIF's: libheif turns the
+    /// primary image as its `irot`/`imir` say, but its depth map and matte stay as coded, as they do in a JPEG.
+    static func orientation(of data: Data) -> Int { ExifReader.read(photo: data)?.orientation ?? 1 }
+
+    /// Stored pixels (a photo's, or its depth map's or matte's) turned as the photo's EXIF orientation says.
+    static func upright<T>(_ image: Raster<T>, orientation: Int) -> Raster<T> {
+        ExifOrientationTransform(exifOrientation: orientation, size: image.size).apply(image)
+    }
+
+    /// An untagged JPEG, as displayed, whose longer side is at most `side` pixels — or the original bytes when it
+    /// already is a JPEG that small (its orientation tag kept, which browsers apply).
     static func jpeg(_ data: Data, maxSide side: Int) throws -> Data {
         if FileKind.of(data) == .jpeg, let size = try? JPEGDecoder.size(of: data), max(size.width, size.height) <= side { return data }
-        var image = try decode(data)
+        let (stored, orientation) = try storedPixels(data)
+        var image = stored
         let longest = max(image.width, image.height)
         if longest > side {
             let scale = Double(side) / Double(longest)
             image = Resampler.downscale(image, to: Size(width: max(1, Int(Double(image.width) * scale)),
                                                         height: max(1, Int(Double(image.height) * scale))))
         }
-        return try JPEGEncoder.encode(image, quality: 85)
+        // Turned once small: the same picture as turning first, for a fraction of the work.
+        return try JPEGEncoder.encode(upright(image, orientation: orientation), quality: 85)
     }
 
-    /// The photo's embedded depth, colourised (near warm, far cool), as PNG.
+    /// The photo's embedded depth, colourised (near warm, far cool), as PNG, turned as the photo is.
     static func depthPNG(_ data: Data) throws -> Data {
         guard let depth = (try? EmbeddedDepthReader.read(data))?.depth else {
             throw StudioError(status: 404, "the photo carries no depth")
         }
-        return try PNGCodec.encode(DepthColorMap.colorized(depth))
+        return try PNGCodec.encode(upright(DepthColorMap.colorized(depth), orientation: orientation(of: data)))
     }
 
-    /// The photo's embedded portrait effects matte, as a grey PNG.
+    /// The photo's embedded portrait effects matte, as a grey PNG, turned as the photo is.
     static func mattePNG(_ data: Data) throws -> Data {
         guard let matte = (try? EmbeddedDepthReader.read(data))?.matte else {
             throw StudioError(status: 404, "the photo carries no portrait matte")
@@ -70,7 +90,7 @@ enum StudioMedia {
             let v = UInt8(min(max(matte.storage[i] * 255, 0), 255).rounded())
             for c in 0..<3 { grey.storage[3 * i + c] = v }
         }
-        return try PNGCodec.encode(grey)
+        return try PNGCodec.encode(upright(grey, orientation: orientation(of: data)))
     }
 
     /// The photo re-rendered with a shallow depth of field from its depth (OpenCapture's portrait tool).

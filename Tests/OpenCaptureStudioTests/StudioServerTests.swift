@@ -172,6 +172,56 @@ import Testing
         #expect(studio.server.log.all.count == 1)
     }
 
+    /// The front camera stores its pixels as the sensor reads them, tagged "mirror horizontal" (EXIF 2), as an iPhone
+    /// does: every reader shows the photo mirrored, and so do the studio's thumbnail and depth map (its movies' pixels
+    /// are mirrored, so a Live Photo's still and movie agree).
+    @Test func aFrontPhotosThumbnailAndDepthAreMirroredAsItsOriginal() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let shot = try await studio.shoot(#"{"mode":"depth","device":"front"}"#)
+        #expect(shot.type == "done", "\(shot.message)")
+        let captures = studio.json(try await studio.request("/api/captures").body)["captures"] as? [[String: Any]] ?? []
+        let asset = try #require((captures.first?["assets"] as? [String: String])?["photo"])
+        let original = try await studio.request("/api/assets/\(asset)/files/0").body
+        #expect(try ExifReader.read(jpeg: original).orientation == 2)
+        let stored = try JPEGDecoder.decode(original)
+        let thumbnail = try JPEGDecoder.decode(try await studio.request("/api/assets/\(asset)/thumbnail.jpg").body)
+        #expect(thumbnail.width == 360 && thumbnail.height == 270)
+        #expect((try? ExifReader.read(jpeg: try await studio.request("/api/assets/\(asset)/thumbnail.jpg").body))?.orientation ?? 1 == 1)
+        // Column brightness profiles (16 bands): the thumbnail's runs as the stored photo's read right to left.
+        let photo = Self.bands(stored), small = Self.bands(thumbnail)
+        let mirrored = zip(small, photo.reversed()).map { abs($0 - $1) }.max() ?? 255
+        let straight = zip(small, photo).map { abs($0 - $1) }.max() ?? 0
+        #expect(mirrored < 8 && straight > 3 * mirrored, "mirrored \(mirrored), as stored \(straight): \(small) vs \(photo)")
+        // The matte (and the depth map, turned by the same rule) shows as the photo does: pixel for pixel mirrored.
+        let matte = try PNGCodec.decode(try await studio.request("/api/assets/\(asset)/matte.png").body)
+        let storedMatte = try #require(try EmbeddedDepthReader.read(original).matte)
+        #expect(matte.width == storedMatte.width && matte.height == storedMatte.height)
+        var worst = 0
+        for y in 0..<matte.height {
+            for x in 0..<matte.width {
+                let expected = Int((min(max(storedMatte.storage[y * matte.width + matte.width - 1 - x], 0), 1) * 255).rounded())
+                worst = max(worst, abs(Int(matte.storage[3 * (y * matte.width + x)]) - expected))
+            }
+        }
+        #expect(worst <= 1, "the matte as shown is the stored one mirrored")
+        #expect(try await studio.request("/api/assets/\(asset)/depth.png").status == 200)
+    }
+
+    /// Mean value of each of 16 vertical bands (all channels).
+    static func bands(_ image: Raster<UInt8>) -> [Int] {
+        (0..<16).map { band in
+            var sum = 0, n = 0
+            for y in stride(from: 0, to: image.height, by: 2) {
+                for x in (band * image.width / 16)..<((band + 1) * image.width / 16) {
+                    for c in 0..<image.channels { sum += Int(image.storage[(y * image.width + x) * image.channels + c]) }
+                    n += image.channels
+                }
+            }
+            return sum / max(n, 1)
+        }
+    }
+
     @Test func noPathReachesAFileOutsideTheLibrary() async throws {
         let studio = try await Running()
         defer { studio.stop() }
