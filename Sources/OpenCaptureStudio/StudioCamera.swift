@@ -31,7 +31,7 @@ actor StudioCamera {
     private var camera: AVCaptureDevice?
     private var configured: (device: String, lighting: SimulatedLighting)?
     /// The live viewfinder's output; in the session while someone watches it.
-    let viewfinder = StudioViewfinder()
+    nonisolated let viewfinder = StudioViewfinder()
 
     init(hub: StudioEventHub, library: PHPhotoLibrary, log: StudioCaptureLog, preset: AVCaptureSession.Preset) {
         self.hub = hub
@@ -129,6 +129,9 @@ actor StudioCamera {
         if watched && !inSession && session.canAddOutput(viewfinder.output) { session.addOutput(viewfinder.output) }
         if !watched && inSession { session.removeOutput(viewfinder.output) }
     }
+
+    /// Whether the viewfinder's output is in the running session (the camera streams for it).
+    var viewfinderIsInSession: Bool { session?.outputs.contains { $0 === viewfinder.output } ?? false }
 
     /// Gets the session ready for the next shot's device, lighting and mode before the shutter is pressed.
     func prepare(for shot: Shot) throws {

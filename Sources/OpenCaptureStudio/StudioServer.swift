@@ -212,28 +212,44 @@ public struct StudioServer: Sendable {
         return StudioCamera.Shot(mode: mode, device: deviceName, lighting: lighting, flash: flash, bias: Float(bias))
     }
 
-    /// The viewfinder as Motion JPEG (`multipart/x-mixed-replace`), for as long as the client watches.
+    /// The viewfinder as Motion JPEG (`multipart/x-mixed-replace`), for as long as the client watches: when a write
+    /// fails — the client closed the connection — the subscription ends and the camera stops streaming unless someone
+    /// else watches.
     func viewfinder() async throws -> Response {
         let finder = camera.viewfinder
         let (id, frames) = finder.subscribe()
         let camera = camera, lighting = configuration.lighting
-        try await camera.updateViewfinder(defaultLighting: lighting)
+        let stop: @Sendable () async -> Void = {
+            finder.end(id)
+            try? await camera.updateViewfinder(defaultLighting: lighting)
+        }
+        do {
+            try await camera.updateViewfinder(defaultLighting: lighting)
+        } catch {
+            await stop()
+            throw error
+        }
         var headers = HTTPFields()
         headers[.contentType] = "multipart/x-mixed-replace; boundary=frame"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await withGracefulShutdownHandler {
-                for await jpeg in frames {
-                    var part = ByteBuffer(string: "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
-                    part.writeBytes(jpeg)
-                    part.writeString("\r\n")
-                    try await writer.write(part)
+            do {
+                try await withGracefulShutdownHandler {
+                    for await jpeg in frames {
+                        var part = ByteBuffer(string: "--frame\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
+                        part.writeBytes(jpeg)
+                        part.writeString("\r\n")
+                        try await writer.write(part)
+                    }
+                } onGracefulShutdown: {
+                    finder.end(id)
                 }
-            } onGracefulShutdown: {
-                finder.end(id)
+            } catch {
+                // The client went away: without this the subscription outlived it, and the camera kept streaming.
+                await stop()
+                throw error
             }
-            finder.end(id)
-            try? await camera.updateViewfinder(defaultLighting: lighting)
+            await stop()
             try await writer.finish(nil)
         })
     }

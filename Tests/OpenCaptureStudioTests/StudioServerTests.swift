@@ -62,6 +62,30 @@ import Testing
             return ("ended", "")
         }
 
+        /// A raw connection that asked for `path` and has read until `marker` arrived (its descriptor), as a browser's
+        /// image element holds one; nil when nothing came within 30 s.
+        func openStream(_ path: String, until marker: String) -> Int32? {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(URL(string: base)!.port!).bigEndian)
+            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            guard connected == 0, send(fd, request, request.utf8.count, 0) == request.utf8.count else { close(fd); return nil }
+            var received = Data(), buffer = [UInt8](repeating: 0, count: 65536)
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, !received.contains(Data(marker.utf8)) {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                guard n > 0 else { break }
+                received.append(contentsOf: buffer[0..<n])
+            }
+            guard received.contains(Data(marker.utf8)) else { close(fd); return nil }
+            return fd
+        }
+
         func json(_ data: Data) -> [String: Any] { (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:] }
 
         func stop() {
@@ -170,6 +194,28 @@ import Testing
         let shot = try await studio.shoot(#"{"mode":"photo","device":"wide","bias":-0.5}"#)
         #expect(shot.type == "done", "\(shot.message)")
         #expect(studio.server.log.all.count == 1)
+    }
+
+    /// The camera streams for the viewfinder only while someone watches: a client that closes its connection ends
+    /// its subscription at the next frame (it outlived the client, and the camera kept streaming for nobody).
+    @Test func theViewfinderStopsWhenItsLastViewerCloses() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let finder = studio.server.camera.viewfinder
+        let first = try #require(studio.openStream("/api/viewfinder.mjpg", until: "Content-Type: image/jpeg"))
+        let second = try #require(studio.openStream("/api/viewfinder.mjpg", until: "Content-Type: image/jpeg"))
+        var streaming = await studio.server.camera.viewfinderIsInSession
+        #expect(finder.subscriberCount == 2 && streaming)
+        close(first)
+        for _ in 0..<100 where finder.subscriberCount > 1 { try await Task.sleep(for: .milliseconds(20)) }
+        streaming = await studio.server.camera.viewfinderIsInSession
+        #expect(finder.subscriberCount == 1 && streaming, "the other viewer still watches")
+        close(second)
+        for _ in 0..<100 where finder.subscriberCount > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(finder.subscriberCount == 0)
+        streaming = await studio.server.camera.viewfinderIsInSession
+        #expect(!streaming, "nobody watches: the output is out of the session")
     }
 
     /// The front camera stores its pixels as the sensor reads them, tagged "mirror horizontal" (EXIF 2), as an iPhone
