@@ -87,6 +87,8 @@ enum StudioPage {
     .gallery { display:grid; grid-template-columns:repeat(auto-fill,minmax(132px,1fr)); gap:10px; }
     .card { background:var(--panel); border:1px solid var(--line); border-radius:10px; overflow:hidden; cursor:pointer; padding:0; color:inherit; font:inherit; text-align:left; }
     .card img { width:100%; aspect-ratio:4/3; object-fit:cover; display:block; background:#000; }
+    .card .poster { aspect-ratio:4/3; display:flex; align-items:center; justify-content:center; background:#000; color:var(--muted); font-size:28px; }
+    .single video { width:100%; border-radius:8px; display:block; background:#000; }
     .card span { display:block; padding:6px 8px; font-size:12px; color:var(--muted); }
     .badge { display:inline-block; font-size:10.5px; padding:1px 6px; border-radius:6px; background:#2a3038; color:#cfd6e0; margin-left:4px; }
     .detail { position:fixed; inset:0; background:rgba(0,0,0,.72); display:flex; align-items:flex-start; justify-content:center; overflow:auto; padding:28px 14px; }
@@ -236,18 +238,25 @@ enum StudioPage {
 
     function mainAsset(c) { return c.assets.fused || c.assets.photo || c.assets['frame-2'] || Object.values(c.assets)[0]; }
 
+    // Today's captures by their time, older assets (an import's, dated when they were taken) by their day.
+    function when(seconds) {
+      const d = new Date(seconds * 1000);
+      return d.toDateString() === new Date().toDateString() ? d.toLocaleTimeString() : d.toLocaleDateString();
+    }
+
     async function refreshGallery(showLatest) {
       const { captures } = await api('/api/captures');
-      $('count').textContent = captures.length ? captures.length + ' capture' + (captures.length > 1 ? 's' : '') : '';
+      $('count').textContent = captures.length ? captures.length + ' item' + (captures.length > 1 ? 's' : '') : '';
       const grid = $('gallery'); grid.innerHTML = '';
       for (const c of captures) {
         const id = mainAsset(c); if (!id) continue;
         const card = document.createElement('button');
         card.className = 'card'; card.dataset.capture = c.id;
-        card.innerHTML = '<img loading="lazy" alt=""><span></span>';
-        card.querySelector('img').src = '/api/assets/' + id + '/thumbnail.jpg';
+        // A video has no photo to make a thumbnail of.
+        card.innerHTML = c.mode === 'video' ? '<div class="poster">▶</div><span></span>' : '<img loading="lazy" alt=""><span></span>';
+        if (c.mode !== 'video') card.querySelector('img').src = '/api/assets/' + id + '/thumbnail.jpg';
         const label = card.querySelector('span');
-        label.textContent = new Date(c.date * 1000).toLocaleTimeString();
+        label.textContent = when(c.date);
         const b = document.createElement('b'); b.className = 'badge'; b.textContent = c.mode; label.appendChild(b);
         card.onclick = () => openCapture(c);
         grid.appendChild(card);
@@ -260,8 +269,10 @@ enum StudioPage {
     async function openCapture(c) {
       const id = mainAsset(c);
       const info = await api('/api/assets/' + id + '/info');
-      let html = '<h2>' + c.mode + ' · ' + new Date(c.date * 1000).toLocaleString() + ' · ' + info.asset.width + '×' + info.asset.height + '</h2>';
-      if (c.mode === 'bracket' && c.assets.fused && c.assets['frame-2']) {
+      let html = '<h2>' + c.mode + ' · ' + new Date(c.date * 1000).toLocaleString() + (info.asset.width ? ' · ' + info.asset.width + '×' + info.asset.height : '') + '</h2>';
+      if (info.asset.video) {
+        html += '<div class="single"><video controls playsinline preload="metadata" src="/api/assets/' + id + '/video.mov"></video></div>';
+      } else if (c.mode === 'bracket' && c.assets.fused && c.assets['frame-2']) {
         html += '<div class="compare" id="compare"><img src="/api/assets/' + c.assets['frame-2'] + '/photo.jpg" alt="middle exposure">'
              + '<img class="after" id="after" src="/api/assets/' + c.assets.fused + '/photo.jpg" alt="fused"></div>'
              + '<input type="range" id="split" min="0" max="100" value="50" aria-label="before and after"><p class="muted">Left: the 0 EV frame · right: the fused result</p>';

@@ -83,13 +83,21 @@ public struct StudioServer: Sendable {
         }
         router.get("/api/assets/:id/info") { _, context in
             let asset = try asset(context)
-            let photo = try StudioMedia.data(of: asset)
-            return StudioServer.json(["asset": StudioServer.describe(asset, photo: photo), "facts": StudioMedia.facts(photo)])
+            // A photo's facts, or a video's (an asset imported from a movie alone has no photo).
+            let primary = try StudioMedia.data(of: asset, type: asset.mediaType == .video ? .video : .photo)
+            return StudioServer.json(["asset": StudioServer.describe(asset, photo: primary), "facts": StudioMedia.facts(primary)])
         }
         router.get("/api/assets/:id/live.mov") { _, context in
             let asset = try asset(context)
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .pairedVideo }) else {
                 throw StudioError(status: 404, "not a Live Photo")
+            }
+            return StudioServer.data(try StudioMedia.read(movie), type: "video/mp4")
+        }
+        router.get("/api/assets/:id/video.mov") { _, context in
+            let asset = try asset(context)
+            guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .video }) else {
+                throw StudioError(status: 404, "not a video")
             }
             return StudioServer.data(try StudioMedia.read(movie), type: "video/mp4")
         }
@@ -275,16 +283,39 @@ public struct StudioServer: Sendable {
         })
     }
 
+    /// The gallery: every asset of the library, newest first. A studio capture's assets are one entry (a bracket's
+    /// frames with their fusion) with its mode, camera and timeline; any other asset — imported, or made by another
+    /// app — is an entry of its own (`source` "library"), its mode what it is (photo, livePhoto, depth, video).
     func captures() -> [[String: Any]] {
-        let all = library.fetchAssets()
-        let known = Set(all.objects(at: IndexSet(0..<all.count)).map(\.localIdentifier))
-        return log.all.reversed().map { record in
-            [
-                "id": record.id, "mode": record.mode, "device": record.device, "date": record.date.timeIntervalSince1970,
-                "assets": record.assets.filter { known.contains($0.value) }.mapValues { StudioServer.shortID($0) },
+        let options = PHFetchOptions()
+        options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: false)]
+        let all = library.fetchAssets(with: options)
+        let assets = all.objects(at: IndexSet(0..<all.count))
+        let known = Set(assets.map(\.localIdentifier))
+        let records = log.all
+        var entries: [(date: Double, entry: [String: Any])] = records.compactMap { record in
+            let present = record.assets.filter { known.contains($0.value) }
+            guard !present.isEmpty else { return nil }
+            let date = record.date.timeIntervalSince1970
+            return (date, [
+                "id": record.id, "mode": record.mode, "device": record.device, "date": date, "source": "studio",
+                "assets": present.mapValues { StudioServer.shortID($0) },
                 "events": record.events.map { ["name": $0.name, "start": $0.start, "end": $0.end, "detail": $0.detail ?? ""] },
-            ]
+            ])
         }
+        let logged = Set(records.flatMap(\.assets.values))
+        for asset in assets where !logged.contains(asset.localIdentifier) {
+            let id = StudioServer.shortID(asset.localIdentifier)
+            let date = (asset.creationDate ?? asset.modificationDate)?.timeIntervalSince1970 ?? 0
+            let mode = asset.mediaType == .video ? "video" : asset.mediaSubtypes.contains(.photoLive) ? "livePhoto"
+                : asset.mediaSubtypes.contains(.photoDepthEffect) ? "depth" : "photo"
+            entries.append((date, ["id": id, "mode": mode, "device": "", "date": date, "source": "library",
+                                   "assets": [mode == "video" ? "video" : "photo": id], "events": [[String: Any]]()]))
+        }
+        // Newest first; entries of one date keep their order (captures as logged, then assets as fetched).
+        return entries.enumerated()
+            .sorted { $0.element.date != $1.element.date ? $0.element.date > $1.element.date : $0.offset < $1.offset }
+            .map(\.element.entry)
     }
 
     /// The asset named by the `:id` path parameter (the UUID part of a local identifier), or a 400/404.
@@ -307,6 +338,7 @@ public struct StudioServer: Sendable {
             "id": shortID(asset.localIdentifier), "width": asset.pixelWidth, "height": asset.pixelHeight,
             "date": asset.creationDate?.timeIntervalSince1970 ?? 0,
             "live": asset.mediaSubtypes.contains(.photoLive), "depth": asset.mediaSubtypes.contains(.photoDepthEffect),
+            "video": asset.mediaType == .video,
             "matte": (try? EmbeddedDepthReader.describe(photo))?.matteSize != nil,
             "files": PHAssetResource.assetResources(for: asset).enumerated().map { i, r in
                 ["index": i, "type": "\(r.type)", "name": r.originalFilename, "uti": r.uniformTypeIdentifier] as [String: Any]

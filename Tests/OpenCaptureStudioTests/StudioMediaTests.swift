@@ -6,10 +6,11 @@ import Testing
 
 /// What the page shows of a photo: thumbnails and previews as every reader shows the original.
 @Suite struct StudioMediaTests {
-    /// A 64×32 JPEG stored with its left half red and its right half blue, tagged with `orientation`.
-    static func halves(orientation: Int) throws -> Data {
-        var image = Raster<UInt8>(width: 64, height: 32, channels: 3)
-        for y in 0..<32 { for x in 0..<64 { image.storage[3 * (y * 64 + x) + (x < 32 ? 0 : 2)] = 255 } }
+    /// A `width`×`width/2` JPEG stored with its left half red and its right half blue, tagged with `orientation`.
+    static func halves(orientation: Int, width: Int = 64) throws -> Data {
+        let height = width / 2
+        var image = Raster<UInt8>(width: width, height: height, channels: 3)
+        for y in 0..<height { for x in 0..<width { image.storage[3 * (y * width + x) + (x < height ? 0 : 2)] = 255 } }
         var exif = ExifMetadata()
         exif.orientation = orientation
         return try JPEGEncoder.encode(image, quality: 95, exif: exif)

@@ -4,6 +4,7 @@ import FoundationNetworking
 import CaptureCore
 import MediaFormats
 #endif
+import OpenCapturePhotos
 import OpenCaptureTestSupport
 import Testing
 @testable import OpenCaptureStudio
@@ -194,6 +195,35 @@ import Testing
         let shot = try await studio.shoot(#"{"mode":"photo","device":"wide","bias":-0.5}"#)
         #expect(shot.type == "done", "\(shot.message)")
         #expect(studio.server.log.all.count == 1)
+    }
+
+    /// The gallery is the library's: assets imported (or made elsewhere) are listed with the studio's captures,
+    /// newest first, each with what can be shown of it.
+    @Test func theGalleryListsTheWholeLibraryNewestFirst() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let turned = try StudioMediaTests.halves(orientation: 6, width: 720), plain = try StudioMediaTests.halves(orientation: 1)
+        var imported: [String] = []
+        try studio.server.library.performChangesAndWait {
+            for (data, year) in [(plain, 2020.0), (turned, 2021.0)] {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .photo, data: data, options: nil)
+                request.creationDate = Date(timeIntervalSince1970: (year - 1970) * 365.25 * 86400)
+                imported.append(String(request.placeholderForCreatedAsset!.localIdentifier.prefix(36)))
+            }
+        }
+        let shot = try await studio.shoot(#"{"mode":"photo"}"#)
+        #expect(shot.type == "done")
+        let captures = studio.json(try await studio.request("/api/captures").body)["captures"] as? [[String: Any]] ?? []
+        #expect(captures.map { $0["source"] as? String } == ["studio", "library", "library"])
+        #expect(captures.map { $0["mode"] as? String } == ["photo", "photo", "photo"])
+        #expect(captures.dropFirst().map { ($0["assets"] as? [String: String])?["photo"] } == [imported[1], imported[0]])
+        #expect(captures.dropFirst().allSatisfy { ($0["events"] as? [Any])?.isEmpty == true && $0["device"] as? String == "" })
+        // Shown upright: the orientation-6 import's thumbnail is portrait.
+        let thumbnail = try JPEGDecoder.decode(try await studio.request("/api/assets/\(imported[1])/thumbnail.jpg").body)
+        #expect(thumbnail.width == 180 && thumbnail.height == 360)
+        let info = studio.json(try await studio.request("/api/assets/\(imported[0])/info").body)
+        #expect((info["asset"] as? [String: Any])?["video"] as? Bool == false)
     }
 
     /// The camera streams for the viewfinder only while someone watches: a client that closes its connection ends
