@@ -33,16 +33,18 @@ public struct StudioServer: Sendable {
         camera = StudioCamera(hub: hub, library: library, log: log, preset: configuration.preset)
     }
 
-    /// Serves until SIGINT or SIGTERM (then shuts down cleanly); `onListening` gets the bound port.
+    /// Serves until SIGINT or SIGTERM (then shuts down cleanly); `onListening` gets the bound port. Before listening
+    /// it reads the capture log (setting a damaged one aside, which the server's log then says).
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let app = Application(router: makeRouter(),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                                    serverName: "OpenCapture Studio"),
                               onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) })
+        if let notice = try log.load() { app.logger.warning("\(notice)") }
         do {
             try await app.runService()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL {
-            throw StudioListenError(description: error.errnoCode == EADDRINUSE
+            throw StudioStartError(description: error.errnoCode == EADDRINUSE
                 ? "port \(configuration.port) is in use on \(configuration.host) (another studio or server listens there): "
                     + "choose another with --port, or 0 for a free one"
                 : "cannot listen on \(configuration.host):\(configuration.port): the address is not this machine's (--host)")
