@@ -34,12 +34,23 @@ public struct StudioServer: Sendable {
     }
 
     /// Serves until SIGINT or SIGTERM (then shuts down cleanly); `onListening` gets the bound port. Before listening
-    /// it reads the capture log (setting a damaged one aside, which the server's log then says).
+    /// it opens the photo library (making one in a folder that has none) and reads the capture log: a library the
+    /// studio cannot use — a damaged database, a file where the folder should be — throws `StudioStartError` now,
+    /// as `library list` refuses it, instead of losing the first photo taken.
     public func run(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let app = Application(router: makeRouter(),
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                                    serverName: "OpenCapture Studio"),
                               onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) })
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: library.url.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw StudioStartError(description: "\(library.url.path) is a file, not a photo library folder (--library)")
+        }
+        do {
+            try library.performChangesAndWait {}
+        } catch {
+            throw StudioStartError(description: error.localizedDescription)
+        }
         if let notice = try log.load() { app.logger.warning("\(notice)") }
         do {
             try await app.runService()

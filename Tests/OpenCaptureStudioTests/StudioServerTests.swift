@@ -110,6 +110,35 @@ import Testing
         #expect(studio.server.configuration.host == "127.0.0.1")
     }
 
+    /// A library the studio cannot use is refused before it listens, as `library list` refuses it, and left as it is.
+    @Test func aLibraryThatCannotBeUsedIsRefusedAtStart() async throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let damaged = folder.appendingPathComponent("Damaged", isDirectory: true), file = folder.appendingPathComponent("file")
+        try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
+        let garbage = Data(repeating: 0x5A, count: 4096)
+        try garbage.write(to: damaged.appendingPathComponent("Photos.sqlite"))
+        try Data("not a folder".utf8).write(to: file)
+        for (library, reason) in [(damaged, "cannot open the photo library at \(damaged.path): SQLite error 26: file is not a database"),
+                                  (file, "\(file.path) is a file, not a photo library folder (--library)")] {
+            var configuration = StudioConfiguration()
+            configuration.port = 0
+            configuration.libraryURL = library
+            let listened = Locked(false)
+            await #expect(throws: StudioStartError.self) {
+                do {
+                    try await StudioServer(configuration: configuration).run { _ in listened.withLock { $0 = true } }
+                } catch let error as StudioStartError {
+                    #expect(error.description == reason)
+                    throw error
+                }
+            }
+            #expect(!listened.withLock { $0 })
+        }
+        #expect(try Data(contentsOf: damaged.appendingPathComponent("Photos.sqlite")) == garbage)
+        #expect(try Data(contentsOf: file) == Data("not a folder".utf8))
+    }
+
     @Test func postsNeedTheTokenAndTheStudiosOrigin() async throws {
         let studio = try await Running()
         defer { studio.stop() }
