@@ -6,8 +6,8 @@ import Hummingbird
 /// `localhost` or a loopback address; serving the network, also any IP address or this machine's own name — so a
 /// foreign site whose name it points at the studio (DNS rebinding) is refused before it can read the page's token
 /// or the library. State-changing requests (anything but GET and HEAD) must also carry the page's token in
-/// `X-Studio-Token` and, when the browser sends an `Origin`, come from the studio's own origin — so a foreign page
-/// cannot forge them. `StudioError`s become JSON responses.
+/// `X-Studio-Token` and an `Origin` naming the studio itself (browsers send one with every such request) — so a
+/// foreign page cannot forge them. `StudioError`s become JSON responses.
 struct StudioGuard<Context: RequestContext>: RouterMiddleware {
     let token: String
     /// The address the studio listens on (`StudioConfiguration.host`).
@@ -21,10 +21,11 @@ struct StudioGuard<Context: RequestContext>: RouterMiddleware {
                 throw StudioError(status: 403, "unknown host name in the request (open the studio at http://localhost or its address)")
             }
             if request.method != .get && request.method != .head {
-                if let origin = request.headers[.origin] {
-                    guard origin == "http://\(authority)" else { throw StudioError(status: 403, "cross-origin request refused") }
-                }
                 guard request.headers[Self.tokenField] == token else { throw StudioError(status: 403, "missing or wrong studio token") }
+                guard let origin = request.headers[.origin] else {
+                    throw StudioError(status: 403, "the request has no Origin: changes come from the studio's page")
+                }
+                guard origin == "http://\(authority)" else { throw StudioError(status: 403, "cross-origin request refused") }
             }
             return try await next(request, context)
         } catch let error as StudioError {

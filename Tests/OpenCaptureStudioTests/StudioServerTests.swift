@@ -150,7 +150,13 @@ import Testing
         r = try await studio.request("/api/capture", method: "POST", body: body,
                                      headers: ["X-Studio-Token": studio.server.token, "Origin": "http://evil.example"])
         #expect(r.status == 403 && studio.json(r.body)["error"] as? String == "cross-origin request refused")
+        // The token alone is not enough: a browser always sends the Origin of a POST, a forged request may not.
+        r = try await studio.request("/api/capture", method: "POST", body: body, headers: ["X-Studio-Token": studio.server.token])
+        #expect(r.status == 403 && studio.json(r.body)["error"] as? String == "the request has no Origin: changes come from the studio's page")
+        r = try await studio.request("/api/mode", method: "POST", body: body, headers: ["X-Studio-Token": studio.server.token, "Origin": "null"])
+        #expect(r.status == 403)
         #expect(studio.server.log.all.isEmpty)
+        #expect(try await studio.post("/api/mode", body).status == 200, "token and origin together")
     }
 
     @Test func aForeignHostNameIsRefusedEvenForReading() async throws {
@@ -185,7 +191,7 @@ import Testing
     @Test func badRequestsAreJSONErrors() async throws {
         let studio = try await Running()
         defer { studio.stop() }
-        let token = ["X-Studio-Token": studio.server.token]
+        let token = ["X-Studio-Token": studio.server.token, "Origin": studio.base]
         var r = try await studio.request("/api/capture", method: "POST", body: "not json", headers: token)
         #expect(r.status == 400 && r.type.hasPrefix("application/json"))
         r = try await studio.request("/api/capture", method: "POST", body: #"{"mode":"video"}"#, headers: token)
@@ -343,8 +349,7 @@ import Testing
         let studio = try await Running()
         defer { studio.stop() }
         let events = studio.server.hub.subscribe().events
-        let r = try await studio.request("/api/capture", method: "POST", body: #"{"mode":"raw"}"#,
-                                         headers: ["X-Studio-Token": studio.server.token])
+        let r = try await studio.post("/api/capture", #"{"mode":"raw"}"#)
         #expect(r.status == 202)
         let id = try #require(studio.json(r.body)["capture"] as? String)
         var names: [String] = []
