@@ -21,6 +21,16 @@ enum StudioMedia {
         do { return try PHAssetResourceManager.default().data(for: resource) } catch { throw StudioError(status: 500, "\(error)") }
     }
 
+    /// The HTTP type of a stored file by its uniform type: a QuickTime movie (a Live Photo's) is video/quicktime, an
+    /// MPEG-4 one video/mp4.
+    static func mimeType(of resource: PHAssetResource) -> String {
+        switch resource.uniformTypeIdentifier {
+        case "com.apple.quicktime-movie": return "video/quicktime"
+        case "public.mpeg-4": return "video/mp4"
+        default: return "application/octet-stream"
+        }
+    }
+
     /// Pixels of any photo the library accepts (JPEG, PNG, TIFF, HEIC, DNG/raw developed), as displayed: its EXIF
     /// orientation applied, so a front camera's mirrored photo and a phone's turned one show as every reader shows them.
     static func decode(_ data: Data) throws -> Raster<UInt8> {

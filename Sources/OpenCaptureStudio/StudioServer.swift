@@ -100,21 +100,21 @@ public struct StudioServer: Sendable {
             let primary = try StudioMedia.data(of: asset, type: asset.mediaType == .video ? .video : .photo)
             return StudioServer.json(["asset": StudioServer.describe(asset, photo: primary), "facts": StudioMedia.facts(primary)])
         }
-        router.get("/api/assets/:id/live.mov") { _, context in
+        router.get("/api/assets/:id/live.mov") { request, context in
             let asset = try asset(context)
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .pairedVideo }) else {
                 throw StudioError(status: 404, "not a Live Photo")
             }
-            return StudioServer.data(try StudioMedia.read(movie), type: "video/mp4")
+            return StudioServer.ranged(try StudioMedia.read(movie), type: StudioMedia.mimeType(of: movie), request: request)
         }
-        router.get("/api/assets/:id/video.mov") { _, context in
+        router.get("/api/assets/:id/video.mov") { request, context in
             let asset = try asset(context)
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .video }) else {
                 throw StudioError(status: 404, "not a video")
             }
-            return StudioServer.data(try StudioMedia.read(movie), type: "video/mp4")
+            return StudioServer.ranged(try StudioMedia.read(movie), type: StudioMedia.mimeType(of: movie), request: request)
         }
-        router.get("/api/assets/:id/files/:index") { _, context in
+        router.get("/api/assets/:id/files/:index") { request, context in
             let asset = try asset(context)
             let resources = PHAssetResource.assetResources(for: asset)
             guard let index = context.parameters.get("index", as: Int.self), resources.indices.contains(index) else {
@@ -122,7 +122,7 @@ public struct StudioServer: Sendable {
             }
             let resource = resources[index]
             let name = resource.originalFilename.filter { $0.isLetter || $0.isNumber || "._-".contains($0) }
-            var response = StudioServer.data(try StudioMedia.read(resource), type: "application/octet-stream")
+            var response = StudioServer.ranged(try StudioMedia.read(resource), type: "application/octet-stream", request: request)
             response.headers[.contentDisposition] = "attachment; filename=\"\(name.isEmpty ? "photo" : name)\""
             return response
         }
@@ -367,6 +367,36 @@ public struct StudioServer: Sendable {
     }
 
     static func text(_ text: String, type: String) -> Response { data(Data(text.utf8), type: type) }
+
+    /// A stored file that honours one `Range: bytes=…` (first-last, first-, or -suffix): 206 with its
+    /// Content-Range, 416 when it starts beyond the end; the whole file (200) without one, or for several ranges or a
+    /// header it cannot read, as HTTP allows. Browsers ask for ranges to play and seek movies.
+    static func ranged(_ data: Data, type: String, request: Request) -> Response {
+        var response = Self.data(data, type: type)
+        response.headers[.acceptRanges] = "bytes"
+        guard let header = request.headers[.range], header.hasPrefix("bytes="), !header.contains(",") else { return response }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return response }
+        let first = Int(spec[0].trimmingCharacters(in: .whitespaces)), last = Int(spec[1].trimmingCharacters(in: .whitespaces))
+        let lower: Int, upper: Int
+        switch (first, last) {
+        case let (first?, last?) where first <= last: (lower, upper) = (first, min(last, data.count - 1))
+        case let (first?, nil) where spec[1].isEmpty: (lower, upper) = (first, data.count - 1)
+        case let (nil, suffix?) where spec[0].isEmpty && suffix > 0: (lower, upper) = (max(0, data.count - suffix), data.count - 1)
+        default: return response
+        }
+        // (Checked before any range is formed: from here lower ≤ upper < count.)
+        guard lower < data.count else {
+            var refused = Self.json(["error": "the range starts beyond the file's \(data.count) bytes"], status: 416)
+            refused.headers[.contentRange] = "bytes */\(data.count)"
+            return refused
+        }
+        response = Self.data(data.subdata(in: lower..<(upper + 1)), type: type)
+        response.status = .partialContent
+        response.headers[.acceptRanges] = "bytes"
+        response.headers[.contentRange] = "bytes \(lower)-\(upper)/\(data.count)"
+        return response
+    }
 
     static func data(_ data: Data, type: String) -> Response {
         var headers = HTTPFields()

@@ -35,18 +35,18 @@ import Testing
         var base: String { "http://127.0.0.1:\(lock.withLock { port })" }
 
         func request(_ path: String, method: String = "GET", body: String? = nil, headers: [String: String] = [:])
-            async throws -> (status: Int, body: Data, type: String) {
+            async throws -> (status: Int, body: Data, type: String, response: HTTPURLResponse) {
             var request = URLRequest(url: URL(string: base + path)!)
             request.httpMethod = method
             request.httpBody = body.map { Data($0.utf8) }
             for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
             let (data, response) = try await URLSession.shared.data(for: request)
             let http = response as! HTTPURLResponse
-            return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type") ?? "")
+            return (http.statusCode, data, http.value(forHTTPHeaderField: "Content-Type") ?? "", http)
         }
 
         /// POSTs with the page's token and origin.
-        func post(_ path: String, _ body: String) async throws -> (status: Int, body: Data, type: String) {
+        func post(_ path: String, _ body: String) async throws -> (status: Int, body: Data, type: String, response: HTTPURLResponse) {
             try await request(path, method: "POST", body: body, headers: ["X-Studio-Token": server.token, "Origin": base])
         }
 
@@ -259,6 +259,40 @@ import Testing
         #expect(thumbnail.width == 180 && thumbnail.height == 360)
         let info = studio.json(try await studio.request("/api/assets/\(imported[0])/info").body)
         #expect((info["asset"] as? [String: Any])?["video"] as? Bool == false)
+    }
+
+    /// A Live Photo's movie is served as what it is (QuickTime) and in ranges, as browsers ask to play and seek it.
+    @Test func moviesAreServedAsQuickTimeInRanges() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let pair = try LivePhotoPairFixture.make(in: studio.folder)
+        let movie = try Data(contentsOf: pair.movie), n = movie.count
+        var id = ""
+        try studio.server.library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: pair.still, options: nil)
+            request.addResource(with: .pairedVideo, fileURL: pair.movie, options: nil)
+            id = String(request.placeholderForCreatedAsset!.localIdentifier.prefix(36))
+        }
+        let path = "/api/assets/\(id)/live.mov"
+        var r = try await studio.request(path)
+        #expect(r.status == 200 && r.type == "video/quicktime" && r.body == movie)
+        #expect(r.response.value(forHTTPHeaderField: "Accept-Ranges") == "bytes")
+        #expect(n > 1000 && n < 999_999)
+        for (range, expected) in [("bytes=0-99", 0..<100), ("bytes=-10", (n - 10)..<n), ("bytes=100-", 100..<n), ("bytes=2-999999", 2..<n)] {
+            r = try await studio.request(path, headers: ["Range": range])
+            #expect(r.status == 206 && r.body == movie.subdata(in: expected), "\(range): \(r.status) \(r.body.count) bytes")
+            #expect(r.response.value(forHTTPHeaderField: "Content-Range") == "bytes \(expected.lowerBound)-\(expected.upperBound - 1)/\(n)")
+        }
+        r = try await studio.request(path, headers: ["Range": "bytes=\(n)-"])
+        #expect(r.status == 416 && r.response.value(forHTTPHeaderField: "Content-Range") == "bytes */\(n)")
+        for ignored in ["bytes=5-2", "bytes=0-1,5-6", "pages=1-2", "bytes=x-"] {
+            r = try await studio.request(path, headers: ["Range": ignored])
+            #expect(r.status == 200 && r.body == movie, "\(ignored)")
+        }
+        // Downloads resume too.
+        r = try await studio.request("/api/assets/\(id)/files/0", headers: ["Range": "bytes=0-1"])
+        #expect(r.status == 206 && r.body == Data([0xFF, 0xD8]))
     }
 
     /// The camera streams for the viewfinder only while someone watches: a client that closes its connection ends
