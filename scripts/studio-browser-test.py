@@ -2,18 +2,22 @@
 """Drives OpenCapture Studio in headless Chromium as a new user would (WebDriver via Selenium):
 loads the page, takes a photo, checks that the timeline fills with the five delegate stages in
 Apple's order, that the photo reaches the gallery and opens, takes a bracket and a depth photo,
-checks there are no console errors, stops the server with SIGINT (it must exit cleanly), and saves
-screenshots of each view at desktop and phone widths.
+checks there are no console errors, makes a capture fail, stops the server with SIGINT (it must
+exit cleanly) and checks the server's log has one line for a refused request, the failed capture
+and the shutdown; saves screenshots of each view at desktop and phone widths.
 
 usage: studio-browser-test.py OPENCAPTURE_BINARY SCREENSHOT_FOLDER
 """
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -105,6 +109,13 @@ def main():
         if viewfinder_pixels() == first:
             fail("the viewfinder does not move")
         driver.save_screenshot(os.path.join(shots, "desktop-1-camera.png"))
+        # A request without the page's token is refused (and logged).
+        try:
+            urllib.request.urlopen(urllib.request.Request(url + "api/capture", data=b"{}", method="POST"))
+            fail("a POST without the token was accepted")
+        except urllib.error.HTTPError as error:
+            if error.code != 403:
+                fail(f"a POST without the token answered {error.code}")
 
         names = shoot(driver, "photo", 1)
         print("photo timeline:", " → ".join(names))
@@ -162,7 +173,17 @@ def main():
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
         if errors:
             fail(f"console errors: {errors}")
-        print("studio browser test: passed; screenshots in", shots)
+
+        # A capture that cannot be saved (the library's file store replaced by a file): the page says why.
+        driver.find_element(By.ID, "close").click()
+        originals = os.path.join(library, "originals")
+        shutil.rmtree(originals)
+        open(originals, "w").close()
+        driver.find_element(By.CSS_SELECTOR, '#modes button[data-mode="photo"]').click()
+        driver.find_element(By.ID, "shutter").click()
+        WebDriverWait(driver, 240).until(lambda d: d.find_element(By.ID, "toast").is_displayed()
+                                         and "busy" not in d.find_element(By.ID, "shutter").get_attribute("class"))
+        print("failed capture:", driver.find_element(By.ID, "toast").text)
     finally:
         if driver is not None:
             driver.quit()
@@ -175,6 +196,13 @@ def main():
         log.close()
     if status != 0:
         fail(f"the studio exited with status {status} on SIGINT")
+    # One line each for the refused request, the failed capture and the shutdown.
+    lines = open(os.path.join(shots, "studio.log")).read().splitlines()
+    for what, needle in [("refused request", "403 POST /api/capture: missing or wrong studio token"),
+                         ("failed capture", ") failed: "), ("shutdown", "[OpenCaptureStudio] stopped")]:
+        if not any(needle in line for line in lines):
+            fail(f"the server's log has no line for the {what} ({needle!r}): {lines}")
+    print("studio browser test: passed; screenshots in", shots)
 
 
 if __name__ == "__main__":

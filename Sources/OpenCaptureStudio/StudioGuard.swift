@@ -29,9 +29,12 @@ struct StudioGuard<Context: RequestContext>: RouterMiddleware {
             }
             return try await next(request, context)
         } catch let error as StudioError {
+            context.logger.notice("\(error.status) \(request.method) \(request.uri.path): \(error.reason)")
             return StudioServer.json(["error": error.reason], status: error.status)
         } catch let error as HTTPError {
-            return StudioServer.json(["error": error.body ?? "\(error.status)"], status: Int(error.status.code))
+            let reason = error.body ?? "\(error.status)"
+            context.logger.notice("\(error.status.code) \(request.method) \(request.uri.path): \(reason)")
+            return StudioServer.json(["error": reason], status: Int(error.status.code))
         }
     }
 }

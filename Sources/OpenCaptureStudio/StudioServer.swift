@@ -24,6 +24,8 @@ public struct StudioServer: Sendable {
     let log: StudioCaptureLog
     let camera: StudioCamera
     private let counter = Locked(0)
+    /// Shots taken and not yet saved, by capture id: shutting down waits for them.
+    private let inFlight = Locked<[String: Task<Void, Never>]>([:])
 
     public init(configuration: StudioConfiguration) {
         self.configuration = configuration
@@ -54,6 +56,11 @@ public struct StudioServer: Sendable {
         if let notice = try log.load() { app.logger.warning("\(notice)") }
         do {
             try await app.runService()
+            // (A shot whose shutter was pressed is saved before the process ends.)
+            let pending = inFlight.withLock { Array($0.values) }
+            if !pending.isEmpty { app.logger.info("waiting for \(pending.count) capture(s) to be saved") }
+            for task in pending { await task.value }
+            app.logger.info("stopped")
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL {
             throw StudioStartError(description: error.errnoCode == EADDRINUSE
                 ? "port \(configuration.port) is in use on \(configuration.host) (another studio or server listens there): "
@@ -72,7 +79,7 @@ public struct StudioServer: Sendable {
         router.get("/api/events") { _, _ in events() }
         router.get("/api/viewfinder.mjpg") { _, _ in try await viewfinder() }
         router.get("/api/captures") { _, _ in StudioServer.json(["captures": captures()]) }
-        router.post("/api/capture") { request, _ in try await capture(request) }
+        router.post("/api/capture") { request, context in try await capture(request, context: context) }
         router.post("/api/mode") { request, _ in try await selectMode(request) }
         router.get("/api/assets/:id/thumbnail.jpg") { _, context in
             StudioServer.data(try StudioMedia.jpeg(try StudioMedia.data(of: try asset(context)), maxSide: 360), type: "image/jpeg")
@@ -164,15 +171,21 @@ public struct StudioServer: Sendable {
         return object
     }
 
-    func capture(_ request: Request) async throws -> Response {
+    /// Starts a shot (202 with its id); how it went comes over `/api/events`, and a failure also in the server's log.
+    func capture(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let shot = try shot(from: try await jsonBody(request), modeRequired: false)
         let id = "capture-\(counter.withLock { $0 += 1; return $0 })-\(UUID().uuidString.prefix(8))"
-        let camera = camera, hub = hub
-        Task {
-            do {
-                _ = try await camera.take(shot, id: id)
-            } catch {
-                hub.publish(["type": "error", "capture": id, "message": (error as? StudioError)?.reason ?? "\(error)"])
+        let camera = camera, hub = hub, logger = context.logger, inFlight = inFlight
+        inFlight.withLock { tasks in
+            tasks[id] = Task {
+                do {
+                    _ = try await camera.take(shot, id: id)
+                } catch {
+                    let message = (error as? StudioError)?.reason ?? "\(error)"
+                    logger.error("capture \(id) (\(shot.mode.rawValue), \(shot.device)) failed: \(message)")
+                    hub.publish(["type": "error", "capture": id, "message": message])
+                }
+                _ = inFlight.withLock { $0.removeValue(forKey: id) }
             }
         }
         return StudioServer.json(["capture": id], status: 202)
