@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Drives OpenCapture Studio in headless Chromium as a new user would (WebDriver via Selenium):
 loads the page, takes a photo, checks that the timeline fills with the five delegate stages in
-Apple's order, that the photo reaches the gallery and opens, takes a bracket and a depth photo,
-checks there are no console errors, makes a capture fail, stops the server with SIGINT (it must
-exit cleanly) and checks the server's log has one line for a refused request, the failed capture
-and the shutdown; saves screenshots of each view at desktop and phone widths.
+Apple's order, that the photo reaches the gallery and opens, takes a bracket from a second tab (the
+first shows it without a reload) and a depth photo, checks there are no console errors, makes a
+capture fail, stops the server with SIGINT (it must exit cleanly) and checks the server's log has
+one line for a refused request, the failed capture and the shutdown; saves screenshots of each
+view at desktop and phone widths.
 
 usage: studio-browser-test.py OPENCAPTURE_BINARY SCREENSHOT_FOLDER
 """
@@ -120,8 +121,19 @@ def main():
         names = shoot(driver, "photo", 1)
         print("photo timeline:", " → ".join(names))
         driver.save_screenshot(os.path.join(shots, "desktop-2-timeline.png"))
+        # The bracket from a second tab: the first one, which has a capture of its own, shows it without a reload
+        # (and keeps its own timeline).
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")
+        driver.get(url)
+        WebDriverWait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) == 1)
         shoot(driver, "bracket", 2)
         driver.save_screenshot(os.path.join(shots, "desktop-3-bracket.png"))
+        driver.close()
+        driver.switch_to.window(first)
+        WebDriverWait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) == 2)
+        if driver.find_elements(By.CSS_SELECTOR, '#timeline .stage[data-name="fusion"]'):
+            fail("the first tab drew the second tab's timeline")
         shoot(driver, "depth", 3)
 
         # Open the newest (depth) capture, then the bracket with its before/after slider.

@@ -121,7 +121,8 @@ enum StudioPage {
     'use strict';
     const token = document.querySelector('meta[name="studio-token"]').content;
     const $ = (id) => document.getElementById(id);
-    let state = null, mode = 'photo', current = null, events = [], busy = false;
+    // current: this tab's capture in flight; early: events that came before its id did (the POST's answer).
+    let state = null, mode = 'photo', current = null, events = [], busy = false, early = [];
 
     function toast(text) { const t = $('toast'); t.textContent = text; t.hidden = false; clearTimeout(t.timer); t.timer = setTimeout(() => t.hidden = true, 5000); }
 
@@ -186,20 +187,30 @@ enum StudioPage {
     async function shoot() {
       if (busy) return;
       busy = true; $('shutter').classList.add('busy');
-      events = []; current = null; drawTimeline();
+      events = []; current = null; early = []; drawTimeline();
       try {
         const body = { mode, device: $('device').value, lighting: $('lighting').value, flash: $('flash').value, bias: parseFloat($('bias').value) };
         const r = await api('/api/capture', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Studio-Token': token }, body: JSON.stringify(body) });
         current = r.capture;
         $('timeline-title').textContent = r.capture;
+        for (const e of early.splice(0)) if (e.capture === current) apply(e);
+        drawTimeline();
       } catch (e) { toast(e.message); done(); }
     }
 
     function done() { busy = false; $('shutter').classList.remove('busy'); }
 
+    // Every tab hears every capture: its own fill its timeline; any capture saved (another tab's too) refreshes the
+    // gallery.
     function onEvent(e) {
-      if (current && e.capture !== current) return;
-      if (!current && e.type === 'started') current = e.capture;
+      if (e.type === 'done' && e.capture !== current) refreshGallery(false);
+      if (busy && !current) { early.push(e); return; }
+      if (e.capture !== current) return;
+      apply(e);
+      drawTimeline();
+    }
+
+    function apply(e) {
       if (e.type === 'stage') {
         if (e.name === 'willCapturePhoto') { const f = $('flash-overlay'); f.classList.add('on'); setTimeout(() => f.classList.remove('on'), 60); }
         events.push({ name: e.name, start: e.t, end: e.t, detail: e.detail, kind: 'stage' });
@@ -210,7 +221,6 @@ enum StudioPage {
       } else if (e.type === 'error') {
         done(); toast(e.message);
       }
-      drawTimeline();
     }
 
     function drawTimeline() {
