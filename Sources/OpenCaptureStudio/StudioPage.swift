@@ -279,7 +279,7 @@ enum StudioPage {
     async function openCapture(c) {
       const id = mainAsset(c);
       const info = await api('/api/assets/' + id + '/info');
-      let html = '<h2>' + c.mode + ' · ' + new Date(c.date * 1000).toLocaleString() + (info.asset.width ? ' · ' + info.asset.width + '×' + info.asset.height : '') + '</h2>';
+      let html = '<h2>' + esc(c.mode) + ' · ' + new Date(c.date * 1000).toLocaleString() + (info.asset.width ? ' · ' + info.asset.width + '×' + info.asset.height : '') + '</h2>';
       if (info.asset.video) {
         html += '<div class="single"><video controls playsinline preload="metadata" src="/api/assets/' + id + '/video.mov"></video></div>';
       } else if (c.mode === 'bracket' && c.assets.fused && c.assets['frame-2']) {
@@ -302,7 +302,8 @@ enum StudioPage {
       if (info.asset.files.some(f => f.type === 'alternatePhoto')) {
         html += '<p><button class="btn" id="develop">Develop the RAW</button></p><div id="developed"></div>';
       }
-      html += '<p class="files">' + info.asset.files.map(f => '<a href="/api/assets/' + id + '/files/' + f.index + '" download>' + f.name + '</a>').join('') + '</p>';
+      // (File names come from whoever made the asset: escaped, never markup.)
+      html += '<p class="files">' + info.asset.files.map(f => '<a href="/api/assets/' + id + '/files/' + f.index + '" download title="' + esc(f.original) + '">' + esc(f.name) + '</a>').join('') + '</p>';
       html += '<table>' + info.facts.slice(0, 60).map(f => '<tr><td>' + esc(f.section + ' · ' + f.name) + '</td><td>' + esc(f.value) + '</td></tr>').join('') + '</table>';
       $('detail-body').innerHTML = html;
       showDetail();

@@ -127,10 +127,8 @@ public struct StudioServer: Sendable {
             guard let index = context.parameters.get("index", as: Int.self), resources.indices.contains(index) else {
                 throw StudioError(status: 404, "no such file")
             }
-            let resource = resources[index]
-            let name = resource.originalFilename.filter { $0.isLetter || $0.isNumber || "._-".contains($0) }
-            var response = StudioServer.ranged(try StudioMedia.read(resource), type: "application/octet-stream", request: request)
-            response.headers[.contentDisposition] = "attachment; filename=\"\(name.isEmpty ? "photo" : name)\""
+            var response = StudioServer.ranged(try StudioMedia.read(resources[index]), type: "application/octet-stream", request: request)
+            response.headers[.contentDisposition] = "attachment; filename=\"\(StudioServer.downloadNames(resources)[index])\""
             return response
         }
         return router
@@ -360,16 +358,39 @@ public struct StudioServer: Sendable {
     static func shortID(_ localIdentifier: String) -> String { String(localIdentifier.prefix(36)) }
 
     static func describe(_ asset: PHAsset, photo: Data) -> [String: Any] {
-        [
+        let resources = PHAssetResource.assetResources(for: asset)
+        return [
             "id": shortID(asset.localIdentifier), "width": asset.pixelWidth, "height": asset.pixelHeight,
             "date": asset.creationDate?.timeIntervalSince1970 ?? 0,
             "live": asset.mediaSubtypes.contains(.photoLive), "depth": asset.mediaSubtypes.contains(.photoDepthEffect),
             "video": asset.mediaType == .video,
             "matte": (try? EmbeddedDepthReader.describe(photo))?.matteSize != nil,
-            "files": PHAssetResource.assetResources(for: asset).enumerated().map { i, r in
-                ["index": i, "type": "\(r.type)", "name": r.originalFilename, "uti": r.uniformTypeIdentifier] as [String: Any]
+            "files": zip(resources, downloadNames(resources)).enumerated().map { i, file in
+                ["index": i, "type": "\(file.0.type)", "name": file.1, "original": file.0.originalFilename,
+                 "uti": file.0.uniformTypeIdentifier] as [String: Any]
             },
         ]
+    }
+
+    /// The names an asset's files download as: each its own extension on the primary file's name (IMG_1.jpg with
+    /// IMG_1.mov, or with IMG_1.dng), so `opencapture library import` pairs a Live Photo or a RAW + JPEG again, as it
+    /// pairs an iPhone's export; a second file of an extension already used keeps its own name. Letters, digits,
+    /// ".", "_" and "-" only (the name goes in a header).
+    static func downloadNames(_ resources: [PHAssetResource]) -> [String] {
+        func clean(_ name: String) -> String { name.filter { $0.isLetter || $0.isNumber || "._-".contains($0) } }
+        func split(_ name: String) -> (base: String, ext: String) {
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+            return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+        }
+        let primary = resources.first { [.photo, .video, .audio].contains($0.type) } ?? resources.first
+        let base = primary.map { split(clean($0.originalFilename)).base } ?? ""
+        var used = Set<String>()
+        return resources.map { resource in
+            let own = clean(resource.originalFilename), ext = split(own).ext
+            let name = base.isEmpty || ext.isEmpty || used.contains(ext.lowercased()) ? own : base + "." + ext
+            used.insert(ext.lowercased())
+            return name.isEmpty ? "file" : name
+        }
     }
 
     static func json(_ object: Any, status: Int = 200) -> Response {

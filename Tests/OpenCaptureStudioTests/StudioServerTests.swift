@@ -295,6 +295,44 @@ import Testing
         #expect(r.status == 206 && r.body == Data([0xFF, 0xD8]))
     }
 
+    /// An asset's files download under one base name — IMG_x.jpg with IMG_x.dng, or with IMG_x.mov — so
+    /// `opencapture library import` pairs them again as one RAW + JPEG or one Live Photo.
+    @Test func downloadsShareABaseNameSoImportPairsThemAgain() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        #expect(try await studio.shoot(#"{"mode":"raw"}"#).type == "done")
+        let captures = studio.json(try await studio.request("/api/captures").body)["captures"] as? [[String: Any]] ?? []
+        let raw = try #require((captures.first?["assets"] as? [String: String])?["photo"])
+        // A Live Photo whose movie was added from a file of another name (as the studio's own movies are).
+        let pair = try LivePhotoPairFixture.make(in: studio.folder)
+        let movieFile = studio.folder.appendingPathComponent("opencapture-studio-1234.mov")
+        let still = studio.folder.appendingPathComponent("<i>x 1.jpg")
+        try FileManager.default.moveItem(at: pair.movie, to: movieFile)
+        try FileManager.default.moveItem(at: pair.still, to: still)
+        var live = ""
+        try studio.server.library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: still, options: nil)
+            request.addResource(with: .pairedVideo, fileURL: movieFile, options: nil)
+            live = String(request.placeholderForCreatedAsset!.localIdentifier.prefix(36))
+        }
+        for (asset, extensions) in [(raw, ["jpg", "dng"]), (live, ["jpg", "mov"])] {
+            let files = (studio.json(try await studio.request("/api/assets/\(asset)/info").body)["asset"] as? [String: Any])?["files"]
+                as? [[String: Any]] ?? []
+            let names = files.compactMap { $0["name"] as? String }
+            #expect(names.map { URL(fileURLWithPath: $0).pathExtension } == extensions, "\(names)")
+            #expect(Set(names.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }).count == 1, "\(names)")
+            for (index, name) in names.enumerated() {
+                let r = try await studio.request("/api/assets/\(asset)/files/\(index)")
+                #expect(r.response.value(forHTTPHeaderField: "Content-Disposition") == "attachment; filename=\"\(name)\"")
+            }
+        }
+        let files = (studio.json(try await studio.request("/api/assets/\(live)/info").body)["asset"] as? [String: Any])?["files"]
+            as? [[String: Any]] ?? []
+        #expect(files.map { $0["name"] as? String } == ["ix1.jpg", "ix1.mov"], "only safe characters reach a header")
+        #expect(files.map { $0["original"] as? String } == ["<i>x 1.jpg", "opencapture-studio-1234.mov"])
+    }
+
     /// The camera streams for the viewfinder only while someone watches: a client that closes its connection ends
     /// its subscription at the next frame (it outlived the client, and the camera kept streaming for nobody).
     @Test func theViewfinderStopsWhenItsLastViewerCloses() async throws {
