@@ -26,14 +26,34 @@ struct LibraryCommand: ParsableCommand {
 
         @Argument(help: "Photos (JPEG, HEIC, PNG, TIFF, DNG, camera raw), Live Photo movies and videos.") var files: [String]
         @OptionGroup var location: Location
+        @Flag(help: "Import a photo or video the library already holds (same bytes) again, as a new asset.")
+        var allowDuplicates = false
 
         func run() throws {
             let library = try location.open()
             let plan = LibraryImportPlan(files: files.map { URL(fileURLWithPath: $0) })
             for note in plan.notes { print(note) }
+            // As Photos' import does by default: a photo or video whose bytes the library holds as an asset's main
+            // resource is not imported again.
+            var assets = plan.assets
+            if !allowDuplicates, (try? library.openExistingLibrary()) != nil {
+                let everything = PHFetchOptions()
+                everything.includeHiddenAssets = true
+                let fetched = library.fetchAssets(with: everything)
+                let held = Set(fetched.objects(at: IndexSet(0..<fetched.count)).flatMap { asset in
+                    PHAssetResource.assetResources(for: asset).filter { $0.type == .photo || $0.type == .video }
+                }.compactMap(\.storedDigest))
+                assets.removeAll { asset in
+                    guard let main = asset.resources.first?.file,
+                          let data = try? Data(contentsOf: main, options: .alwaysMapped),
+                          held.contains(PHAssetResource.digest(of: data)) else { return false }
+                    print("\(main.lastPathComponent) is already in the library: not imported again (--allow-duplicates imports it)")
+                    return true
+                }
+            }
             var created: [String] = []
-            try library.performChangesAndWait {
-                for asset in plan.assets {
+            if !assets.isEmpty { try library.performChangesAndWait {
+                for asset in assets {
                     let request = PHAssetCreationRequest.forAsset()
                     for (role, file) in asset.resources {
                         let type: PHAssetResourceType
@@ -47,7 +67,7 @@ struct LibraryCommand: ParsableCommand {
                     }
                     created.append(request.placeholderForCreatedAsset?.localIdentifier ?? "")
                 }
-            }
+            } }
             print("imported \(created.count) asset\(created.count == 1 ? "" : "s") into \(library.url.path)")
         }
     }

@@ -98,4 +98,23 @@ struct LibraryCommandTests {
         #expect(!list.contains("Live"))
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 4)
     }
+
+    /// Importing the same photo again does not make a second asset (as Photos' import skips duplicates), and says
+    /// so; `--allow-duplicates` imports it anyway.
+    @Test func aPhotoAlreadyInTheLibraryIsNotImportedAgain() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos").path
+        let photo = try Self.photo(8, in: folder, name: "IMG_0008.JPG")
+        let other = try Self.photo(9, in: folder, name: "IMG_0009.JPG")
+        #expect(try OpenCaptureBinary.tool.run(["library", "import", photo.path, "--library", library]).status == 0)
+        var result = try OpenCaptureBinary.tool.run(["library", "import", photo.path, other.path, "--library", library])
+        #expect(result.status == 0)
+        #expect(result.output.contains("IMG_0008.JPG is already in the library"))
+        #expect(result.output.contains("imported 1 asset "))
+        #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output.hasPrefix("2 assets"))
+        result = try OpenCaptureBinary.tool.run(["library", "import", photo.path, "--allow-duplicates", "--library", library])
+        #expect(result.output.contains("imported 1 asset "))
+        #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output.hasPrefix("3 assets"))
+    }
 }
