@@ -36,23 +36,22 @@ struct LibraryCommand: ParsableCommand {
             // As Photos' import does by default: a photo or video whose bytes the library holds as an asset's main
             // resource is not imported again.
             var assets = plan.assets
-            if !allowDuplicates, (try? library.openExistingLibrary()) != nil {
-                let everything = PHFetchOptions()
-                everything.includeHiddenAssets = true
-                let fetched = library.fetchAssets(with: everything)
-                let held = Set(fetched.objects(at: IndexSet(0..<fetched.count)).flatMap { asset in
-                    PHAssetResource.assetResources(for: asset).filter { $0.type == .photo || $0.type == .video }
-                }.compactMap(\.storedDigest))
+            if !allowDuplicates {
                 assets.removeAll { asset in
                     guard let main = asset.resources.first?.file,
                           let data = try? Data(contentsOf: main, options: .alwaysMapped),
-                          held.contains(PHAssetResource.digest(of: data)) else { return false }
+                          library.holdsAsset(withMainResource: data) else { return false }
                     print("\(main.lastPathComponent) is already in the library: not imported again (--allow-duplicates imports it)")
                     return true
                 }
             }
-            var created: [String] = []
-            if !assets.isEmpty { try library.performChangesAndWait {
+            let count = assets.isEmpty ? 0 : try add(assets, to: library)
+            print("imported \(count) asset\(count == 1 ? "" : "s") into \(library.url.path)")
+        }
+
+        /// Adds the planned assets in one change (all or none); returns how many.
+        private func add(_ assets: [LibraryImportPlan.Asset], to library: PHPhotoLibrary) throws -> Int {
+            try library.performChangesAndWait {
                 for asset in assets {
                     let request = PHAssetCreationRequest.forAsset()
                     for (role, file) in asset.resources {
@@ -65,10 +64,9 @@ struct LibraryCommand: ParsableCommand {
                         }
                         request.addResource(with: type, fileURL: file, options: nil)
                     }
-                    created.append(request.placeholderForCreatedAsset?.localIdentifier ?? "")
                 }
-            } }
-            print("imported \(created.count) asset\(created.count == 1 ? "" : "s") into \(library.url.path)")
+            }
+            return assets.count
         }
     }
 

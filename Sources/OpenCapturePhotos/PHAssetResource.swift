@@ -28,11 +28,4 @@ public final class PHAssetResource: Sendable {
         (try? asset.store.resources(of: asset.localIdentifier)) ?? []
     }
 
-    /// The SHA-256 of the stored bytes (the store names files by it).
-    package var storedDigest: String? {
-        (storedName.split(separator: "/").last?.split(separator: ".").first).map(String.init)
-    }
-
-    /// The SHA-256 the store names `data` by.
-    package static func digest(of data: Data) -> String { PhotoStore.sha256(data) }
 }

@@ -244,6 +244,12 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         _ = try store(creating: false)
     }
 
+    /// Whether an asset of this existing library holds `data` as its photo or video (what an import skips as a
+    /// duplicate); false when there is no library.
+    package func holdsAsset(withMainResource data: Data) -> Bool {
+        (try? store(creating: false).holdsMainResource(data)) ?? false
+    }
+
     /// Assets of this library with these identifiers (OpenCapture addition).
     public func fetchAssets(withLocalIdentifiers identifiers: [String], options: PHFetchOptions?) -> PHFetchResult<PHAsset> {
         fetchAssets(mediaType: nil, identifiers: identifiers, options: options)

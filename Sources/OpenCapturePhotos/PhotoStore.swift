@@ -208,6 +208,15 @@ final class PhotoStore: Sendable {
 
     func url(of resource: PHAssetResource) -> URL { originals.appendingPathComponent(resource.storedName) }
 
+    /// Whether some asset (hidden ones too) holds these bytes as its photo or video (one indexed look-up of the digest).
+    func holdsMainResource(_ data: Data) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE digest = ? AND type IN (?, ?))",
+                              arguments: [PhotoStore.sha256(data), PHAssetResourceType.photo.rawValue,
+                                          PHAssetResourceType.video.rawValue]) ?? false
+        }
+    }
+
     /// Where the resource's bytes are now: its stored name, else (another process's change committed a moment ago and
     /// has not renamed it yet, or was killed before it could) its staged name; nil when neither is there.
     func existingURL(of resource: PHAssetResource) -> URL? {
