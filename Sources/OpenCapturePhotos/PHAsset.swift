@@ -8,10 +8,12 @@ public final class PHAsset: Sendable {
     /// `.photoLive` for a Live Photo (a `.pairedVideo` beside the photo), `.photoDepthEffect` for a
     /// photo carrying depth.
     public let mediaSubtypes: PHAssetMediaSubtype
-    /// Size of the stored photo, as stored (before its orientation is applied); 0 for videos in
-    /// this release.
+    /// Size of the stored photo, as stored (before its orientation is applied); for a video, its first video track's
+    /// (0 for videos a library saved before OpenCapture read movies' sizes).
     public let pixelWidth: Int
     public let pixelHeight: Int
+    /// A video's length in seconds; 0 for photos.
+    public let duration: TimeInterval
     public let creationDate: Date?
     public let modificationDate: Date?
     public let location: CLLocation?
@@ -22,13 +24,14 @@ public final class PHAsset: Sendable {
     let store: PhotoStore
 
     init(store: PhotoStore, localIdentifier: String, mediaType: PHAssetMediaType, mediaSubtypes: PHAssetMediaSubtype, pixelWidth: Int,
-         pixelHeight: Int, creationDate: Date?, modificationDate: Date?, location: CLLocation?, isFavorite: Bool,
+         pixelHeight: Int, duration: TimeInterval, creationDate: Date?, modificationDate: Date?, location: CLLocation?, isFavorite: Bool,
          isHidden: Bool) {
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
         self.mediaSubtypes = mediaSubtypes
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
+        self.duration = duration
         self.creationDate = creationDate
         self.modificationDate = modificationDate
         self.location = location

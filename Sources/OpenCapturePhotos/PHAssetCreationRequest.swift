@@ -1,11 +1,12 @@
 import Foundation
 
 /// Creates an asset from photo, video or audio resources inside a change block (Apple's
-/// `PHAssetCreationRequest`): `PHPhotoLibrary.shared().performChanges({ … forAsset().addResource(…) … })`.
+/// `PHAssetCreationRequest`, a `PHAssetChangeRequest`): `PHPhotoLibrary.shared().performChanges({ …
+/// forAsset().addResource(…) … })`.
 ///
 /// Difference: called outside a change block Apple raises an Objective-C exception; here the request
 /// is detached and nothing is saved (the block's other requests are unaffected).
-public final class PHAssetCreationRequest {
+public final class PHAssetCreationRequest: PHAssetChangeRequest {
     /// One `addResource` call.
     struct AddedResource {
         let type: PHAssetResourceType
@@ -36,19 +37,12 @@ public final class PHAssetCreationRequest {
     let identifier: String
     private(set) var addedResources: [AddedResource] = []
 
-    /// The asset's creation date; by default the photo's EXIF DateTimeOriginal, else the moment the change is saved.
-    public var creationDate: Date?
-    /// Where the asset was taken; by default the photo's EXIF GPS position, if it has one.
-    public var location: CLLocation?
-    public var isFavorite = false
-    /// Saved hidden: fetches leave the asset out unless their options set `includeHiddenAssets`.
-    public var isHidden = false
-
     /// What follows the UUID in a local identifier, as on Apple's platforms ("…/L0/001").
     public static let identifierSuffix = "/L0/001"
 
-    init() {
+    override init() {
         identifier = UUID().uuidString + PHAssetCreationRequest.identifierSuffix
+        super.init()
     }
 
     /// A request for a new asset in the current change block.
@@ -91,7 +85,7 @@ public final class PHAssetCreationRequest {
     }
 
     /// Stands for the asset until the change is saved; its `localIdentifier` is the new asset's.
-    public var placeholderForCreatedAsset: PHObjectPlaceholder? { PHObjectPlaceholder(localIdentifier: identifier) }
+    public override var placeholderForCreatedAsset: PHObjectPlaceholder? { PHObjectPlaceholder(localIdentifier: identifier) }
 
     /// Files to remove after a successful save (`shouldMoveFile`).
     var filesToMove: [URL] {

@@ -1,38 +1,48 @@
 import Foundation
 
-/// How a fetch result differs after a change (Apple's `PHFetchResultChangeDetails`): the result
-/// before and after, and the positions of what was inserted and removed. Objects are matched by
-/// identity or, for assets, by local identifier; assets are never edited here, so nothing is
-/// "changed" and nothing moves.
+/// How a fetch result differs after a change (Apple's `PHFetchResultChangeDetails`): the result before and after,
+/// and the positions of what was removed, inserted and changed. Objects are matched by identity or, for assets, by
+/// local identifier.
+///
+/// Difference: moves are not described. When an edit reorders the objects both results hold (a new creation date
+/// under a date sort), `hasIncrementalChanges` is false and a collection view reloads from
+/// `fetchResultAfterChanges`, which Apple's contract allows.
 public final class PHFetchResultChangeDetails<ObjectType: AnyObject> {
     public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
     public let fetchResultAfterChanges: PHFetchResult<ObjectType>
-    /// Positions in `fetchResultAfterChanges` of the objects the change added.
-    public let insertedIndexes: IndexSet?
-    public let insertedObjects: [ObjectType]
     /// Positions in `fetchResultBeforeChanges` of the objects the change removed.
     public let removedIndexes: IndexSet?
     public let removedObjects: [ObjectType]
-    public let changedIndexes: IndexSet? = IndexSet()
-    public let changedObjects: [ObjectType] = []
-    public var hasIncrementalChanges: Bool { true }
+    /// Positions in `fetchResultAfterChanges` of the objects the change added.
+    public let insertedIndexes: IndexSet?
+    public let insertedObjects: [ObjectType]
+    /// Positions in `fetchResultAfterChanges` of the objects the change edited (their new state).
+    public let changedIndexes: IndexSet?
+    public let changedObjects: [ObjectType]
+    /// False when the objects both results hold are in another order: reload from `fetchResultAfterChanges`.
+    public let hasIncrementalChanges: Bool
     public var hasMoves: Bool { false }
 
-    init(before: PHFetchResult<ObjectType>, after: PHFetchResult<ObjectType>) {
+    init(before: PHFetchResult<ObjectType>, after: PHFetchResult<ObjectType>, changed: Set<String> = []) {
         fetchResultBeforeChanges = before
         fetchResultAfterChanges = after
         func key(_ object: ObjectType) -> String {
             (object as? PHAsset)?.localIdentifier ?? "\(ObjectIdentifier(object))"
         }
-        let beforeKeys = Set(before.all.map(key)), afterKeys = Set(after.all.map(key))
-        let inserted = after.all.indices.filter { !beforeKeys.contains(key(after.all[$0])) }
-        let removed = before.all.indices.filter { !afterKeys.contains(key(before.all[$0])) }
+        let beforeKeys = before.all.map(key), afterKeys = after.all.map(key)
+        let beforeSet = Set(beforeKeys), afterSet = Set(afterKeys)
+        let inserted = afterKeys.indices.filter { !beforeSet.contains(afterKeys[$0]) }
+        let removed = beforeKeys.indices.filter { !afterSet.contains(beforeKeys[$0]) }
+        let edited = afterKeys.indices.filter { beforeSet.contains(afterKeys[$0]) && changed.contains(afterKeys[$0]) }
         insertedIndexes = IndexSet(inserted)
         insertedObjects = inserted.map { after.all[$0] }
         removedIndexes = IndexSet(removed)
         removedObjects = removed.map { before.all[$0] }
+        changedIndexes = IndexSet(edited)
+        changedObjects = edited.map { after.all[$0] }
+        hasIncrementalChanges = beforeKeys.filter(afterSet.contains) == afterKeys.filter(beforeSet.contains)
     }
 
-    /// Calls `handler` for each move (there are none: assets keep their order).
+    /// Calls `handler` for each move (none are described: see `hasIncrementalChanges`).
     public func enumerateMoves(_ handler: (Int, Int) -> Void) {}
 }

@@ -23,7 +23,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     private var observers: [WeakObserver] = []
     private let openLock = NSLock()
     private var opened: PhotoStore?
-    /// The sequence number of the newest asset the observers have been told of (or that was there when the first
+    /// The number of the newest change-log entry the observers have been told of (or that was there when the first
     /// registered); nil while none is registered.
     private var toldUpTo: Int?
     /// Polls for other processes' changes while observers are registered.
@@ -145,7 +145,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
 
     /// Tells `observer` (held weakly) of each change saved from now on, here or in another process.
     public func register(_ observer: any PHPhotoLibraryChangeObserver) {
-        let newest = newestSequence()
+        let newest = newestChange()
         observersLock.withLock {
             observers.removeAll { $0.observer == nil }
             observers.append(WeakObserver(observer: observer))
@@ -153,7 +153,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
             if watcher == nil {
                 let timer = DispatchSource.makeTimerSource(queue: queue)
                 timer.schedule(deadline: .now() + Self.watchInterval, repeating: Self.watchInterval, leeway: .milliseconds(100))
-                timer.setEventHandler { [weak self] in self?.announceChanges(madeHere: []) }
+                timer.setEventHandler { [weak self] in self?.announceChanges(madeHere: PhotoStore.ChangedAssets()) }
                 timer.resume()
                 watcher = timer
             }
@@ -175,16 +175,26 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         toldUpTo = nil
     }
 
-    /// The sequence number of the library's newest asset, 0 when it has none or does not exist yet.
-    private func newestSequence() -> Int {
-        (try? store(creating: false).newestSequence()) ?? 0
+    /// The number of the library's newest change-log entry, 0 when it has none or does not exist yet.
+    private func newestChange() -> Int {
+        (try? store(creating: false).newestChange()) ?? 0
     }
 
     /// On the library's queue: record, prepare, save, notify.
     private func apply(_ block: () -> Void) throws {
         let recorder = ChangeRecorder.record(block)
-        let store = try self.store()
+        if let problem = recorder.problems.first { throw PHPhotosError(.invalidResource, problem) }
         let requests = recorder.creations
+        let edits = recorder.edits.map { request in
+            PhotoStore.AssetEdit(id: request.editedIdentifier ?? "",
+                                 creationDate: request.setsCreationDate ? .some(request.creationDate) : nil,
+                                 location: request.setsLocation ? .some(request.location) : nil,
+                                 isFavorite: request.setsFavorite ? request.isFavorite : nil,
+                                 isHidden: request.setsHidden ? request.isHidden : nil)
+        }
+        // (Opened, made if need be, even for an empty change: the studio's start-up check relies on it.)
+        let store = try self.store()
+        guard !requests.isEmpty || !edits.isEmpty || !recorder.deletions.isEmpty else { return }
         let prepared = try requests.enumerated().map { index, request in
             do {
                 return try PreparedAsset(request)
@@ -193,29 +203,31 @@ public final class PHPhotoLibrary: @unchecked Sendable {
                 throw PHPhotosError(error.code, "creation request \(index + 1) of \(requests.count): \(error.reason)")
             }
         }
-        guard !prepared.isEmpty else { return }
-        try store.save(prepared)
+        let done = try store.save(prepared, edits: edits, deletions: recorder.deletions)
         for url in recorder.creations.flatMap(\.filesToMove) { try? FileManager.default.removeItem(at: url) }
-        announceChanges(madeHere: prepared.map(\.id))
+        announceChanges(madeHere: done)
     }
 
-    /// On the library's queue: tells the observers of assets added elsewhere since they were last told (one change),
+    /// On the library's queue: tells the observers of changes saved elsewhere since they were last told (one change),
     /// then of `madeHere`, the change just saved here (another).
-    private func announceChanges(madeHere: [String]) {
+    private func announceChanges(madeHere: PhotoStore.ChangedAssets) {
         let (current, since) = observersLock.withLock { () -> ([any PHPhotoLibraryChangeObserver], Int?) in
             observers.removeAll { $0.observer == nil }
             stopWatchingIfUnobservedLocked()
             return (observers.compactMap(\.observer), toldUpTo)
         }
         guard !current.isEmpty, let since else { return }
-        var elsewhere: [String] = []
-        if let added = try? store(creating: false).assetIdentifiers(after: since) {
-            observersLock.withLock { if let told = toldUpTo { toldUpTo = max(told, added.newest) } }
-            let here = Set(madeHere)
-            elsewhere = added.identifiers.filter { !here.contains($0) }
+        var elsewhere = PhotoStore.ChangedAssets()
+        if let logged = try? store(creating: false).changes(after: since) {
+            observersLock.withLock { if let told = toldUpTo { toldUpTo = max(told, logged.newest) } }
+            // The log holds this change too: what is left once it is taken out was saved elsewhere.
+            let here = Set(madeHere.inserted + madeHere.changed + madeHere.removed)
+            elsewhere = PhotoStore.ChangedAssets(inserted: logged.assets.inserted.filter { !here.contains($0) },
+                                                 changed: logged.assets.changed.filter { !here.contains($0) },
+                                                 removed: logged.assets.removed.filter { !here.contains($0) })
         }
-        for identifiers in [elsewhere, madeHere] where !identifiers.isEmpty {
-            let change = PHChange(inserted: identifiers)
+        for assets in [elsewhere, madeHere] where !assets.isEmpty {
+            let change = PHChange(assets)
             for observer in current { observer.photoLibraryDidChange(change) }
         }
     }

@@ -14,7 +14,9 @@ import Glibc
 /// renamed to its staged name (`originals/.staging/<digest>.<ext>`), the folder is fsynced, and only then does the
 /// database transaction that references the files commit; then the files take their stored names. Opening the library
 /// finishes or undoes only what an interrupted change left behind: temporary files go, a staged file some row
-/// references takes its stored name (the change committed), a staged file none references goes (it did not).
+/// references takes its stored name (the change committed, or a deletion did not), a staged file none references goes
+/// (the change did not commit, or a deletion did). Deleting an asset moves its files (those no other asset shares) into
+/// the staging folder inside its transaction, so recovery's same two rules finish or undo it.
 /// Nothing else is ever removed: a stored file that has gone missing (deleted by hand, the folder moved away) leaves
 /// its asset as it is, and reading it fails with `.missingResource` until it is back.
 ///
@@ -145,6 +147,15 @@ final class PhotoStore: Sendable {
         migrator.registerMigration("v2: hidden assets") { db in
             try db.alter(table: "asset") { t in t.add(column: "isHidden", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v3: video durations, edits and deletions") { db in
+            try db.alter(table: "asset") { t in t.add(column: "duration", .double).notNull().defaults(to: 0) }
+            // What each saved change did to which asset, in commit order: how observers in any process learn of it.
+            try db.create(table: "changeLog") { t in
+                t.autoIncrementedPrimaryKey("sequence")
+                t.column("assetID", .text).notNull()
+                t.column("kind", .integer).notNull()
+            }
+        }
         return migrator
     }
 
@@ -164,17 +175,45 @@ final class PhotoStore: Sendable {
         }
     }
 
-    /// The sequence number of the newest asset (0 when there is none): assets are numbered in the order their changes
-    /// committed, whichever process saved them.
-    func newestSequence() throws -> Int {
-        try database.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM asset") ?? 0 }
+    /// What a saved change did to an asset, as the change log records it.
+    enum ChangeKind: Int {
+        case inserted = 0, changed = 1, removed = 2
     }
 
-    /// The identifiers of the assets numbered after `sequence`, oldest first, and the newest number.
-    func assetIdentifiers(after sequence: Int) throws -> (identifiers: [String], newest: Int) {
+    /// The identifiers of the assets some changes inserted, changed and removed (each in the order the changes did it).
+    struct ChangedAssets: Equatable {
+        var inserted: [String] = []
+        var changed: [String] = []
+        var removed: [String] = []
+        var isEmpty: Bool { inserted.isEmpty && changed.isEmpty && removed.isEmpty }
+    }
+
+    /// The sequence number of the newest change-log entry (0 when there is none): entries are numbered in the order
+    /// their changes committed, whichever process saved them.
+    func newestChange() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM changeLog") ?? 0 }
+    }
+
+    /// What the changes logged after `sequence` did, and the newest entry's number. An asset inserted and then removed
+    /// is only removed; one inserted and changed is only inserted.
+    func changes(after sequence: Int) throws -> (assets: ChangedAssets, newest: Int) {
         try database.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT id, sequence FROM asset WHERE sequence > ? ORDER BY sequence", arguments: [sequence])
-            return (rows.map { $0["id"] }, rows.last?["sequence"] ?? sequence)
+            let rows = try Row.fetchAll(db, sql: "SELECT sequence, assetID, kind FROM changeLog WHERE sequence > ? ORDER BY sequence",
+                                        arguments: [sequence])
+            var result = ChangedAssets()
+            for row in rows {
+                let id: String = row["assetID"]
+                switch ChangeKind(rawValue: row["kind"]) {
+                case .inserted: result.inserted.append(id)
+                case .changed where !result.inserted.contains(id) && !result.changed.contains(id): result.changed.append(id)
+                case .removed:
+                    result.inserted.removeAll { $0 == id }
+                    result.changed.removeAll { $0 == id }
+                    result.removed.append(id)
+                default: break
+                }
+            }
+            return (result, rows.last?["sequence"] ?? sequence)
         }
     }
 
@@ -188,7 +227,7 @@ final class PhotoStore: Sendable {
         } }
         return PHAsset(store: self, localIdentifier: row["id"], mediaType: PHAssetMediaType(rawValue: row["mediaType"]) ?? .unknown,
                        mediaSubtypes: PHAssetMediaSubtype(rawValue: UInt(row["mediaSubtypes"] as Int64)),
-                       pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
+                       pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"], duration: row["duration"],
                        creationDate: created.map(Date.init(timeIntervalSince1970:)),
                        modificationDate: Date(timeIntervalSince1970: modified), location: location, isFavorite: row["isFavorite"],
                        isHidden: row["isHidden"])
@@ -232,13 +271,29 @@ final class PhotoStore: Sendable {
 
     // MARK: Writing
 
-    /// Saves prepared assets as one change (see the type's discussion), holding the library's lock.
-    func save(_ assets: [PreparedAsset]) throws {
-        try PhotoStore.whileLocked(root) { try saveLocked(assets) }
+    /// What an editing request sets (nil: left as it is; a creation date or location of `.some(nil)` is removed).
+    struct AssetEdit {
+        let id: String
+        var creationDate: Date?? = nil
+        var location: CLLocation?? = nil
+        var isFavorite: Bool? = nil
+        var isHidden: Bool? = nil
     }
 
-    private func saveLocked(_ assets: [PreparedAsset]) throws {
+    /// Saves one change — new assets, edits, deletions — all or nothing (see the type's discussion), holding the
+    /// library's lock; returns what it did. A deleted asset's stored files go with it unless another asset holds the
+    /// same bytes: inside the transaction they move to `originals/.staging/` (where recovery puts back a file some row
+    /// still references and removes one none does), and are removed once it has committed.
+    @discardableResult
+    func save(_ assets: [PreparedAsset], edits: [AssetEdit] = [], deletions: [String] = []) throws -> ChangedAssets {
+        try PhotoStore.whileLocked(root) { try saveLocked(assets, edits: edits, deletions: deletions) }
+    }
+
+    private func saveLocked(_ assets: [PreparedAsset], edits: [AssetEdit], deletions: [String]) throws -> ChangedAssets {
         var staged: [(staged: URL, stored: URL)] = []
+        // Stored files of deleted assets, moved aside inside the transaction.
+        var setAside: [(staged: URL, stored: URL)] = []
+        var done = ChangedAssets()
         do {
             // Another process's change killed since this one opened the library: finish or undo it first.
             _ = try PhotoStore.recover(database: database, originals: originals, staging: staging)
@@ -258,16 +313,20 @@ final class PhotoStore: Sendable {
                 kill(getpid(), SIGKILL)   // test hook: die between the files and the transaction
             }
             try database.write { db in
+                let now = Date().timeIntervalSince1970
+                func log(_ id: String, _ kind: ChangeKind) throws {
+                    try db.execute(sql: "INSERT INTO changeLog (assetID, kind) VALUES (?, ?)", arguments: [id, kind.rawValue])
+                }
                 var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM asset") ?? 0
                 for asset in assets {
                     sequence += 1
                     try db.execute(sql: """
-                        INSERT INTO asset (id, sequence, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
+                        INSERT INTO asset (id, sequence, mediaType, mediaSubtypes, pixelWidth, pixelHeight, duration, creationDate,
                                            modificationDate, latitude, longitude, altitude, isFavorite, isHidden)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [asset.id, sequence, asset.mediaType.rawValue, Int64(asset.mediaSubtypes.rawValue),
-                                         asset.pixelWidth, asset.pixelHeight, asset.creationDate?.timeIntervalSince1970,
-                                         Date().timeIntervalSince1970, asset.location?.coordinate.latitude,
+                                         asset.pixelWidth, asset.pixelHeight, asset.duration, asset.creationDate?.timeIntervalSince1970,
+                                         now, asset.location?.coordinate.latitude,
                                          asset.location?.coordinate.longitude, asset.location?.altitude, asset.isFavorite, asset.isHidden])
                     for r in asset.resources {
                         try db.execute(sql: """
@@ -276,17 +335,73 @@ final class PhotoStore: Sendable {
                             """, arguments: [asset.id, r.type.rawValue, r.originalFilename, r.uniformTypeIdentifier,
                                              r.digest, r.fileExtension, r.data.count])
                     }
+                    try log(asset.id, .inserted)
+                    done.inserted.append(asset.id)
                 }
+                func requireAsset(_ id: String, _ what: String) throws {
+                    guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE id = ?)", arguments: [id]) == true else {
+                        throw PHPhotosError(.identifierNotFound, "cannot \(what) asset \(id): the library does not hold it (deleted?)")
+                    }
+                }
+                for edit in edits {
+                    try requireAsset(edit.id, "change")
+                    var columns = ["modificationDate = ?"], values: [(any DatabaseValueConvertible)?] = [now]
+                    if let date = edit.creationDate { columns.append("creationDate = ?"); values.append(date?.timeIntervalSince1970) }
+                    if let place = edit.location {
+                        columns.append("latitude = ?, longitude = ?, altitude = ?")
+                        values += [place?.coordinate.latitude, place?.coordinate.longitude, place?.altitude]
+                    }
+                    if let favorite = edit.isFavorite { columns.append("isFavorite = ?"); values.append(favorite) }
+                    if let hidden = edit.isHidden { columns.append("isHidden = ?"); values.append(hidden) }
+                    try db.execute(sql: "UPDATE asset SET \(columns.joined(separator: ", ")) WHERE id = ?",
+                                   arguments: StatementArguments(values + [edit.id]))
+                    if !done.inserted.contains(edit.id) && !done.changed.contains(edit.id) {
+                        try log(edit.id, .changed)
+                        done.changed.append(edit.id)
+                    }
+                }
+                var released: [(digest: String, fileExtension: String)] = []
+                for id in deletions {
+                    try requireAsset(id, "delete")
+                    for row in try Row.fetchAll(db, sql: "SELECT DISTINCT digest, fileExtension FROM resource WHERE assetID = ?",
+                                                arguments: [id]) {
+                        released.append((row["digest"], row["fileExtension"]))
+                    }
+                    try db.execute(sql: "DELETE FROM resource WHERE assetID = ?", arguments: [id])
+                    try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
+                    try log(id, .removed)
+                    done.inserted.removeAll { $0 == id }
+                    done.changed.removeAll { $0 == id }
+                    done.removed.append(id)
+                }
+                // Bytes no remaining asset holds leave the store with the transaction.
+                var seenReleased = Set<String>()
+                for file in released where seenReleased.insert(file.digest + "." + file.fileExtension).inserted {
+                    guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE digest = ? AND fileExtension = ?)",
+                                            arguments: [file.digest, file.fileExtension]) == false else { continue }
+                    let stored = originals.appendingPathComponent(PhotoStore.storedName(digest: file.digest, fileExtension: file.fileExtension))
+                    let aside = staging.appendingPathComponent(stored.lastPathComponent)
+                    try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+                    if rename(stored.path, aside.path) == 0 {
+                        setAside.append((aside, stored))
+                    } else if errno != ENOENT {   // (a file already gone by hand needs nothing)
+                        throw PHPhotosError(.accessRestricted, "cannot remove \(stored.path) from the library: \(SystemErrorReason.text(errno: errno)); nothing was deleted")
+                    }
+                }
+                if !setAside.isEmpty { try PhotoStore.synchronizeDirectory(staging) }
             }
         } catch {
-            // Nothing references the files this change staged: take them back.
+            // Nothing references the files this change staged: take them back; a deleted asset's files go back in place.
             for file in staged { try? FileManager.default.removeItem(at: file.staged) }
+            for file in setAside { PhotoStore.place(file.staged, at: file.stored) }
             if let error = error as? PHPhotosError { throw error }
             throw PHPhotosError(.operationInterrupted, "the change could not be saved: \(PhotoStore.describe(error))")
         }
         // Committed: the files take their stored names (one that cannot now is renamed by the next open; it is read
-        // under its staged name meanwhile).
+        // under its staged name meanwhile), and deleted assets' files go (one that cannot now goes at the next open).
         for file in staged { PhotoStore.place(file.staged, at: file.stored) }
+        for file in setAside { try? FileManager.default.removeItem(at: file.staged) }
+        return done
     }
 
     /// Makes `originals/` when the library holds no file yet; with files stored, a missing folder (moved away, deleted)

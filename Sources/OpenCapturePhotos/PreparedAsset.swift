@@ -23,6 +23,8 @@ struct PreparedAsset: Sendable {
     let mediaSubtypes: PHAssetMediaSubtype
     let pixelWidth: Int
     let pixelHeight: Int
+    /// A video's length in seconds (0 for photos and audio).
+    let duration: Double
     let creationDate: Date?
     let location: CLLocation?
     let isFavorite: Bool
@@ -75,7 +77,8 @@ struct PreparedAsset: Sendable {
         // As Photos does on import: the date the photo was taken and where, from its EXIF (a video's date from its movie
         // header), unless the request sets them.
         let exif = primary == .photo ? ExifReader.read(photo: main) : nil
-        let movieDate = primary == .video ? (try? QuickTimeMovie.parse(main))?.creationDate : nil
+        let movie = primary == .video ? try? QuickTimeMovie.parse(main) : nil
+        let movieDate = movie?.creationDate
         creationDate = request.creationDate ?? exif?.dateTimeOriginal ?? movieDate ?? Date()
         // (A position off the globe — a latitude past ±90° — is no place.)
         location = request.location ?? exif?.gps.flatMap { gps in abs(gps.latitude) <= 90 && abs(gps.longitude) <= 180 ? gps : nil }.map { gps in
@@ -94,10 +97,14 @@ struct PreparedAsset: Sendable {
             }
             if (try? EmbeddedDepthReader.describe(main))?.depthSize != nil { subtypes.insert(.photoDepthEffect) }
             mediaSubtypes = subtypes
+            duration = 0
         case .video:
-            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], 0, 0)
+            // The first video track's size (as stored, before its matrix turns it) and the movie's length.
+            let track = movie?.tracks.first { $0.handler == "vide" }
+            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], track?.width ?? 0, track?.height ?? 0)
+            duration = movie?.duration ?? 0
         default:
-            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.audio, [], 0, 0)
+            (mediaType, mediaSubtypes, pixelWidth, pixelHeight, duration) = (.audio, [], 0, 0, 0)
         }
     }
 
