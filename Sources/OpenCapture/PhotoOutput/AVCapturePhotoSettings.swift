@@ -29,14 +29,19 @@ public class AVCapturePhotoSettings: NSObject, NSCopying, @unchecked Sendable {
 
     /// Flash for this photo (default `.off`; the device's own flash mode is ignored).
     @Locked public var flashMode: AVCaptureDevice.FlashMode = .off
-    /// Red-eye reduction when the flash fires (default true).
+    /// Red-eye reduction when the flash fires (default true). The simulated flash gives no one red eyes, so this changes
+    /// no pixel: it sets the resolved `isRedEyeReductionEnabled` (when the flash fires) and the EXIF Flash tag's red-eye bit.
     @Locked public var isAutoRedEyeReductionEnabled = true
     /// Speed versus quality (default `.balanced`); may not exceed the output's maximum.
     @Locked public var photoQualityPrioritization: AVCapturePhotoOutput.QualityPrioritization = .balanced
     /// Deprecated in iOS 13: allow multi-frame still-image stabilisation in low light (default true).
     @Locked public var isAutoStillImageStabilizationEnabled = true
+    /// Kept and copied, but changes nothing: virtual-device fusion is not simulated (the resolved
+    /// `isVirtualDeviceFusionEnabled` is always false).
     @Locked public var isAutoVirtualDeviceFusionEnabled = true
+    /// The deprecated name of `isAutoVirtualDeviceFusionEnabled`'s setting; kept and copied, changes nothing.
     @Locked public var isAutoDualCameraFusionEnabled = true
+    /// Content-aware distortion correction is not simulated: `true` is refused (`PhotoSettingsError.featureNotEnabled`).
     @Locked public var isAutoContentAwareDistortionCorrectionEnabled = false
     /// Deprecated in iOS 16: deliver the format's high-resolution still size.
     @Locked public var isHighResolutionPhotoEnabled = false
