@@ -94,7 +94,8 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
     private func receive(_ frame: StreamFrame, from stream: FrameStream, delivery: DepthDelivery, interval: Double,
                          placeholder: AVDepthData?) {
         lock.lock()
-        guard let delegate = _delegate, let queue = _queue, let connection = connections.first,
+        // A disabled connection (`isEnabled` false) carries no data to its output, as on iOS.
+        guard let delegate = _delegate, let queue = _queue, let connection = connections.first, connection.isEnabled,
               subscription?.stream === stream else { lock.unlock(); return }
         // Not this frame's turn at the depth rate (half a video frame of slack for clock jitter).
         guard frame.time >= nextDue - frame.duration / 2 else { lock.unlock(); return }

@@ -100,7 +100,8 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
 
     private func receive(_ frame: StreamFrame) {
         lock.lock()
-        guard let delegate = _delegate, let queue = _queue, let connection = connections.first,
+        // A disabled connection (`isEnabled` false) carries no data to its output, as on iOS.
+        guard let delegate = _delegate, let queue = _queue, let connection = connections.first, connection.isEnabled,
               var pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
         let drop = inFlight >= (_discardsLate ? 1 : Self.queuedFrameLimit)
         if drop { dropped += 1 } else { inFlight += 1; delivered += 1 }

@@ -159,6 +159,22 @@ final class DepthCollector: NSObject, AVCaptureDepthDataOutputDelegate, @uncheck
         #expect(p90 * 2 < unmirroredP90, "the map is mirrored: p90 \(p90) m against \(unmirroredP90) m unmirrored")
     }
 
+    /// A disabled connection carries no maps (nor drops) to its output; enabling it again resumes delivery.
+    @Test func aDisabledConnectionDeliversNoMaps() throws {
+        let (rig, output, collector) = Self.rig(.builtInDualCamera)
+        defer { rig.session.stopRunning() }
+        let connection = try #require(output.connection(with: .depthData))
+        connection.isEnabled = false
+        Thread.sleep(forTimeInterval: 1.0)   // a map already in work may still arrive
+        let before = collector.snapshot
+        Thread.sleep(forTimeInterval: 1.5)
+        let after = collector.snapshot
+        #expect(after.maps.count == before.maps.count && after.drops.count == before.drops.count,
+                "\(after.maps.count - before.maps.count) maps, \(after.drops.count - before.drops.count) drops while disabled")
+        connection.isEnabled = true
+        #expect(collector.waitFor(after.maps.count + 2).count >= after.maps.count + 2, "maps flow again once enabled")
+    }
+
     @Test func lateMapsAreDroppedAsLate() throws {
         // A client that takes 0.15 s over each map: the maps that come due meanwhile (30 a second) are late. (On
         // 2 cores the stereo matching alone may be late too; on a faster machine it is not, hence the slow client.)

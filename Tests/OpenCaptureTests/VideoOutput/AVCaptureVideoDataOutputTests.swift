@@ -115,6 +115,20 @@ import Testing
         #expect(atStop.delivered <= Int(1.5 / 0.1) + AVCaptureVideoDataOutput.queuedFrameLimit + 2)
     }
 
+    /// A disabled connection carries nothing to its output (Apple: no data flows through it); enabling it again resumes.
+    @Test func aDisabledConnectionDeliversNoFrames() throws {
+        let rig = StreamRig(frameRate: 30)
+        let connection = try #require(rig.videoOutput.connection(with: .video))
+        connection.isEnabled = false
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        Thread.sleep(forTimeInterval: 1.0)
+        let off = rig.collector.snapshot
+        #expect(off.times.isEmpty && off.dropped.isEmpty, "\(off.times.count) frames and \(off.dropped.count) drops while disabled")
+        connection.isEnabled = true
+        #expect(rig.collector.waitFor(3).count >= 3, "frames flow again once enabled")
+    }
+
     @Test func settingsAndFrameDurationsFollowTheRules() throws {
         let output = AVCaptureVideoDataOutput()
         #expect(output.videoSettings[kCVPixelBufferPixelFormatTypeKey] as? OSType == kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange)
