@@ -87,7 +87,8 @@ extension AVCaptureDevice {
 
     /// Locks focus with the lens at `lensPosition` (0…1; `currentLensPosition` keeps it). Needs the
     /// configuration lock; values outside 0…1 or a fixed-focus lens are reported and ignored (Apple raises).
-    /// The handler gets the time the lens arrived, on a global queue.
+    /// The handler gets the time the lens arrived on the host clock (`CMClockGetHostTimeClock()`, Apple's device
+    /// clock), on a global queue.
     public func setFocusModeLocked(lensPosition: Float, completionHandler handler: ((CMTime) -> Void)? = nil) {
         guard requireConfigurationLock("setFocusModeLocked") else { return }
         guard isLockingFocusWithCustomLensPositionSupported else {
@@ -106,7 +107,7 @@ extension AVCaptureDevice {
             state.positions[module.name] = current
         }
         if let handler {
-            let time = CMTime(seconds: ProcessInfo.processInfo.systemUptime, preferredTimescale: 1_000_000_000)
+            let time = CMClockGetTime(CMClockGetHostTimeClock())
             nonisolated(unsafe) let handler = handler
             DispatchQueue.global().async { handler(time) }
         }

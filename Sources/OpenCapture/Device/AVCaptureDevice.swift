@@ -508,7 +508,9 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     }
 
     /// Switches to `.custom` with the given duration and ISO (sentinels keep the current value).
-    /// Values outside the active format's range are reported and ignored (Apple raises).
+    /// Values outside the active format's range are reported and ignored (Apple raises), and the handler is not called.
+    /// The handler runs on a global queue with the host clock's time (`CMClockGetHostTimeClock()`, Apple's device
+    /// clock) at which the settings took effect (photos requested and stream frames exposed from then on use them).
     public func setExposureModeCustom(duration: CMTime, iso ISO: Float, completionHandler handler: ((CMTime) -> Void)? = nil) {
         guard requireLock("setExposureModeCustom") else { return }
         let format = activeFormat
@@ -524,13 +526,15 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         _exposureMode = .custom; _customDuration = seconds; _customISO = isoValue
         state.unlock()
         if let handler {
-            let time = CMTime(seconds: seconds, preferredTimescale: 1_000_000_000)
+            let time = CMClockGetTime(CMClockGetHostTimeClock())
             nonisolated(unsafe) let handler = handler
             DispatchQueue.global().async { handler(time) }
         }
     }
 
-    /// Sets the exposure target bias in EV, clamped by Apple's rule to min…max (out of range is reported and ignored).
+    /// Sets the exposure target bias in EV, clamped by Apple's rule to min…max (out of range is reported and ignored,
+    /// and the handler is not called). The handler runs on a global queue with the host clock's time
+    /// (`CMClockGetHostTimeClock()`, Apple's device clock) at which the bias took effect.
     public func setExposureTargetBias(_ bias: Float, completionHandler handler: ((CMTime) -> Void)? = nil) {
         guard requireLock("setExposureTargetBias") else { return }
         if bias != AVCaptureDevice.currentExposureTargetBias {
@@ -541,7 +545,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
             state.lock(); _bias = bias; state.unlock()
         }
         if let handler {
-            let time = exposureDuration
+            let time = CMClockGetTime(CMClockGetHostTimeClock())
             nonisolated(unsafe) let handler = handler
             DispatchQueue.global().async { handler(time) }
         }

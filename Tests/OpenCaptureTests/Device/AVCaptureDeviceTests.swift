@@ -1,3 +1,5 @@
+import CaptureCore
+import Foundation
 import Testing
 @testable import OpenCapture
 
@@ -30,5 +32,32 @@ import Testing
         connection.automaticallyAdjustsVideoMirroring = false
         connection.isVideoMirrored = false
         #expect(!connection.isVideoMirrored)
+    }
+
+    /// The completion handlers of the custom-exposure, bias and lens-position setters get a timestamp on the device
+    /// clock (the host clock) at which the change took effect, as Apple documents: not the exposure duration.
+    @Test func exposureAndFocusHandlersGetAHostClockTimestamp() throws {
+        let device = try #require(AVCaptureDevice.makeSimulatedDevice(.builtInWideAngleCamera, position: .back))
+        let times = Locked<[CMTime]>([])
+        let done = DispatchGroup()
+        let before = CMClockGetTime(CMClockGetHostTimeClock())
+        try device.lockForConfiguration()
+        done.enter()
+        device.setExposureModeCustom(duration: CMTime(value: 1, timescale: 100), iso: 200) { time in
+            times.withLock { $0.append(time) }; done.leave()
+        }
+        done.enter()
+        device.setExposureTargetBias(1) { time in times.withLock { $0.append(time) }; done.leave() }
+        done.enter()
+        device.setFocusModeLocked(lensPosition: 0.5) { time in times.withLock { $0.append(time) }; done.leave() }
+        device.unlockForConfiguration()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        let after = CMClockGetTime(CMClockGetHostTimeClock())
+        let received = times.wrappedValue
+        #expect(received.count == 3)
+        for time in received {
+            #expect(time.seconds >= before.seconds && time.seconds <= after.seconds,
+                    "\(time.seconds) s is not between \(before.seconds) and \(after.seconds) on the host clock")
+        }
     }
 }
