@@ -105,6 +105,11 @@ final class AVCamSampleTests: XCTestCase {
         XCTAssertTrue(processor.requestedPhotoSettings.isHighResolutionPhotoEnabled)
         XCTAssertNotNil(processor.requestedPhotoSettings.previewPhotoFormat)
         XCTAssertEqual(processor.requestedPhotoSettings.photoQualityPrioritization, .balanced)
+        // AVCam turns the matte by the photo's EXIF orientation, read `as? UInt32`: the connection is portrait (EXIF 6),
+        // so the oriented matte is taller than wide.
+        if let matte = processor.orientedPortraitEffectsMatte {
+            XCTAssertGreaterThan(CVPixelBufferGetHeight(matte), CVPixelBufferGetWidth(matte), "the matte turned upright")
+        }
         avcam.sessionQueue.sync { XCTAssertTrue(avcam.inProgressPhotoCaptureDelegates.isEmpty) }
         // AVCam saved it (completion handler after performChanges): the library holds those very bytes.
         let photos = PHAsset.fetchAssets(with: .image, options: nil).objects(at: IndexSet(0..<PHAsset.fetchAssets(with: .image, options: nil).count))

@@ -39,6 +39,9 @@ class PhotoCaptureProcessor: NSObject {
     
     private var portraitEffectsMatteData: Data?
     
+    /// Test hook (AVCam goes on to encode it with Core Image): the matte as AVCam's code oriented it.
+    private(set) var orientedPortraitEffectsMatte: CVPixelBuffer?
+    
     private var semanticSegmentationMatteDataArray = [Data]()
     private var maxPhotoProcessingTime: CMTime?
     
@@ -130,19 +133,18 @@ extension PhotoCaptureProcessor: AVCapturePhotoCaptureDelegate {
             photoData = photo.fileDataRepresentation()
         }
         // A portrait effects matte gets generated only if AVFoundation detects a face.
-        // MISSING in OpenCapture: var portraitEffectsMatte: AVPortraitEffectsMatte? { get } on AVCapturePhoto; class AVPortraitEffectsMatte with applyingExifOrientation(_ exifOrientation: CGImagePropertyOrientation) -> AVPortraitEffectsMatte and var mattingImage: CVPixelBuffer { get }; enum CGImagePropertyOrientation: UInt32
-        // if var portraitEffectsMatte = photo.portraitEffectsMatte {
-        //     if let orientation = photo.metadata[ String(kCGImagePropertyOrientation) ] as? UInt32 {
-        //         portraitEffectsMatte = portraitEffectsMatte.applyingExifOrientation(CGImagePropertyOrientation(rawValue: orientation)!)
-        //     }
-        //     let portraitEffectsMattePixelBuffer = portraitEffectsMatte.mattingImage
-        //     // Linux: removed the Core Image HEIF encoding of the matte (CIImage(cvImageBuffer:options:),
-        //     // CGColorSpace(name: CGColorSpace.sRGB), context.heifRepresentation(of:format:colorSpace:options:)).
-        //     _ = portraitEffectsMattePixelBuffer
-        //     portraitEffectsMatteData = nil
-        // } else {
+        if var portraitEffectsMatte = photo.portraitEffectsMatte {
+            if let orientation = photo.metadata[ String(kCGImagePropertyOrientation) ] as? UInt32 {
+                portraitEffectsMatte = portraitEffectsMatte.applyingExifOrientation(CGImagePropertyOrientation(rawValue: orientation)!)
+            }
+            let portraitEffectsMattePixelBuffer = portraitEffectsMatte.mattingImage
+            // Linux: removed the Core Image HEIF encoding of the matte (CIImage(cvImageBuffer:options:),
+            // CGColorSpace(name: CGColorSpace.sRGB), context.heifRepresentation(of:format:colorSpace:options:)).
+            orientedPortraitEffectsMatte = portraitEffectsMattePixelBuffer
             portraitEffectsMatteData = nil
-//         }
+        } else {
+            portraitEffectsMatteData = nil
+        }
         
         // MISSING in OpenCapture: var enabledSemanticSegmentationMatteTypes: [AVSemanticSegmentationMatte.MatteType] { get set } on AVCapturePhotoOutput
         // for semanticSegmentationType in output.enabledSemanticSegmentationMatteTypes {

@@ -16,7 +16,8 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
     public let previewPixelBuffer: CVPixelBuffer?
     /// The thumbnail format used for the embedded thumbnail, if any.
     public let embeddedThumbnailPhotoFormat: [String: Any]?
-    /// ImageIO-style metadata: `Orientation`, `{Exif}`, `{TIFF}`, `{MakerApple}`.
+    /// ImageIO-style metadata: `Orientation`, `{Exif}`, `{TIFF}`, `{MakerApple}` (empty), and what the settings' `metadata`
+    /// added; numbers are `NSNumber`s, as ImageIO's are.
     public let metadata: [String: Any]
     /// The same object every callback of the request receives.
     public let resolvedSettings: AVCaptureResolvedPhotoSettings

@@ -121,7 +121,9 @@ enum PhotoMetadataDictionary {
         return info
     }
 
-    /// ImageIO's shape: `Orientation`, `{TIFF}`, `{Exif}`, `{MakerApple}`, with the request's overrides on top.
+    /// ImageIO's shape: `Orientation`, `{TIFF}`, `{Exif}`, `{MakerApple}`, with the request's overrides on top. Numbers
+    /// are `NSNumber`s, as ImageIO's are, so they read as any numeric type that holds them exactly (AVCam's
+    /// `metadata[kCGImagePropertyOrientation] as? UInt32`; a Swift `Int` in an `Any` reads only `as? Int` on Linux).
     static func make(_ exif: ExifMetadata, overrides: [String: Any]) -> [String: Any] {
         let exifDate = exif.dateTimeOriginal.map { ExifDate(date: $0, offsetSeconds: exif.timeZoneOffsetSeconds) }
         let date = exifDate?.dateTime
@@ -167,6 +169,29 @@ enum PhotoMetadataDictionary {
                 result[key] = value
             }
         }
-        return result
+        return result.mapValues(bridged)
+    }
+
+    /// `value` with every number in it (in dictionaries and arrays too) as an `NSNumber`.
+    static func bridged(_ value: Any) -> Any {
+        switch value {
+        case let number as NSNumber: return number
+        case let dictionary as [String: Any]: return dictionary.mapValues(bridged)
+        case let array as [Any]: return array.map(bridged)
+        case let v as Int: return NSNumber(value: v)
+        case let v as Double: return NSNumber(value: v)
+        case let v as Float: return NSNumber(value: v)
+        case let v as Bool: return NSNumber(value: v)
+        case let v as UInt: return NSNumber(value: v)
+        case let v as Int64: return NSNumber(value: v)
+        case let v as UInt64: return NSNumber(value: v)
+        case let v as Int32: return NSNumber(value: v)
+        case let v as UInt32: return NSNumber(value: v)
+        case let v as Int16: return NSNumber(value: v)
+        case let v as UInt16: return NSNumber(value: v)
+        case let v as Int8: return NSNumber(value: v)
+        case let v as UInt8: return NSNumber(value: v)
+        default: return value
+        }
     }
 }

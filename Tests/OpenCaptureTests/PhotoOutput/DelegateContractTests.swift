@@ -132,6 +132,10 @@ import Testing
         #expect(exif[kCGImagePropertyExifFNumber as String] as? Double == 1.8)
         #expect((exif[kCGImagePropertyExifISOSpeedRatings as String] as? [Int])?.first ?? 0 >= 25)
         #expect(photo.metadata[kCGImagePropertyOrientation as String] as? Int == 1)
+        // ImageIO's numbers are NSNumbers: they read as any type that holds them, as AVCam reads the orientation.
+        #expect(photo.metadata[String(kCGImagePropertyOrientation)] as? UInt32 == 1)
+        #expect(tiff[kCGImagePropertyTIFFOrientation as String] as? UInt16 == 1)
+        #expect(exif[kCGImagePropertyExifFocalLenIn35mmFilm as String] as? Double == 28)
         #expect(tiff[kCGImagePropertyTIFFArtist as String] as? String == "Test Artist")
         #expect(tiff[kCGImagePropertyTIFFMake as String] as? String == "OpenCapture")
     }
