@@ -1,9 +1,13 @@
 import Foundation
 
 /// Receives a photo request's progress and results (Apple's `AVCapturePhotoCaptureDelegate`).
-/// Every method is optional (default implementations do nothing). For each request,
+/// Every method is optional (default implementations do nothing). For each accepted request,
 /// `willBeginCaptureFor` comes first and `didFinishCaptureFor` last, exactly once; all callbacks
-/// arrive on the output's serial delegate queue with the same resolved-settings object.
+/// arrive on the output's serial delegate queue with the same resolved-settings object. A request
+/// refused for its settings (where Apple raises) gets only `didFinishCaptureFor`, with the
+/// `PhotoSettingsError` and resolved settings that carry its `uniqueID` and an `expectedPhotoCount` of 0.
+/// Unlike Apple's output, OpenCapture cannot tell which methods a delegate implements, so a request whose
+/// delegate lacks `didFinishProcessingPhoto` is not refused: its photos are made and dropped.
 /// The output holds its delegate weakly: keep a strong reference until `didFinishCaptureFor`.
 public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     /// The settings are resolved; capture is about to start.
