@@ -25,7 +25,10 @@ struct DepthCommand: ParsableCommand {
     @Flag(help: "Replace output files that already exist (by default an output never replaces a file).") var overwrite = false
 
     func validate() throws {
-        guard minDisparity >= 0 else { throw DepthCommandError.invalidRange("--min-disparity \(minDisparity) must be ≥ 0") }
+        // The matcher's own limit, checked first: the default maximum (min + 128) of a huge minimum would overflow.
+        guard minDisparity >= 0, minDisparity <= 1 << 16 else {
+            throw DepthCommandError.invalidRange("--min-disparity \(minDisparity) must be within 0…65536")
+        }
         let maximum = maxDisparity ?? minDisparity + 128
         guard maximum > minDisparity, maximum - minDisparity <= 1024 else {
             throw DepthCommandError.invalidRange("--max-disparity \(maximum) must exceed --min-disparity \(minDisparity) by 1…1024")

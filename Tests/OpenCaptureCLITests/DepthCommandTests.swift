@@ -58,6 +58,8 @@ struct DepthCommandTests {
         ("PFM under another name", ["depth", "left.png", "right.png", "-o", "d.png"]),
         // Written with a space, a negative number is still the option's value (refused by range, not parsed as a flag).
         ("negative minimum", ["depth", "left.png", "right.png", "--min-disparity", "-8", "-o", "d.pfm"]),
+        // The default maximum is the minimum + 128: a minimum near Int.max must be refused, not overflow (it trapped).
+        ("huge minimum", ["depth", "left.png", "right.png", "--min-disparity", "9223372036854775807", "-o", "d.pfm"]),
         // Never over an input (the picture was written over the left image), never a picture under another name.
         ("picture over an input", ["depth", "left.png", "right.png", "--max-disparity", "32", "-o", "d.pfm", "--png", "left.png"]),
         ("map over an input", ["depth", "left.png", "right.png", "--max-disparity", "32", "-o", "./right.png.pfm", "--png", "./right.png"]),
