@@ -23,16 +23,33 @@ struct CameraOptions: ParsableArguments {
     /// The fixed capture clock `--date` asks for, or nil for the system clock.
     func captureClock() throws -> CaptureClock? {
         guard let date else { return nil }
-        let formatter = ISO8601DateFormatter()
-        guard let moment = formatter.date(from: date) else {
-            throw CLIError("--date '\(date)' must be an ISO 8601 date and time with a zone, like 2026-01-01T12:00:00+02:00")
+        let refusal = CLIError("--date '\(date)' must be an ISO 8601 date and time with a zone, like 2026-01-01T12:00:00+02:00")
+        // The zone is read here, not left to the formatter: it takes offsets no zone has (+99:99), and the photo's
+        // EXIF offset must be the one written (+0530 is +05:30, not UTC).
+        guard let moment = ISO8601DateFormatter().date(from: date), let offset = Self.zoneOffset(of: date),
+              let zone = TimeZone(secondsFromGMT: offset) else { throw refusal }
+        return .fixed(moment, timeZone: zone)
+    }
+
+    /// The offset from UTC in seconds that an ISO 8601 date and time ends with: Z, ±HH:MM, ±HHMM or ±HH, at most
+    /// 18 hours; nil for anything else.
+    static func zoneOffset(of date: String) -> Int? {
+        if date.hasSuffix("Z") || date.hasSuffix("z") { return 0 }
+        guard let time = date.firstIndex(where: { $0 == "T" || $0 == "t" }),
+              let sign = date[time...].lastIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        let zone = date[date.index(after: sign)...]
+        let parts = zone.split(separator: ":", omittingEmptySubsequences: false)
+        let hours: Substring, minutes: Substring
+        if parts.count == 2, parts[0].count == 2, parts[1].count == 2 {
+            (hours, minutes) = (parts[0], parts[1])                // ±HH:MM
+        } else if parts.count == 1, zone.count == 4 || zone.count == 2 {
+            (hours, minutes) = (zone.prefix(2), zone.count == 4 ? zone.suffix(2) : "00")   // ±HHMM or ±HH
+        } else {
+            return nil
         }
-        var offset = 0
-        if !date.hasSuffix("Z"), let sign = date.lastIndex(where: { $0 == "+" || $0 == "-" }), date.distance(from: sign, to: date.endIndex) == 6 {
-            let parts = date[date.index(after: sign)...].split(separator: ":").compactMap { Int($0) }
-            if parts.count == 2 { offset = (date[sign] == "-" ? -1 : 1) * (parts[0] * 3600 + parts[1] * 60) }
-        }
-        return .fixed(moment, timeZone: TimeZone(secondsFromGMT: offset) ?? TimeZone(secondsFromGMT: 0)!)
+        guard (hours + minutes).allSatisfy({ $0.isASCII && $0.isNumber }), let h = Int(hours), let m = Int(minutes),
+              m < 60, h * 60 + m <= 18 * 60 else { return nil }
+        return (date[sign] == "-" ? -1 : 1) * (h * 3600 + m * 60)
     }
 
     /// A running session with the chosen camera and a photo output; `configure` sets up the device and output

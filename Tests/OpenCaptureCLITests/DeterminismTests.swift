@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import OpenCaptureTestSupport
 import Testing
 
@@ -40,5 +41,28 @@ struct DeterminismTests {
         #expect(outcome.status != 0)
         #expect(outcome.stderrLines.count == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+
+    /// The zone of `--date` is the photo's: +0530 (ISO 8601's basic form) was recorded as UTC, and +99:99, which no
+    /// zone has, was taken (the photo said +00:00, three hours off).
+    @Test func theDatesZoneIsTheOneRecordedAndAnImpossibleOneIsRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-det-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for zone in ["+0530", "+05:30"] {
+            let result = try OpenCaptureBinary.tool.run(["shoot", "--preset", "low", "--date", "2026-01-01T12:00:00" + zone,
+                                                         "-o", folder.path])
+            #expect(result.status == 0, "\(result.errorOutput)")
+        }
+        for name in ["photo-1.jpg", "photo-2.jpg"] {
+            let exif = try ExifReader.read(jpeg: Data(contentsOf: folder.appendingPathComponent(name)))
+            #expect(exif.timeZoneOffsetSeconds == 19_800, "\(name)")
+            #expect(exif.dateTimeOriginal == ISO8601DateFormatter().date(from: "2026-01-01T06:30:00Z"), "\(name)")
+        }
+        for date in ["2026-01-01T12:00:00+99:99", "2026-01-01T12:00:00+05:", "2026-01-01T12:00:00+530"] {
+            let outcome = try HostileInputTests.run(["shoot", "--preset", "low", "--date", date, "-o", folder.path],
+                                                    in: FileManager.default.temporaryDirectory)
+            #expect(outcome.status != 0 && outcome.stderrLines.count == 1 && outcome.stderr.contains("--date"), "\(date): \(outcome.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).count == 2)
     }
 }
