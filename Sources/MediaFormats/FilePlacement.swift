@@ -6,9 +6,13 @@ import Foundation
 /// folder, then rename it over the final name (or, not replacing, link it there only if the name is free), so a reader
 /// never sees a partial file and a failure leaves none.
 public enum FilePlacement {
-    /// A temporary name beside `url`, hidden, marked with `tag`.
-    public static func temporaryURL(beside url: URL, tag: String) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(tag)-\(UUID().uuidString.prefix(8))")
+    /// A temporary name beside `url`, hidden, marked with `tag` and ending in `pathExtension` (when not empty). It fits
+    /// in a file name's 255 bytes whenever `url`'s name does: a long final name is shortened in it.
+    public static func temporaryURL(beside url: URL, tag: String, pathExtension: String = "") -> URL {
+        let suffix = ".\(tag)-\(UUID().uuidString.prefix(8))" + (pathExtension.isEmpty ? "" : ".\(pathExtension)")
+        var name = Substring(url.lastPathComponent)
+        while 1 + name.utf8.count + suffix.utf8.count > 255, !name.isEmpty { name = name.dropLast() }
+        return url.deletingLastPathComponent().appendingPathComponent("." + name + suffix)
     }
 
     /// Makes `temporary` durable and renames it to `url` (without `replacing`, only if nothing is there: see

@@ -26,7 +26,7 @@ public final class MovieWriter {
         }
         self.settings = settings
         self.url = url
-        temporaryURL = FilePlacement.temporaryURL(beside: url, tag: "partial").appendingPathExtension("mov")
+        temporaryURL = FilePlacement.temporaryURL(beside: url, tag: "partial", pathExtension: "mov")
         TemporaryFiles.register(temporaryURL)
         let (primaries, transfer, matrix) = settings.colorSpace == .displayP3 ? (12, 13, 1) : (1, 13, 1)
         var error = [CChar](repeating: 0, count: 256)

@@ -42,7 +42,7 @@ package final class LivePhotoRecording: @unchecked Sendable {
         self.delivery = delivery
         let stream = delivery.stream
         step = stream.configuration.frameRate >= 29 ? 2 : 1
-        temporaryURL = FilePlacement.temporaryURL(beside: delivery.url, tag: "unpaired").appendingPathExtension("mov")
+        temporaryURL = FilePlacement.temporaryURL(beside: delivery.url, tag: "unpaired", pathExtension: "mov")
         TemporaryFiles.register(temporaryURL)
         let size = stream.configuration.size
         var settings = MovieSettings(codec: delivery.codec, width: size.width, height: size.height,

@@ -86,8 +86,7 @@ public enum AtomicFile {
     /// A hidden temporary file beside `url` that `body` writes, flushed to disk and closed; removed if anything throws.
     private static func writeTemporary(beside url: URL, _ body: (Int32) throws -> Void) throws -> URL {
         try checkDestination(url)
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
+        let temporary = FilePlacement.temporaryURL(beside: url, tag: "partial")
         TemporaryFiles.register(temporary)
         let descriptor = open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

@@ -51,8 +51,7 @@ public enum MotionPhotoExporter {
             throw MotionPhotoError("\(still.lastPathComponent) and \(movie.lastPathComponent) are not a pair: content identifiers \(stillID) and \(movieID)")
         }
         try AtomicFile.checkDestination(output)
-        let folder = output.deletingLastPathComponent()
-        let mp4URL = folder.appendingPathComponent(".\(output.lastPathComponent).video-\(UUID().uuidString.prefix(8)).mp4")
+        let mp4URL = FilePlacement.temporaryURL(beside: output, tag: "video", pathExtension: "mp4")
         TemporaryFiles.register(mp4URL)
         defer {
             try? FileManager.default.removeItem(at: mp4URL)

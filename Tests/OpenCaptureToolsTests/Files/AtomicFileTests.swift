@@ -26,6 +26,20 @@ import Testing
         #expect(try Self.contents(folder) == ["photo.jpg"])
     }
 
+    /// A name of 255 bytes (the most a file name holds) is written: the temporary name beside it was the name plus a
+    /// suffix, too long for the file system, so every legal name over ~230 bytes failed with "the name is too long".
+    @Test func theLongestLegalNamesAreWritten() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in [String(repeating: "x", count: 251) + ".jpg", String(repeating: "é", count: 125) + ".jpg"] {
+            let url = folder.appendingPathComponent(name)
+            try AtomicFile.write(Data([1, 2, 3]), to: url, replacing: false)
+            try AtomicFile.write(to: url) { descriptor in _ = [UInt8(4)].withUnsafeBytes { write(descriptor, $0.baseAddress, 1) } }
+            #expect(try Data(contentsOf: url) == Data([4]))
+        }
+        #expect(try Self.contents(folder).count == 2)
+    }
+
     @Test func withoutReplacingAFileThereIsKeptAndNothingIsLeftBehind() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
