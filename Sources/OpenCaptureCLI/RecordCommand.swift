@@ -8,14 +8,15 @@ struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "record", abstract: "Record a movie (H.264 or HEVC) from the simulated camera.")
 
     @OptionGroup var camera: CameraOptions
-    @Option(parsing: .unconditional, help: "Seconds to record.") var duration: Double = 3
+    @Option(parsing: .unconditional, help: "Seconds to record (0.001…3600).") var duration: Double = 3
     @Option(help: "Frames per second (1…60).") var fps: Int32 = 30
     @Option(help: "Codec: h264 or hevc.") var codec: String = "h264"
     @Flag(name: .customLong("no-sound"), help: "Record without the microphone (no audio track).") var noSound = false
     @Option(name: .shortAndLong, help: "The movie to write (.mov); must not exist.") var output: String = "clip.mov"
 
     func validate() throws {
-        guard duration.isFinite, duration > 0, duration <= 3600 else { throw CLIError("--duration must be more than 0 and at most 3600 seconds") }
+        // Not just above 0: a limit that rounds to a zero CMTime is no limit at all, and the recording never ended.
+        guard duration.isFinite, duration >= 0.001, duration <= 3600 else { throw CLIError("--duration \(duration) must be 0.001…3600 seconds") }
         guard (1...60).contains(fps) else { throw CLIError("--fps must be 1…60") }
         guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }
     }
@@ -43,7 +44,7 @@ struct RecordCommand: AsyncParsableCommand {
         if let connection = movie.connections.first {
             movie.setOutputSettings([AVVideoCodecKey: codec == "hevc" ? AVVideoCodecType.hevc : .h264], for: connection)
         }
-        movie.maxRecordedDuration = CMTime(seconds: duration, preferredTimescale: 600)
+        movie.maxRecordedDuration = CMTime(seconds: duration, preferredTimescale: 1_000_000)
         // The stream's size: photo-sized formats stream (and record) 1440 wide, as an iPhone's photo mode does.
         let size = device.streamSize
         print("\(device.localizedName): recording \(size.width)×\(size.height) at \(fps) fps for \(duration) s to \(url.path)")
