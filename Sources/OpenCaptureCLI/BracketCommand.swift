@@ -17,6 +17,8 @@ struct BracketCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
+        // An empty name (an unset shell variable) would put the photos in the current folder unasked.
+        guard !output.isEmpty else { throw CLIError("-o: give a folder for the photos") }
         if (ev == nil) == (manual == nil) { throw CLIError("give exactly one of --ev and --manual") }
         _ = try entries()
     }

@@ -10,6 +10,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Session preset for the demo photos (photo = 12 MP).") var preset: PresetChoice = .photo
     @Option(help: "Simulation seed.") var seed: UInt64 = 1
 
+    func validate() throws {
+        // An empty name (an unset shell variable) would put the photos in the current folder unasked.
+        guard !output.isEmpty else { throw CLIError("-o: give a folder for the photos") }
+    }
+
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
         try AtomicFile.makeFolder(directory)

@@ -13,6 +13,8 @@ struct LiveCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the still and the movie.") var output: String = "out"
 
     func validate() throws {
+        // An empty name (an unset shell variable) would put the still and the movie in the current folder unasked.
+        guard !output.isEmpty else { throw CLIError("-o: give a folder for the still and the movie") }
         guard ["heic", "jpeg"].contains(format) else { throw CLIError("--format must be heic or jpeg") }
         guard camera.sessionPreset == .photo else { throw CLIError("Live Photos need the photo preset (--preset photo, the default)") }
         guard ["h264", "hevc"].contains(codec) else { throw CLIError("--codec must be h264 or hevc") }

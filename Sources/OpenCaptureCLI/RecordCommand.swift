@@ -15,6 +15,8 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The movie to write (.mov); must not exist.") var output: String = "clip.mov"
 
     func validate() throws {
+        // An empty name named the current folder: "… exists; a recording never replaces a file".
+        guard !output.isEmpty else { throw CLIError("-o: give a name for the movie, e.g. clip.mov") }
         // Not just above 0: a limit that rounds to a zero CMTime is no limit at all, and the recording never ended.
         guard duration.isFinite, duration >= 0.001, duration <= 3600 else { throw CLIError("--duration \(duration) must be 0.001…3600 seconds") }
         guard (1...60).contains(fps) else { throw CLIError("--fps must be 1…60") }

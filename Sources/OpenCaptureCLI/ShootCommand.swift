@@ -27,6 +27,8 @@ struct ShootCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "Folder for the photos.") var output: String = "out"
 
     func validate() throws {
+        // An empty name (an unset shell variable) would put the photos in the current folder unasked.
+        guard !output.isEmpty else { throw CLIError("-o: give a folder for the photos") }
         if (iso == nil) != (duration == nil) { throw CLIError("--iso and --duration go together") }
         if let duration, parseSeconds(duration) == nil {
             throw CLIError("--duration '\(duration)' must be a positive number of seconds like 0.01 or 1/100")

@@ -105,6 +105,10 @@ struct HostileInputTests {
         ("shoot focus point outside", ["shoot", "--focus-point", "1.5,0", "--preset", "low", "-o", "out"]),
         ("bracket empty ev", ["bracket", "--ev=-2,,2", "--preset", "low", "-o", "out"]),
         ("bracket ev 100", ["bracket", "--ev=-2,0,100", "--preset", "low", "-o", "out"]),
+        ("shoot empty output folder", ["shoot", "--preset", "low", "-o", ""]),
+        ("bracket empty output folder", ["bracket", "--ev=0", "--preset", "low", "-o", ""]),
+        ("live empty output folder", ["live", "-o", ""]),
+        ("record empty output name", ["record", "--preset", "low", "--duration", "0.2", "-o", ""]),
         ("record too short to end", ["record", "--preset", "low", "--duration", "1e-300", "-o", "clip.mov"]),
         ("bracket manual ISO 0", ["bracket", "--manual", "1/60@0,1/30@100", "--preset", "low", "-o", "out"]),
     ]
