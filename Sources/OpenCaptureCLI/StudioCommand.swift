@@ -9,11 +9,12 @@ struct StudioCommand: AsyncParsableCommand {
         abstract: "A camera app in your browser: shutter, modes, live capture timeline, and a gallery of the photo library.")
 
     @Option(help: "Address to listen on (loopback by default; give 0.0.0.0 to serve the network).") var host = "127.0.0.1"
-    @Option(help: "Port (0 picks a free one).") var port = 8080
+    @Option(parsing: .unconditional, help: "Port (0 picks a free one).") var port = 8080
     @Option(help: "Photo library folder (default: the shared library).") var library: String?
-    @Option(help: "Session preset of the camera: photo (12 MP), high (1080p), hd720, vga.") var preset: PresetChoice = .photo
+    @Option(help: "Session preset of the camera: photo (12 MP), high (1080p), hd720, vga, medium, low.") var preset: PresetChoice = .photo
 
     func validate() throws {
+        guard !host.isEmpty else { throw CLIError("--host: give an address, e.g. 127.0.0.1") }
         guard (0...65535).contains(port) else { throw CLIError("--port \(port) must be 0…65535") }
     }
 

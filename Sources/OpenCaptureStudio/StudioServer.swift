@@ -66,6 +66,9 @@ public struct StudioServer: Sendable {
                 ? "port \(configuration.port) is in use on \(configuration.host) (another studio or server listens there): "
                     + "choose another with --port, or 0 for a free one"
                 : "cannot listen on \(configuration.host):\(configuration.port): the address is not this machine's (--host)")
+        } catch is SocketAddressError.UnknownHost {
+            // A name that does not resolve: said plainly, not as NIO's "SocketAddressError.UnknownHost …".
+            throw StudioStartError(description: "cannot listen on '\(configuration.host)': no address has that name (--host)")
         }
     }
 

@@ -67,6 +67,16 @@ struct HostileInputTests {
         #expect(cut.errorOutput.contains("depth-cut.jpg: error: damaged depth"), "\(cut.errorOutput)")
     }
 
+    /// A host name that resolves to nothing is one plain line, not NIO's "SocketAddressError.UnknownHost …".
+    @Test func studioOnAnUnknownHostSaysSoPlainly() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try Self.run(["studio", "--host", "nonexistent.invalid", "--port", "0", "--library", "library"], in: folder)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("--host") && !outcome.stderr.contains("SocketAddressError"),
+                "\(outcome.stderr)")
+    }
+
     static let cases: [(String, [String])] = [
         ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
         ("fuse one file twice", ["fuse", "good.jpg", "./good.jpg", "-o", "fused.jpg"]),
@@ -110,6 +120,9 @@ struct HostileInputTests {
         ("live empty output folder", ["live", "-o", ""]),
         ("record empty output name", ["record", "--preset", "low", "--duration", "0.2", "-o", ""]),
         ("record too short to end", ["record", "--preset", "low", "--duration", "1e-300", "-o", "clip.mov"]),
+        // "Missing value for '--port <port>'" (-1 read as an option) and a server that tried to resolve "".
+        ("studio negative port", ["studio", "--port", "-1"]),
+        ("studio empty host", ["studio", "--host", "", "--port", "0"]),
         ("bracket manual ISO 0", ["bracket", "--manual", "1/60@0,1/30@100", "--preset", "low", "-o", "out"]),
     ]
 
