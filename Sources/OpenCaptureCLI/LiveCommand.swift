@@ -23,6 +23,8 @@ struct LiveCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
         try AtomicFile.makeFolder(directory)
+        // A folder the files cannot be written into is said now, not after the viewfinder, the shutter and the movie.
+        try AtomicFile.checkDestination(directory.appendingPathComponent("live-\(OutputNumbering.next("live", in: directory)).heic"))
         let (session, device, photoOutput) = try camera.makeSession { _, photoOutput in
             guard photoOutput.isLivePhotoCaptureSupported else { throw CLIError("Live Photo capture is not supported here") }
             photoOutput.isLivePhotoCaptureEnabled = true
@@ -48,7 +50,8 @@ struct LiveCommand: AsyncParsableCommand {
         settings.livePhotoVideoCodecType = codec == "hevc" ? .hevc : .h264
         let delegate = PrintingPhotoDelegate(directory: directory, name: name)
         await delegate.capture(settings, with: photoOutput)
-        if let failure = delegate.failure { throw CLIError("the Live Photo failed: \(failure)") }
+        // An AVError as its sentence, not its NSError dump.
+        if let failure = delegate.failure { throw CLIError("the Live Photo failed: \(MovieRecordingWaiter.describe(failure))") }
     }
 }
 

@@ -77,6 +77,25 @@ struct HostileInputTests {
                 "\(outcome.stderr)")
     }
 
+    /// A Live Photo into a folder it cannot write: one plain line before the camera starts, not, after the whole
+    /// capture, the AVError's NSError dump naming a hidden temporary movie. (Root writes anywhere: not run as root.)
+    @Test(.enabled(if: getuid() != 0, "root may write into a read-only folder"))
+    func liveIntoAReadOnlyFolderSaysSoAtOnce() throws {
+        let folder = try Self.scratch()
+        let locked = folder.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+        chmod(locked.path, 0o555)
+        defer {
+            chmod(locked.path, 0o755)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let outcome = try Self.run(["live", "-o", "locked"], in: folder)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains("permission denied") && !outcome.stderr.contains("Domain"),
+                "\(outcome.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
+    }
+
     static let cases: [(String, [String])] = [
         ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
         ("fuse one file twice", ["fuse", "good.jpg", "./good.jpg", "-o", "fused.jpg"]),
