@@ -1,4 +1,5 @@
 import ArgumentParser
+import Depth
 import Foundation
 import OpenCapture
 
@@ -9,15 +10,18 @@ struct PortraitCommand: ParsableCommand {
         abstract: "Render a shallow depth of field from a JPEG or HEIC photo with embedded depth.")
 
     @Argument(help: "A JPEG or HEIC photo with depth (e.g. from `opencapture shoot --device dual --depth`).") var photo: String
-    @Option(help: "f-number of the simulated full-frame lens.") var aperture: Double = 2.8
-    @Option(help: "Focus distance in metres (default: the subject at the centre).") var focusDistance: Double?
+    @Option(help: "f-number of the simulated full-frame lens (0.95 or more).") var aperture: Double = 2.8
+    @Option(help: "Focus distance in metres, 0.05 or more (default: the subject at the centre).") var focusDistance: Double?
     @Option(name: .shortAndLong, help: "Output JPEG.") var output: String
     @Flag(help: "Replace output files that already exist (by default an output never replaces a file).") var overwrite = false
 
     func validate() throws {
-        guard aperture.isFinite, aperture > 0 else { throw CLIError("--aperture \(aperture) must be a positive f-number") }
-        if let focusDistance, !(focusDistance.isFinite && focusDistance > 0) {
-            throw CLIError("--focus-distance \(focusDistance) must be a positive number of metres")
+        // The renderer's own limits, checked before the photo is read: its refusal came after, under the photo's name.
+        guard aperture.isFinite, aperture >= PortraitRenderer.widestAperture else {
+            throw CLIError("--aperture \(aperture) must be an f-number of at least \(PortraitRenderer.widestAperture)")
+        }
+        if let focusDistance, !(focusDistance.isFinite && focusDistance >= PortraitRenderer.nearestFocus) {
+            throw CLIError("--focus-distance \(focusDistance) must be at least \(PortraitRenderer.nearestFocus) m")
         }
         let suffix = URL(fileURLWithPath: output).pathExtension.lowercased()
         guard suffix == "jpg" || suffix == "jpeg" else {

@@ -25,6 +25,17 @@ struct PortraitCommandTests {
         #expect(try Data(contentsOf: output) == Data("my own photo".utf8))
     }
 
+    /// An aperture or focus the renderer cannot use is named before the photo is read: f/0.5 was refused only after
+    /// reading, as "<photo>: --aperture 0.5 …", and a missing photo hid it behind "cannot read".
+    @Test(arguments: [["--aperture", "0.5"], ["--focus-distance", "0.01"]])
+    func anImpossibleLensIsNamedBeforeThePhotoIsRead(_ lens: [String]) throws {
+        let folder = try DepthCommandTests.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outcome = try HostileInputTests.run(["portrait", "missing.jpg", "-o", "out.jpg"] + lens, in: folder)
+        #expect(outcome.status != 0 && outcome.stderrLines.count == 1, "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(lens[0]) && !outcome.stderr.contains("missing.jpg"), "\(outcome.stderr)")
+    }
+
     @Test(arguments: failures.map(\.0))
     func badInputIsOneLineAndNothingWritten(_ name: String) throws {
         try DepthCommandTests.expectRefusal(try #require(Self.failures.first { $0.0 == name }?.1))
