@@ -6,8 +6,8 @@ import OpenCaptureTools
 /// `opencapture library`: the photo library that `PHPhotoLibrary.shared()` opens.
 struct LibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "library",
-        abstract: "Import photos into the photo library and list it (PhotoKit's PHPhotoLibrary on SQLite).",
-        subcommands: [Import.self, List.self])
+        abstract: "Import photos into the photo library, list, export, edit and delete them (PhotoKit's PHPhotoLibrary on SQLite).",
+        subcommands: [Import.self, List.self, Export.self, Edit.self, Delete.self])
 
     struct Location: ParsableArguments {
         @Option(help: "Library folder (default: $OPENCAPTURE_PHOTO_LIBRARY, else ~/.local/share/opencapture/Photos).")
@@ -17,6 +17,30 @@ struct LibraryCommand: ParsableCommand {
             guard let library else { return PHPhotoLibrary.shared() }
             guard !library.isEmpty else { throw ValidationError("--library needs a folder") }
             return PHPhotoLibrary(url: URL(fileURLWithPath: library, isDirectory: true))
+        }
+
+        /// The existing library and its assets (hidden ones too) with these identifiers, as `list` prints them or by
+        /// their UUID alone, any case; an identifier it does not hold is an error naming it, and nothing is done.
+        func assets(_ identifiers: [String]) throws -> (PHPhotoLibrary, [PHAsset]) {
+            let library = try open()
+            try library.openExistingLibrary()
+            let options = PHFetchOptions()
+            options.includeHiddenAssets = true
+            let wanted = identifiers.map { id in
+                (id.contains("/") ? id : id + PHAssetCreationRequest.identifierSuffix).uppercased()
+            }
+            let result = library.fetchAssets(withLocalIdentifiers: wanted, options: options)
+            let found = result.objects(at: IndexSet(0..<result.count))
+            let held = Set(found.map(\.localIdentifier))
+            let missing = zip(identifiers, wanted).filter { !held.contains($0.1) }.map(\.0)
+            guard missing.isEmpty else {
+                throw CLIError("the library at \(library.url.path) holds no asset \(missing.joined(separator: ", ")) "
+                                      + "(`opencapture library list --hidden` shows every identifier)")
+            }
+            // In the order given, each once.
+            var seen = Set<String>()
+            let ordered = wanted.compactMap { id in seen.insert(id).inserted ? found.first { $0.localIdentifier == id } : nil }
+            return (library, ordered)
         }
     }
 
@@ -73,6 +97,7 @@ struct LibraryCommand: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the library's assets, newest first.")
         @OptionGroup var location: Location
+        @Flag(help: "List hidden assets too.") var hidden = false
 
         func run() throws {
             let library = try location.open()
@@ -80,6 +105,7 @@ struct LibraryCommand: ParsableCommand {
             try library.openExistingLibrary()
             let options = PHFetchOptions()
             options.sortDescriptors = [NSSortDescriptor(keyPath: \PHAsset.creationDate, ascending: false)]
+            options.includeHiddenAssets = hidden
             let assets = library.fetchAssets(with: options)
             print("\(assets.count) asset\(assets.count == 1 ? "" : "s") in \(library.url.path)")
             let format = ISO8601DateFormatter()
@@ -88,9 +114,80 @@ struct LibraryCommand: ParsableCommand {
                 var tags: [String] = []
                 if asset.mediaSubtypes.contains(.photoLive) { tags.append("Live") }
                 if asset.mediaSubtypes.contains(.photoDepthEffect) { tags.append("depth") }
+                if asset.isFavorite { tags.append("favourite") }
+                if asset.isHidden { tags.append("hidden") }
+                let length = asset.mediaType == .video ? String(format: " %.2f s", asset.duration) : ""
                 print("\(asset.localIdentifier)  \(asset.creationDate.map(format.string(from:)) ?? "-")  \(asset.mediaType) "
-                      + "\(asset.pixelWidth)×\(asset.pixelHeight)  \(kinds)" + (tags.isEmpty ? "" : "  [\(tags.joined(separator: ", "))]"))
+                      + "\(asset.pixelWidth)×\(asset.pixelHeight)\(length)  \(kinds)" + (tags.isEmpty ? "" : "  [\(tags.joined(separator: ", "))]"))
             }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract:
+            "Copy assets' original files (photo, Live Photo movie, RAW, …) out of the library under their original names; an existing file is never replaced.")
+        @Argument(help: "Asset identifiers, as `library list` prints them (the UUID alone will do).") var identifiers: [String]
+        @Option(name: .shortAndLong, help: "Folder to write into (made if missing).") var output: String
+        @OptionGroup var location: Location
+
+        func run() throws {
+            guard !output.isEmpty else { throw CLIError("-o needs a folder") }
+            let (_, assets) = try location.assets(identifiers)
+            let folder = URL(fileURLWithPath: output, isDirectory: true)
+            try AtomicFile.makeFolder(folder)
+            // Every file named and checked before any is written: all are written or, should one name be taken, none.
+            var files: [(data: Data, url: URL)] = []
+            var names = Set<String>()
+            for asset in assets {
+                for resource in PHAssetResource.assetResources(for: asset) {
+                    let url = folder.appendingPathComponent(resource.originalFilename)
+                    guard names.insert(resource.originalFilename).inserted else {
+                        throw CLIError("two of the assets' files are named \(resource.originalFilename): export them into different folders")
+                    }
+                    guard !AtomicFile.exists(url) else { throw CLIError("\(url.path) exists; export never replaces a file") }
+                    files.append((try PHAssetResourceManager.default().data(for: resource), url))
+                }
+            }
+            try AtomicFile.write(files, replacing: false)
+            for file in files { print("→ \(file.url.path)") }
+        }
+    }
+
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract:
+            "Mark assets as favourites or not, hide or show them (PHAssetChangeRequest), all in one change.")
+        @Argument(help: "Asset identifiers, as `library list --hidden` prints them (the UUID alone will do).") var identifiers: [String]
+        @Flag(inversion: .prefixedNo, help: "Favourite (--favorite) or not (--no-favorite).") var favorite: Bool?
+        @Flag(inversion: .prefixedNo, help: "Hidden from fetches (--hidden) or shown (--no-hidden).") var hidden: Bool?
+        @OptionGroup var location: Location
+
+        func validate() throws {
+            guard favorite != nil || hidden != nil else { throw ValidationError("say what to change: --favorite, --no-favorite, --hidden or --no-hidden") }
+        }
+
+        func run() throws {
+            let (library, assets) = try location.assets(identifiers)
+            try library.performChangesAndWait {
+                for asset in assets {
+                    let request = PHAssetChangeRequest(for: asset)
+                    if let favorite { request.isFavorite = favorite }
+                    if let hidden { request.isHidden = hidden }
+                }
+            }
+            print("changed \(assets.count) asset\(assets.count == 1 ? "" : "s")")
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract:
+            "Delete assets and their files (unless another asset holds the same bytes), all in one change. There is no Recently Deleted: export first what you may want back.")
+        @Argument(help: "Asset identifiers, as `library list --hidden` prints them (the UUID alone will do).") var identifiers: [String]
+        @OptionGroup var location: Location
+
+        func run() throws {
+            let (library, assets) = try location.assets(identifiers)
+            try library.performChangesAndWait { PHAssetChangeRequest.deleteAssets(assets as NSArray) }
+            print("deleted \(assets.count) asset\(assets.count == 1 ? "" : "s") from \(library.url.path)")
         }
     }
 }

@@ -400,7 +400,10 @@ final class PhotoStore: Sendable {
         // Committed: the files take their stored names (one that cannot now is renamed by the next open; it is read
         // under its staged name meanwhile), and deleted assets' files go (one that cannot now goes at the next open).
         for file in staged { PhotoStore.place(file.staged, at: file.stored) }
-        for file in setAside { try? FileManager.default.removeItem(at: file.staged) }
+        for file in setAside {
+            try? FileManager.default.removeItem(at: file.staged)
+            rmdir(file.stored.deletingLastPathComponent().path)   // its `ab/` folder, if that was its last file
+        }
         return done
     }
 

@@ -65,6 +65,42 @@ struct LibraryCommandTests {
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 3)
     }
 
+    /// Export, edit and delete by the identifiers `list` prints (or their UUID alone): export copies the originals
+    /// under their names and replaces nothing; edit and delete change the library, and an identifier it does not hold
+    /// fails the whole command.
+    @Test func assetsAreExportedEditedAndDeleted() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos").path, tool = OpenCaptureBinary.tool
+        let first = try Self.photo(5, in: folder, name: "IMG_0005.JPG"), second = try Self.photo(6, in: folder, name: "IMG_0006.JPG")
+        #expect(try tool.run(["library", "import", first.path, second.path, "--library", library]).status == 0)
+        let ids = try tool.run(["library", "list", "--library", library]).output.split(separator: "\n").dropFirst()
+            .map { String($0.split(separator: " ")[0]) }
+        try #require(ids.count == 2)
+        let uuid = String(ids[0].split(separator: "/")[0]).lowercased()
+
+        let exported = folder.appendingPathComponent("out")
+        #expect(try tool.run(["library", "export", uuid, ids[1], "-o", exported.path, "--library", library]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: exported.path).sorted()
+        #expect(names == ["IMG_0005.JPG", "IMG_0006.JPG"])
+        #expect(try Data(contentsOf: exported.appendingPathComponent("IMG_0005.JPG")) == Data(contentsOf: first))
+        var result = try tool.run(["library", "export", ids[0], "-o", exported.path, "--library", library])
+        #expect(result.status != 0 && result.errorOutput.contains("exists"))
+
+        #expect(try tool.run(["library", "edit", uuid, "--favorite", "--hidden", "--library", library]).status == 0)
+        #expect(try tool.run(["library", "list", "--library", library]).output.hasPrefix("1 asset in "))
+        result = try tool.run(["library", "list", "--hidden", "--library", library])
+        #expect(result.output.contains("[favourite, hidden]"))
+
+        result = try tool.run(["library", "delete", ids[1], "NOT-AN-ASSET", "--library", library])
+        #expect(result.status != 0 && result.errorOutput.contains("NOT-AN-ASSET"))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 2)
+        #expect(try tool.run(["library", "delete", ids[1], "--library", library]).status == 0)
+        result = try tool.run(["library", "list", "--hidden", "--library", library])
+        #expect(result.output.hasPrefix("1 asset in ") && result.output.contains(ids[0]))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 1)
+    }
+
     @Test func aBadFileIsOneLineAndNothingIsImported() throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
