@@ -19,28 +19,34 @@ struct LibraryCommand: ParsableCommand {
             return PHPhotoLibrary(url: URL(fileURLWithPath: library, isDirectory: true))
         }
 
-        /// The existing library and its assets (hidden ones too) with these identifiers, as `list` prints them or by
-        /// their UUID alone, any case; an identifier it does not hold is an error naming it, and nothing is done.
+        /// The existing library and its assets (hidden ones too) with these identifiers — as `list` prints them, or
+        /// the start of one (its UUID, or as much of it as no other asset's starts with), any case — in the order
+        /// given, each once. An identifier matching no asset, or several, is an error naming it, and nothing is done.
         func assets(_ identifiers: [String]) throws -> (PHPhotoLibrary, [PHAsset]) {
             let library = try open()
             try library.openExistingLibrary()
             let options = PHFetchOptions()
             options.includeHiddenAssets = true
-            let wanted = identifiers.map { id in
-                (id.contains("/") ? id : id + PHAssetCreationRequest.identifierSuffix).uppercased()
+            let result = library.fetchAssets(with: options)
+            let all = result.objects(at: IndexSet(0..<result.count))
+            var chosen: [PHAsset] = [], unknown: [String] = []
+            for id in identifiers {
+                let key = id.uppercased()
+                let matches = all.filter { $0.localIdentifier == key || (!key.isEmpty && $0.localIdentifier.hasPrefix(key)) }
+                if matches.count > 1, !matches.contains(where: { $0.localIdentifier == key }) {
+                    throw CLIError("\(id) starts \(matches.count) assets' identifiers: give more of it")
+                }
+                guard let asset = matches.first(where: { $0.localIdentifier == key }) ?? matches.first else {
+                    unknown.append(id)
+                    continue
+                }
+                if !chosen.contains(asset) { chosen.append(asset) }
             }
-            let result = library.fetchAssets(withLocalIdentifiers: wanted, options: options)
-            let found = result.objects(at: IndexSet(0..<result.count))
-            let held = Set(found.map(\.localIdentifier))
-            let missing = zip(identifiers, wanted).filter { !held.contains($0.1) }.map(\.0)
-            guard missing.isEmpty else {
-                throw CLIError("the library at \(library.url.path) holds no asset \(missing.joined(separator: ", ")) "
-                                      + "(`opencapture library list --hidden` shows every identifier)")
+            guard unknown.isEmpty else {
+                throw CLIError("the library at \(library.url.path) holds no asset \(unknown.joined(separator: ", ")) "
+                               + "(`opencapture library list --hidden` shows every identifier)")
             }
-            // In the order given, each once.
-            var seen = Set<String>()
-            let ordered = wanted.compactMap { id in seen.insert(id).inserted ? found.first { $0.localIdentifier == id } : nil }
-            return (library, ordered)
+            return (library, chosen)
         }
     }
 
@@ -126,7 +132,7 @@ struct LibraryCommand: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(abstract:
             "Copy assets' original files (photo, Live Photo movie, RAW, …) out of the library under their original names; an existing file is never replaced.")
-        @Argument(help: "Asset identifiers, as `library list` prints them (the UUID alone will do).") var identifiers: [String]
+        @Argument(help: "Asset identifiers, as `library list` prints them, or their first characters.") var identifiers: [String]
         @Option(name: .shortAndLong, help: "Folder to write into (made if missing).") var output: String
         @OptionGroup var location: Location
 
@@ -156,7 +162,7 @@ struct LibraryCommand: ParsableCommand {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(abstract:
             "Mark assets as favourites or not, hide or show them (PHAssetChangeRequest), all in one change.")
-        @Argument(help: "Asset identifiers, as `library list --hidden` prints them (the UUID alone will do).") var identifiers: [String]
+        @Argument(help: "Asset identifiers, as `library list --hidden` prints them, or their first characters.") var identifiers: [String]
         @Flag(inversion: .prefixedNo, help: "Favourite (--favorite) or not (--no-favorite).") var favorite: Bool?
         @Flag(inversion: .prefixedNo, help: "Hidden from fetches (--hidden) or shown (--no-hidden).") var hidden: Bool?
         @OptionGroup var location: Location
@@ -181,7 +187,7 @@ struct LibraryCommand: ParsableCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(abstract:
             "Delete assets and their files (unless another asset holds the same bytes), all in one change. There is no Recently Deleted: export first what you may want back.")
-        @Argument(help: "Asset identifiers, as `library list --hidden` prints them (the UUID alone will do).") var identifiers: [String]
+        @Argument(help: "Asset identifiers, as `library list --hidden` prints them, or their first characters.") var identifiers: [String]
         @OptionGroup var location: Location
 
         func run() throws {

@@ -65,7 +65,7 @@ struct LibraryCommandTests {
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 3)
     }
 
-    /// Export, edit and delete by the identifiers `list` prints (or their UUID alone): export copies the originals
+    /// Export, edit and delete by the identifiers `list` prints (or their start): export copies the originals
     /// under their names and replaces nothing; edit and delete change the library, and an identifier it does not hold
     /// fails the whole command.
     @Test func assetsAreExportedEditedAndDeleted() throws {
@@ -77,7 +77,7 @@ struct LibraryCommandTests {
         let ids = try tool.run(["library", "list", "--library", library]).output.split(separator: "\n").dropFirst()
             .map { String($0.split(separator: " ")[0]) }
         try #require(ids.count == 2)
-        let uuid = String(ids[0].split(separator: "/")[0]).lowercased()
+        let uuid = String(ids[0].prefix(8)).lowercased()
 
         let exported = folder.appendingPathComponent("out")
         #expect(try tool.run(["library", "export", uuid, ids[1], "-o", exported.path, "--library", library]).status == 0)
