@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Creates an asset from photo, video or audio resources inside a change block (Apple's
 /// `PHAssetCreationRequest`, a `PHAssetChangeRequest`): `PHPhotoLibrary.shared().performChanges({ …
@@ -24,6 +27,12 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest {
             }
             guard !isFolder.boolValue else {
                 throw PHPhotosError(.invalidResource, "\(label) is a folder, not a file (\(fileURL.path))")
+            }
+            // A device, pipe or socket (/dev/zero, a FIFO) is no photo: reading one would never end, or fail as "permission
+            // denied" where the reason is what it is.
+            var status = stat()
+            if stat(fileURL.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+                throw PHPhotosError(.invalidResource, "\(label) is not a regular file (\(fileURL.path) is a device, pipe or socket)")
             }
             do {
                 return try Data(contentsOf: fileURL)

@@ -116,6 +116,15 @@ import Testing
         #expect(errors[0]?.code == .invalidResource && errors[0]?.reason == "resource 1 (.photo, IMG_0001.JPG) is a folder, not a file (\(subfolder.path))",
                 "\(String(describing: errors[0]))")
         #expect(errors[1]?.code == .missingResource, "\(String(describing: errors[1]))")
+        // A device is no photo, and says so (it read as "permission denied", or would be read for ever).
+        do {
+            try library.performChangesAndWait {
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: URL(fileURLWithPath: "/dev/zero"), options: nil)
+            }
+            Issue.record("/dev/zero was accepted")
+        } catch let error as PHPhotosError {
+            #expect(error.code == .invalidResource && error.reason.contains("not a regular file"), "\(error)")
+        }
         #expect(errors[1]?.reason == "creation request 2 of 2: resource 1 (.photo, gone.jpg): there is no file at \(folder.path)/gone.jpg",
                 "\(String(describing: errors[1]))")
         #expect(library.fetchAssets().count == 0)
