@@ -9,8 +9,10 @@ import OpenCaptureTestSupport
 import Testing
 @testable import OpenCaptureStudio
 
-/// The studio's HTTP API on a live server (loopback, a free port, a VGA camera, a library of its own).
-@Suite(.serialized) struct StudioServerTests {
+/// The studio's HTTP API on a live server (loopback, a free port, a VGA camera, a library of its own). Each test has a
+/// time limit: a server that never starts or never answers (a start-up check that stopped failing once hung the suite,
+/// and CI with it) fails its test instead.
+@Suite(.serialized, .timeLimit(.minutes(1))) struct StudioServerTests {
     /// A running studio for one test.
     final class Running: @unchecked Sendable {
         // `@unchecked Sendable`: `lock` guards `port`; the rest is set once.
