@@ -37,8 +37,12 @@ enum EndToEndBenchmark {
             let time = median(results.map(\.seconds)), peak = median(results.map(\.peakMB))
             medianTimes[name] = time
             report("e2e.\(name).time", time, "s", format: "%.2f", anchor: anchor)
+            // The spread beside the median: a 0.1 s command swings by half its time between minutes on this machine.
+            let times = results.map(\.seconds), cpu = results.map(\.cpuSeconds)
+            let spread = times.count > 1
+                ? String(format: "; runs %.2f–%.2f s, CPU %.2f–%.2f s", times.min()!, times.max()!, cpu.min()!, cpu.max()!) : ""
             report("e2e.\(name).peak_rss", peak, "MB", format: "%.0f",
-                   anchor: String(format: "CPU %.2f s (user+sys)", median(results.map(\.cpuSeconds))))
+                   anchor: String(format: "CPU %.2f s (user+sys)", median(cpu)) + spread)
             return folder
         }
 
