@@ -248,15 +248,16 @@ public struct StudioServer: Sendable {
     }
 
     /// The viewfinder as Motion JPEG (`multipart/x-mixed-replace`), for as long as the client watches: when a write
-    /// fails — the client closed the connection — the subscription ends and the camera stops streaming unless someone
-    /// else watches.
+    /// fails — the client closed the connection — or the client reads no frame for `StudioViewfinder.stallLimit`
+    /// seconds, the subscription ends and the camera stops streaming unless someone else watches.
     func viewfinder() async throws -> Response {
         let finder = camera.viewfinder
-        let (id, frames) = finder.subscribe()
         let camera = camera, lighting = configuration.lighting
+        let unwatched: @Sendable () async -> Void = { try? await camera.updateViewfinder(defaultLighting: lighting) }
+        let (id, frames) = finder.subscribe(onStall: { Task { await unwatched() } })
         let stop: @Sendable () async -> Void = {
             finder.end(id)
-            try? await camera.updateViewfinder(defaultLighting: lighting)
+            await unwatched()
         }
         do {
             try await camera.updateViewfinder(defaultLighting: lighting)

@@ -8,24 +8,41 @@ import OpenCapture
 final class StudioViewfinder: NSObject, AVCaptureVideoDataOutputSampleBufferDelegate, @unchecked Sendable {
     // `@unchecked Sendable`: `lock` guards `subscribers`, `nextID` and `lastSent`, the only mutable fields.
     private let lock = NSLock()
-    private var subscribers: [Int: AsyncStream<Data>.Continuation] = [:]
+    private var subscribers: [Int: Subscriber] = [:]
     private var nextID = 0
     private var lastSent = 0.0
     static let maxRate = 12.0
+    /// Seconds a viewer may take no frame before it is let go (its connection open but unread: a stopped tab, a stuck
+    /// proxy), so the camera does not stream for nobody.
+    let stallLimit: Double
     /// The output to put in the session (its delegate is this object).
     let output = AVCaptureVideoDataOutput()
     let queue = DispatchQueue(label: "OpenCapture.Studio.viewfinder")
 
-    override init() {
+    /// One viewer: where its frames go, when it last took one (system uptime), what to do if it stops taking them.
+    private struct Subscriber {
+        let continuation: AsyncStream<Data>.Continuation
+        var lastTaken: Double
+        let onStall: @Sendable () -> Void
+    }
+
+    init(stallLimit: Double = 10) {
+        self.stallLimit = stallLimit
         super.init()
         output.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: kCVPixelFormatType_32BGRA]
         output.setSampleBufferDelegate(self, queue: queue)
     }
 
-    /// JPEG frames from now on, and the subscription's number.
-    func subscribe() -> (id: Int, frames: AsyncStream<Data>) {
+    /// JPEG frames from now on, and the subscription's number. A subscriber that takes no frame for `stallLimit`
+    /// seconds while frames come is ended (its stream finishes) and `onStall` is called.
+    func subscribe(onStall: @escaping @Sendable () -> Void = {}) -> (id: Int, frames: AsyncStream<Data>) {
         let (stream, continuation) = AsyncStream.makeStream(of: Data.self, bufferingPolicy: .bufferingNewest(1))
-        let id = lock.withLock { nextID += 1; subscribers[nextID] = continuation; return nextID }
+        let now = ProcessInfo.processInfo.systemUptime
+        let id = lock.withLock {
+            nextID += 1
+            subscribers[nextID] = Subscriber(continuation: continuation, lastTaken: now, onStall: onStall)
+            return nextID
+        }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             self.lock.withLock { self.subscribers[id] = nil }
@@ -33,7 +50,7 @@ final class StudioViewfinder: NSObject, AVCaptureVideoDataOutputSampleBufferDele
         return (id, stream)
     }
 
-    func end(_ id: Int) { lock.withLock { subscribers.removeValue(forKey: id) }?.finish() }
+    func end(_ id: Int) { lock.withLock { subscribers.removeValue(forKey: id) }?.continuation.finish() }
 
     var subscriberCount: Int { lock.withLock { subscribers.count } }
 
@@ -46,14 +63,37 @@ final class StudioViewfinder: NSObject, AVCaptureVideoDataOutputSampleBufferDele
     /// own clock from 0, so a frame earlier than the last one sent comes from a new session (another camera or
     /// lighting) and is sent: waiting for its clock to pass the old one's kept the viewfinder black for as long as
     /// the previous session had run.
+    /// A viewer whose last frame is still unread `stallLimit` seconds after it last took one is ended.
     func deliver(_ pixels: PixelBuffer, at t: Double) {
-        let targets = lock.withLock { () -> [AsyncStream<Data>.Continuation] in
+        let targets = lock.withLock { () -> [(Int, AsyncStream<Data>.Continuation)] in
             guard !subscribers.isEmpty, t < lastSent || t - lastSent >= 1 / Self.maxRate else { return [] }
             lastSent = t
-            return Array(subscribers.values)
+            return subscribers.map { ($0.key, $0.value.continuation) }
         }
         guard !targets.isEmpty, let jpeg = Self.jpeg(pixels) else { return }
-        for continuation in targets { continuation.yield(jpeg) }
+        let now = ProcessInfo.processInfo.systemUptime
+        var stalled: [Subscriber] = []
+        for (id, continuation) in targets {
+            // Room for the frame means the viewer took the one before (the buffer holds one).
+            let taken: Bool
+            switch continuation.yield(jpeg) {
+            case .enqueued: taken = true
+            case .dropped: taken = false
+            case .terminated: continue
+            @unknown default: continue
+            }
+            lock.withLock {
+                if taken { subscribers[id]?.lastTaken = now }
+                if !taken, let subscriber = subscribers[id], now - subscriber.lastTaken > stallLimit {
+                    subscribers[id] = nil
+                    stalled.append(subscriber)
+                }
+            }
+        }
+        for subscriber in stalled {
+            subscriber.continuation.finish()
+            subscriber.onStall()
+        }
     }
 
     /// A BGRA frame averaged over 3×3 blocks into RGB, as a JPEG.
