@@ -21,3 +21,10 @@ public func CMClockGetHostTimeClock() -> CMClock { CMClock(origin: 0) }
 
 /// The clock's current time.
 public func CMClockGetTime(_ clock: CMClock) -> CMTime { clock.time }
+
+/// `time` on `fromClock` as the same instant on `toClock` (Apple's `CMSyncConvertTime`, for clocks): how a device
+/// completion handler's host-clock time becomes comparable with sample buffers on the session's `synchronizationClock`.
+public func CMSyncConvertTime(_ time: CMTime, from fromClock: CMClock, to toClock: CMClock) -> CMTime {
+    let shift = Int64(bitPattern: fromClock.origin &- toClock.origin)   // nanoseconds toClock runs behind fromClock
+    return CMTimeAdd(time, CMTime(value: CMTimeValue(shift), timescale: 1_000_000_000))
+}
