@@ -52,12 +52,15 @@ struct LibraryCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(abstract:
-            "Add each photo and video as an asset; a photo and its Live Photo movie of the same name (IMG_1.HEIC + IMG_1.MOV, the same content identifier) become one Live Photo, a photo and a RAW of the same name one RAW + processed asset; any other file is an asset of its own.")
+            "Add each photo and video as an asset; a photo and its Live Photo movie of the same name (IMG_1.HEIC + IMG_1.MOV, the same content identifier) become one Live Photo, a photo and a RAW of the same name one RAW + processed asset; any other file is an asset of its own. A file that is no photo or video, or a damaged one, is left out with a line saying why, and the rest is imported (exit status 1).",
+            discussion: "With --all-or-nothing, such a file fails the whole import instead and nothing is imported.")
 
         @Argument(help: "Photos (JPEG, HEIC, PNG, TIFF, DNG, camera raw), Live Photo movies and videos.") var files: [String]
         @OptionGroup var location: Location
         @Flag(help: "Import a photo or video the library already holds (same bytes) again, as a new asset.")
         var allowDuplicates = false
+        @Flag(help: "Import nothing when any file cannot be imported (default: leave those out and import the rest).")
+        var allOrNothing = false
 
         func run() throws {
             let library = try location.open()
@@ -75,13 +78,21 @@ struct LibraryCommand: ParsableCommand {
                     return true
                 }
             }
-            let count = assets.isEmpty ? 0 : try add(assets, to: library)
-            print("imported \(count) asset\(count == 1 ? "" : "s") into \(library.url.path)")
+            let skipped = assets.isEmpty ? [] : try add(assets, to: library)
+            let count = assets.count - skipped.count
+            for (index, error) in skipped {
+                let files = assets[index].resources.map(\.file.lastPathComponent).joined(separator: " + ")
+                FileHandle.standardError.write(Data("\(files) not imported: \(error.reason)\n".utf8))
+            }
+            print("imported \(count) asset\(count == 1 ? "" : "s") into \(library.url.path)"
+                  + (skipped.isEmpty ? "" : "; left out \(skipped.count) (above)"))
+            if !skipped.isEmpty { throw ExitCode(1) }
         }
 
-        /// Adds the planned assets in one change (all or none); returns how many.
-        private func add(_ assets: [LibraryImportPlan.Asset], to library: PHPhotoLibrary) throws -> Int {
-            try library.performChangesAndWait {
+        /// Adds the planned assets in one change; returns those left out (by position) with why. With
+        /// `allOrNothing`, one that cannot be added fails the change and nothing is added.
+        private func add(_ assets: [LibraryImportPlan.Asset], to library: PHPhotoLibrary) throws -> [(request: Int, error: PHPhotosError)] {
+            let change = {
                 for asset in assets {
                     let request = PHAssetCreationRequest.forAsset()
                     for (role, file) in asset.resources {
@@ -96,7 +107,11 @@ struct LibraryCommand: ParsableCommand {
                     }
                 }
             }
-            return assets.count
+            guard !allOrNothing else {
+                try library.performChangesAndWait(change)
+                return []
+            }
+            return try library.performChangesAndWaitSkippingInvalidCreations(change)
         }
     }
 

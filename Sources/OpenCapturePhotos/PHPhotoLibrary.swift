@@ -108,7 +108,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         // it, and Apple's contract leaves what it captures to the library until the completion handler.
         nonisolated(unsafe) let block = changeBlock
         queue.async {
-            let result = Result { try self.apply(block) }
+            let result = Result { _ = try self.apply(block) }
             guard let completionHandler else { return }
             self.completionQueue.async {
                 switch result {
@@ -140,7 +140,19 @@ public final class PHPhotoLibrary: @unchecked Sendable {
             throw PHPhotosError(.changeNotSupported, "performChangesAndWait inside a change block or a change observer")
         }
         // (The caller waits while the block runs on the library's queue.)
-        try queue.sync { try apply(changeBlock) }
+        try queue.sync { _ = try apply(changeBlock) }
+    }
+
+    /// `performChangesAndWait`, saving the creation requests that are valid and leaving out those whose resources are
+    /// not (what an import of a folder does with the files in it that are no photo); returns the left-out requests'
+    /// positions (from 0, in the order the block made them) with why. Edits, deletions and a failure to save still
+    /// fail the whole change.
+    package func performChangesAndWaitSkippingInvalidCreations(_ changeBlock: @escaping () -> Void) throws
+        -> [(request: Int, error: PHPhotosError)] {
+        if DispatchQueue.getSpecific(key: onQueue) == true {
+            throw PHPhotosError(.changeNotSupported, "performChangesAndWait inside a change block or a change observer")
+        }
+        return try queue.sync { try apply(changeBlock, skippingInvalidCreations: true) }
     }
 
     /// Tells `observer` (held weakly) of each change saved from now on, here or in another process.
@@ -180,8 +192,9 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         (try? store(creating: false).newestChange()) ?? 0
     }
 
-    /// On the library's queue: record, prepare, save, notify.
-    private func apply(_ block: () -> Void) throws {
+    /// On the library's queue: record, prepare, save, notify; with `skippingInvalidCreations`, creation requests that
+    /// cannot be prepared are left out and returned instead of failing the change.
+    private func apply(_ block: () -> Void, skippingInvalidCreations: Bool = false) throws -> [(request: Int, error: PHPhotosError)] {
         let recorder = ChangeRecorder.record(block)
         if let problem = recorder.problems.first { throw PHPhotosError(.invalidResource, problem) }
         let requests = recorder.creations
@@ -194,18 +207,26 @@ public final class PHPhotoLibrary: @unchecked Sendable {
         }
         // (Opened, made if need be, even for an empty change: the studio's start-up check relies on it.)
         let store = try self.store()
-        guard !requests.isEmpty || !edits.isEmpty || !recorder.deletions.isEmpty else { return }
-        let prepared = try requests.enumerated().map { index, request in
+        guard !requests.isEmpty || !edits.isEmpty || !recorder.deletions.isEmpty else { return [] }
+        var skipped: [(request: Int, error: PHPhotosError)] = []
+        let prepared = try requests.enumerated().compactMap { index, request -> PreparedAsset? in
             do {
                 return try PreparedAsset(request)
+            } catch let error as PHPhotosError where skippingInvalidCreations {
+                skipped.append((index, error))
+                return nil
             } catch let error as PHPhotosError where requests.count > 1 {
                 // Which of the change's requests, as the caller made them.
                 throw PHPhotosError(error.code, "creation request \(index + 1) of \(requests.count): \(error.reason)")
             }
         }
+        let saved = Set(prepared.map(\.id))
         let done = try store.save(prepared, edits: edits, deletions: recorder.deletions)
-        for url in recorder.creations.flatMap(\.filesToMove) { try? FileManager.default.removeItem(at: url) }
+        for url in recorder.creations.filter({ saved.contains($0.identifier) }).flatMap(\.filesToMove) {
+            try? FileManager.default.removeItem(at: url)
+        }
         announceChanges(madeHere: done)
+        return skipped
     }
 
     /// On the library's queue: tells the observers of changes saved elsewhere since they were last told (one change),

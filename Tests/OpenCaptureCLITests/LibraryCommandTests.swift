@@ -101,18 +101,29 @@ struct LibraryCommandTests {
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 1)
     }
 
-    @Test func aBadFileIsOneLineAndNothingIsImported() throws {
+    /// A file that is no photo is left out with one line and the rest imported (exit status 1, as `cp` does when some
+    /// files fail), as Photos' import does; with --all-or-nothing it fails the import and nothing is imported.
+    @Test func aBadFileIsOneLineAndLeftOut() throws {
         let folder = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.appendingPathComponent("Photos").path
         let good = try Self.photo(4, in: folder, name: "good.jpg")
-        let bad = folder.appendingPathComponent("bad.jpg")
+        let bad = folder.appendingPathComponent("bad.jpg"), notes = folder.appendingPathComponent("notes.txt")
         try Data("not a photo".utf8).write(to: bad)
-        let result = try OpenCaptureBinary.tool.run(["library", "import", good.path, bad.path, "--library", library])
+        try Data("shopping list".utf8).write(to: notes)
+        var result = try OpenCaptureBinary.tool.run(["library", "import", good.path, bad.path, "--all-or-nothing", "--library", library])
         #expect(result.status != 0)
         #expect(result.errorOutput.contains("not a JPEG"))
         #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output.hasPrefix("0 assets"))
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 0)
+
+        result = try OpenCaptureBinary.tool.run(["library", "import", good.path, bad.path, notes.path, "--library", library])
+        #expect(result.status == 1)
+        #expect(result.errorOutput.contains("bad.jpg not imported: ") && result.errorOutput.contains("not a JPEG"))
+        #expect(result.errorOutput.contains("notes.txt"), "\(result.errorOutput)")
+        #expect(result.output.contains("imported 1 asset into") && result.output.contains("left out 2"))
+        #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library]).output.hasPrefix("1 asset in "))
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 1)
     }
 
     /// Two photos of one name (an export's HEIC and JPEG of different shots) are two assets: the second was dropped
