@@ -122,7 +122,8 @@ let package = Package(
         .testTarget(name: "OpenCaptureStudioTests", dependencies: [
             "OpenCaptureStudio", "OpenCapturePhotos", "MediaFormats", "CaptureCore", "OpenCaptureTestSupport",
         ]),
-        .testTarget(name: "OpenCapturePhotosTests", dependencies: ["OpenCapturePhotos", "MediaFormats", "CaptureCore", "OpenCaptureTestSupport"]),
+        .testTarget(name: "OpenCapturePhotosTests", dependencies: ["OpenCapturePhotos", "MediaFormats", "CaptureCore", "OpenCaptureTestSupport",
+                                                               .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AppleSampleCodeTests", dependencies: ["OpenCapture", "OpenCapturePhotos", "OpenCaptureTestSupport"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]

@@ -2,6 +2,7 @@ import COpenSSL
 import CaptureCore
 import Foundation
 import GRDB
+import MediaFormats
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +66,7 @@ final class PhotoStore: Sendable {
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(30)
                 database = try DatabaseQueue(path: path, configuration: configuration)
-                try PhotoStore.migrator.migrate(database)
+                try PhotoStore.migrator(originals: originals).migrate(database)
             } catch {
                 throw failure(error)
             }
@@ -115,7 +116,8 @@ final class PhotoStore: Sendable {
         return try body()
     }
 
-    static var migrator: DatabaseMigrator {
+    /// The schema's migrations, for a library whose stored files are in `originals`.
+    static func migrator(originals: URL) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: assets and resources") { db in
             try db.create(table: "asset") { t in
@@ -154,6 +156,21 @@ final class PhotoStore: Sendable {
                 t.autoIncrementedPrimaryKey("sequence")
                 t.column("assetID", .text).notNull()
                 t.column("kind", .integer).notNull()
+            }
+        }
+        migrator.registerMigration("v4: earlier videos' sizes and durations") { db in
+            // Videos saved before v3 read 0×0 and 0 s: read their movie headers once (a stored file that is missing
+            // or unreadable leaves the asset as it was).
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT asset.id, resource.digest, resource.fileExtension FROM asset JOIN resource ON resource.assetID = asset.id
+                WHERE asset.mediaType = ? AND asset.pixelWidth = 0 AND resource.type = ?
+                """, arguments: [PHAssetMediaType.video.rawValue, PHAssetResourceType.video.rawValue])
+            for row in rows {
+                let stored = originals.appendingPathComponent(storedName(digest: row["digest"], fileExtension: row["fileExtension"]))
+                guard let data = try? Data(contentsOf: stored, options: .alwaysMapped), let movie = try? QuickTimeMovie.parse(data),
+                      let track = movie.tracks.first(where: { $0.handler == "vide" }) else { continue }
+                try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, duration = ? WHERE id = ?",
+                               arguments: [track.width, track.height, movie.duration, row["id"] as String])
             }
         }
         return migrator

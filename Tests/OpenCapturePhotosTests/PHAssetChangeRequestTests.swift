@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 @testable import OpenCapturePhotos
 
@@ -180,5 +181,26 @@ import Testing
         #expect(video?.pixelWidth == 64 && video?.pixelHeight == 48 && video?.isFavorite == true)
         #expect(abs((video?.duration ?? 0) - 5.0 / 15) < 0.01)
         #expect(PHAssetResource.assetResources(for: image!)[0].originalFilename == "IMG_0001.JPG")
+    }
+}
+
+/// A library saved before videos' sizes and lengths were read (schema before v4): opening it reads them once.
+@Suite struct PhotoStoreVideoMigrationTests {
+    @Test func earlierVideosGetTheirSizeAndLength() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .video, data: try! PhotoFixtures.unpairedMovie(), options: nil)
+        }
+        // As an earlier release left it: 0×0, 0 s, and the v4 migration not yet applied.
+        let database = try DatabaseQueue(path: library.url.appendingPathComponent("Photos.sqlite").path)
+        try database.write { db in
+            try db.execute(sql: "UPDATE asset SET pixelWidth = 0, pixelHeight = 0, duration = 0")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v4:%'")
+        }
+        try database.close()
+        let video = try #require(PHPhotoLibrary(url: library.url).fetchAssets().firstObject)
+        #expect(video.mediaType == .video && video.pixelWidth == 64 && video.pixelHeight == 48)
+        #expect(abs(video.duration - 5.0 / 15) < 0.01)
     }
 }
