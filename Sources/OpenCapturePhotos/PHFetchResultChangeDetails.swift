@@ -10,7 +10,8 @@ import Foundation
 public final class PHFetchResultChangeDetails<ObjectType: AnyObject> {
     public let fetchResultBeforeChanges: PHFetchResult<ObjectType>
     public let fetchResultAfterChanges: PHFetchResult<ObjectType>
-    /// Positions in `fetchResultBeforeChanges` of the objects the change removed.
+    /// Positions in `fetchResultBeforeChanges` of the objects the change removed; nil (and the objects empty, as
+    /// every index set and object list here) when `hasIncrementalChanges` is false.
     public let removedIndexes: IndexSet?
     public let removedObjects: [ObjectType]
     /// Positions in `fetchResultAfterChanges` of the objects the change added.
@@ -19,7 +20,8 @@ public final class PHFetchResultChangeDetails<ObjectType: AnyObject> {
     /// Positions in `fetchResultAfterChanges` of the objects the change edited (their new state).
     public let changedIndexes: IndexSet?
     public let changedObjects: [ObjectType]
-    /// False when the objects both results hold are in another order: reload from `fetchResultAfterChanges`.
+    /// False when the objects both results hold are in another order: reload from `fetchResultAfterChanges` (the
+    /// index sets are then nil, as Apple's, so code that reads them without checking this applies nothing stale).
     public let hasIncrementalChanges: Bool
     public var hasMoves: Bool { false }
 
@@ -31,16 +33,18 @@ public final class PHFetchResultChangeDetails<ObjectType: AnyObject> {
         }
         let beforeKeys = before.all.map(key), afterKeys = after.all.map(key)
         let beforeSet = Set(beforeKeys), afterSet = Set(afterKeys)
-        let inserted = afterKeys.indices.filter { !beforeSet.contains(afterKeys[$0]) }
-        let removed = beforeKeys.indices.filter { !afterSet.contains(beforeKeys[$0]) }
-        let edited = afterKeys.indices.filter { beforeSet.contains(afterKeys[$0]) && changed.contains(afterKeys[$0]) }
-        insertedIndexes = IndexSet(inserted)
-        insertedObjects = inserted.map { after.all[$0] }
-        removedIndexes = IndexSet(removed)
-        removedObjects = removed.map { before.all[$0] }
-        changedIndexes = IndexSet(edited)
-        changedObjects = edited.map { after.all[$0] }
+        // Objects both results hold in another order: no incremental description (Apple's indexes are then nil).
         hasIncrementalChanges = beforeKeys.filter(afterSet.contains) == afterKeys.filter(beforeSet.contains)
+        let inserted = hasIncrementalChanges ? afterKeys.indices.filter { !beforeSet.contains(afterKeys[$0]) } : []
+        let removed = hasIncrementalChanges ? beforeKeys.indices.filter { !afterSet.contains(beforeKeys[$0]) } : []
+        let edited = hasIncrementalChanges
+            ? afterKeys.indices.filter { beforeSet.contains(afterKeys[$0]) && changed.contains(afterKeys[$0]) } : []
+        insertedIndexes = hasIncrementalChanges ? IndexSet(inserted) : nil
+        insertedObjects = inserted.map { after.all[$0] }
+        removedIndexes = hasIncrementalChanges ? IndexSet(removed) : nil
+        removedObjects = removed.map { before.all[$0] }
+        changedIndexes = hasIncrementalChanges ? IndexSet(edited) : nil
+        changedObjects = edited.map { after.all[$0] }
     }
 
     /// Calls `handler` for each move (none are described: see `hasIncrementalChanges`).
