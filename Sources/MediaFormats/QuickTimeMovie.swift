@@ -15,7 +15,9 @@ public struct QuickTimeMovie: Sendable, Equatable {
 
     /// The `ftyp` major brand, if the file has one.
     public var brand: String?
-    /// Movie duration, seconds.
+    /// Movie duration, seconds: `mvhd`'s, or — for a fragmented movie, whose `mvhd` says 0 (FFmpeg's
+    /// `-movflags frag_keyframe+empty_moov`, streaming recorders) — `mehd`'s, else the longest track's samples summed
+    /// over its `moof` fragments.
     public var duration: Double
     /// When the movie was made (`mvhd`'s creation time; nil when 0, as FFmpeg leaves it without one, or past 9999).
     public var creationDate: Date?
@@ -46,8 +48,57 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 break
             }
         }
+        if duration == 0, let mvex = try bmff.box("mvex", in: moov.body) {
+            // (Damaged fragments leave the duration unknown, 0, rather than the movie unreadable.)
+            duration = (try? fragmentedDuration(bmff, top: top, moov: moov, mvex: mvex)) ?? 0
+        }
         return QuickTimeMovie(brand: brand, duration: duration, creationDate: creationDate, tracks: tracks,
                               pairing: try LivePhotoMovieAtoms.read(data))
+    }
+
+    /// A fragmented movie's length in seconds: `mehd`'s fragment duration (movie timescale) when given, else per track
+    /// the sample durations of its `trun` boxes (or the `tfhd`/`trex` default), in its `mdhd` timescale; the longest.
+    private static func fragmentedDuration(_ bmff: BMFFReader, top: [BMFFReader.Box], moov: BMFFReader.Box,
+                                           mvex: BMFFReader.Box) throws -> Double {
+        let r = bmff.reader
+        if let mehd = try bmff.box("mehd", in: mvex.body), let mvhd = try bmff.box("mvhd", in: moov.body) {
+            let (version, _, body) = try bmff.fullBody(mehd)
+            let units = version == 1 ? try r.u64(body.lowerBound) : UInt64(try r.u32(body.lowerBound))
+            let timescale = try MovieHeaderBox(r, mvhd).timescale
+            if units > 0, timescale > 0 { return Double(units) / Double(timescale) }
+        }
+        var timescales: [UInt32: UInt32] = [:], defaults: [UInt32: UInt32] = [:], totals: [UInt32: Double] = [:]
+        for trak in try bmff.boxes(in: moov.body) where trak.type == "trak" {
+            guard let tkhd = try bmff.box("tkhd", in: trak.body), let mdhd = try bmff.box(path: ["mdia", "mdhd"], in: trak.body) else { continue }
+            let (tkhdVersion, _, tkhdBody) = try bmff.fullBody(tkhd)
+            let (mdhdVersion, _, mdhdBody) = try bmff.fullBody(mdhd)
+            timescales[try r.u32(tkhdBody.lowerBound + (tkhdVersion == 1 ? 16 : 8))] = try r.u32(mdhdBody.lowerBound + (mdhdVersion == 1 ? 16 : 8))
+        }
+        for trex in try bmff.boxes(in: mvex.body) where trex.type == "trex" {
+            let body = try bmff.fullBody(trex).body
+            defaults[try r.u32(body.lowerBound)] = try r.u32(body.lowerBound + 8)
+        }
+        for moof in top where moof.type == "moof" {
+            for traf in try bmff.boxes(in: moof.body) where traf.type == "traf" {
+                guard let tfhd = try bmff.box("tfhd", in: traf.body) else { continue }
+                let (_, flags, body) = try bmff.fullBody(tfhd)
+                let track = try r.u32(body.lowerBound)
+                var at = body.lowerBound + 4 + (flags & 0x01 != 0 ? 8 : 0) + (flags & 0x02 != 0 ? 4 : 0)
+                var sampleDuration = defaults[track] ?? 0
+                if flags & 0x08 != 0 { sampleDuration = try r.u32(at); at += 4 }
+                for trun in try bmff.boxes(in: traf.body) where trun.type == "trun" {
+                    let (_, runFlags, run) = try bmff.fullBody(trun)
+                    let count = Int(try r.u32(run.lowerBound))
+                    guard runFlags & 0x100 != 0 else { totals[track, default: 0] += Double(count) * Double(sampleDuration); continue }
+                    // Per sample: duration, then size, flags and composition offset when present.
+                    let stride = 4 * [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count
+                    let first = run.lowerBound + 4 + (runFlags & 0x01 != 0 ? 4 : 0) + (runFlags & 0x04 != 0 ? 4 : 0)
+                    guard first + count * stride <= run.upperBound else { throw MediaFormatError.invalidImage("trun box shorter than its samples") }
+                    for sample in 0..<count { totals[track, default: 0] += Double(try r.u32(first + sample * stride)) }
+                }
+            }
+        }
+        return totals.compactMap { track, units in timescales[track].flatMap { $0 > 0 ? Double(units) / Double($0) : nil } }.max() ?? 0
     }
 
     private static func track(_ bmff: BMFFReader, _ trak: BMFFReader.Box) throws -> Track {
