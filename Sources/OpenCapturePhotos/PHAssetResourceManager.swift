@@ -69,7 +69,8 @@ public final class PHAssetResourceManager: Sendable {
     }
 
     /// The resource's bytes, read now on the caller's thread (OpenCapture addition, for servers and
-    /// tools that have no run loop to wait on); throws `PHPhotosError(.missingResource)`.
+    /// tools that have no run loop to wait on); throws `PHPhotosError(.missingResource)`, or `.identifierNotFound` when
+    /// the resource's asset has been deleted since it was fetched.
     public func data(for resource: PHAssetResource) throws -> Data {
         try PHAssetResourceManager.read(resource)
     }
@@ -79,6 +80,11 @@ public final class PHAssetResourceManager: Sendable {
 
     static func read(_ resource: PHAssetResource) throws -> Data {
         guard let url = resource.store.existingURL(of: resource) else {
+            // A resource fetched before its asset was deleted: its file went with it (not "missing", to be put back).
+            if (try? resource.store.holdsAsset(resource.assetLocalIdentifier)) == false {
+                throw PHPhotosError(.identifierNotFound, "\(resource.originalFilename) belongs to asset \(resource.assetLocalIdentifier), "
+                                    + "which the library no longer holds (deleted)")
+            }
             throw PHPhotosError(.missingResource, "the stored file of \(resource.originalFilename) is missing from the library "
                                 + "(\(resource.store.url(of: resource).path)); the asset stays, and its data can be read again once the file is back")
         }

@@ -264,6 +264,11 @@ final class PhotoStore: Sendable {
 
     func url(of resource: PHAssetResource) -> URL { originals.appendingPathComponent(resource.storedName) }
 
+    /// Whether the library (still) holds the asset with this identifier, hidden or not.
+    func holdsAsset(_ id: String) throws -> Bool {
+        try database.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE id = ?)", arguments: [id]) ?? false }
+    }
+
     /// Whether some asset (hidden ones too) holds these bytes as its photo or video (one indexed look-up of the digest).
     func holdsMainResource(_ data: Data) throws -> Bool {
         try database.read { db in
