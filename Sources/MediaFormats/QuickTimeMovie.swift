@@ -15,9 +15,9 @@ public struct QuickTimeMovie: Sendable, Equatable {
 
     /// The `ftyp` major brand, if the file has one.
     public var brand: String?
-    /// Movie duration, seconds: `mvhd`'s, or — for a fragmented movie, whose `mvhd` says 0 (FFmpeg's
-    /// `-movflags frag_keyframe+empty_moov`, streaming recorders) — `mehd`'s, else the longest track's samples summed
-    /// over its `moof` fragments.
+    /// Movie duration, seconds: `mvhd`'s, or — for a fragmented movie, whose `mvhd` covers only the samples in `moov`
+    /// (none with FFmpeg's `-movflags frag_keyframe+empty_moov`, streaming recorders) — `mehd`'s, else the longest
+    /// track's `moov` samples and those of its `moof` fragments.
     public var duration: Double
     /// When the movie was made (`mvhd`'s creation time; nil when 0, as FFmpeg leaves it without one, or past 9999).
     public var creationDate: Date?
@@ -48,16 +48,17 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 break
             }
         }
-        if duration == 0, let mvex = try bmff.box("mvex", in: moov.body) {
-            // (Damaged fragments leave the duration unknown, 0, rather than the movie unreadable.)
-            duration = (try? fragmentedDuration(bmff, top: top, moov: moov, mvex: mvex)) ?? 0
+        if let mvex = try bmff.box("mvex", in: moov.body) {
+            // (Damaged fragments leave mvhd's duration, rather than the movie unreadable.)
+            duration = max(duration, (try? fragmentedDuration(bmff, top: top, moov: moov, mvex: mvex)) ?? 0)
         }
         return QuickTimeMovie(brand: brand, duration: duration, creationDate: creationDate, tracks: tracks,
                               pairing: try LivePhotoMovieAtoms.read(data))
     }
 
     /// A fragmented movie's length in seconds: `mehd`'s fragment duration (movie timescale) when given, else per track
-    /// the sample durations of its `trun` boxes (or the `tfhd`/`trex` default), in its `mdhd` timescale; the longest.
+    /// its `mdhd` duration (the samples in `moov`) plus the sample durations of its `trun` boxes (or the `tfhd`/`trex`
+    /// default), in its `mdhd` timescale; the longest.
     private static func fragmentedDuration(_ bmff: BMFFReader, top: [BMFFReader.Box], moov: BMFFReader.Box,
                                            mvex: BMFFReader.Box) throws -> Double {
         let r = bmff.reader
@@ -72,7 +73,9 @@ public struct QuickTimeMovie: Sendable, Equatable {
             guard let tkhd = try bmff.box("tkhd", in: trak.body), let mdhd = try bmff.box(path: ["mdia", "mdhd"], in: trak.body) else { continue }
             let (tkhdVersion, _, tkhdBody) = try bmff.fullBody(tkhd)
             let (mdhdVersion, _, mdhdBody) = try bmff.fullBody(mdhd)
-            timescales[try r.u32(tkhdBody.lowerBound + (tkhdVersion == 1 ? 16 : 8))] = try r.u32(mdhdBody.lowerBound + (mdhdVersion == 1 ? 16 : 8))
+            let track = try r.u32(tkhdBody.lowerBound + (tkhdVersion == 1 ? 16 : 8))
+            timescales[track] = try r.u32(mdhdBody.lowerBound + (mdhdVersion == 1 ? 16 : 8))
+            totals[track] = Double(mdhdVersion == 1 ? try r.u64(mdhdBody.lowerBound + 20) : UInt64(try r.u32(mdhdBody.lowerBound + 12)))
         }
         for trex in try bmff.boxes(in: mvex.body) where trex.type == "trex" {
             let body = try bmff.fullBody(trex).body

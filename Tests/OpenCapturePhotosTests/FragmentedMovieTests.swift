@@ -20,15 +20,17 @@ import Testing
 
     /// A 320×240 video track (timescale 15360) in two fragments of 1 s each: the first gives each of its 30 samples'
     /// durations (512) in its `trun`, the second 15 samples of the `tfhd` default (1024). With `mehd`, it says 2.5 s.
-    private func fragmentedMovie(mehdMilliseconds: UInt32? = nil) -> Data {
+    /// With `moovSeconds`, the `moov` holds that much before the fragments (FFmpeg's `-movflags frag_keyframe` without
+    /// `empty_moov`), and `mvhd`/`mdhd` say so.
+    private func fragmentedMovie(mehdMilliseconds: UInt32? = nil, moovSeconds: UInt32 = 0) -> Data {
         var m = Boxes()
         m.box("ftyp") { $0.bytes += Array("isom".utf8); $0.u32(512); $0.bytes += Array("isomiso5".utf8) }
         m.box("moov") { moov in
-            moov.box("mvhd") { b in b.zeros(12); b.u32(1000); b.u32(0); b.u32(0x10000); b.u32(0x01000000); b.zeros(8 + 36 + 24); b.u32(2) }
+            moov.box("mvhd") { b in b.zeros(12); b.u32(1000); b.u32(1000 * moovSeconds); b.u32(0x10000); b.u32(0x01000000); b.zeros(8 + 36 + 24); b.u32(2) }
             moov.box("trak") { trak in
                 trak.box("tkhd") { b in b.u32(3); b.zeros(8); b.u32(1); b.zeros(4 + 4 + 8 + 4 + 4 + 36); b.u32(320 << 16); b.u32(240 << 16) }
                 trak.box("mdia") { mdia in
-                    mdia.box("mdhd") { b in b.zeros(12); b.u32(15360); b.u32(0); b.zeros(4) }
+                    mdia.box("mdhd") { b in b.zeros(12); b.u32(15360); b.u32(15360 * moovSeconds); b.zeros(4) }
                     mdia.box("hdlr") { b in b.zeros(8); b.bytes += Array("vide".utf8); b.zeros(13) }
                     mdia.box("minf") { minf in
                         minf.box("stbl") { stbl in
@@ -75,6 +77,10 @@ import Testing
         let (duration, width, height) = try savedDuration(fragmentedMovie())
         #expect(abs(duration - 2) < 1e-9, "duration \(duration)")
         #expect(width == 320 && height == 240)
+    }
+
+    @Test func aMovieWithSamplesBeforeItsFragmentsCountsBoth() throws {
+        #expect(abs(try savedDuration(fragmentedMovie(moovSeconds: 3)).0 - 5) < 1e-9)
     }
 
     @Test func aFragmentedMovieWithAFragmentDurationTakesIt() throws {
