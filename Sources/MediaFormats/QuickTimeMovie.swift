@@ -4,7 +4,8 @@ import Foundation
 /// through `LivePhotoMovieAtoms`, its Live Photo pairing. Parsed from the `moov` box only; media is not read.
 public struct QuickTimeMovie: Sendable, Equatable {
     /// One track: its handler (`vide`, `soun`, `meta`), first sample description format (`avc1`, `hvc1`, `mp4a`,
-    /// `mebx`, …), for video the presentation size, and its number of samples (video frames; from `stsz`).
+    /// `mebx`, …), for video the presentation size, and its number of samples (video frames; from `stsz`, and a
+    /// fragmented movie's `trun` boxes).
     public struct Track: Sendable, Equatable {
         public var handler: String
         public var format: String
@@ -34,6 +35,7 @@ public struct QuickTimeMovie: Sendable, Equatable {
         let brand = try top.first(where: { $0.type == "ftyp" }).flatMap { $0.body.count >= 4 ? try r.fourCC($0.body.lowerBound) : nil }
         var duration = 0.0, creationDate: Date?
         var tracks: [Track] = []
+        var trackIDs: [UInt32?] = []
         for child in try bmff.boxes(in: moov.body) {
             switch child.type {
             case "mvhd":
@@ -44,38 +46,33 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 if header.creationTime > 0, since1970 <= ExifDate.latest { creationDate = Date(timeIntervalSince1970: since1970) }
             case "trak":
                 tracks.append(try track(bmff, child))
+                trackIDs.append(try? trackID(bmff, child))
             default:
                 break
             }
         }
-        if let mvex = try bmff.box("mvex", in: moov.body) {
-            // (Damaged fragments leave mvhd's duration, rather than the movie unreadable.)
-            duration = max(duration, (try? fragmentedDuration(bmff, top: top, moov: moov, mvex: mvex)) ?? 0)
+        // (Damaged fragments leave mvhd's duration and stsz's sample counts, rather than the movie unreadable.)
+        if let mvex = try bmff.box("mvex", in: moov.body), let fragments = try? fragments(bmff, top: top, moov: moov, mvex: mvex) {
+            duration = max(duration, fragments.seconds)
+            for i in tracks.indices { tracks[i].sampleCount += trackIDs[i].flatMap { fragments.samples[$0] } ?? 0 }
         }
         return QuickTimeMovie(brand: brand, duration: duration, creationDate: creationDate, tracks: tracks,
                               pairing: try LivePhotoMovieAtoms.read(data))
     }
 
-    /// A fragmented movie's length in seconds: `mehd`'s fragment duration (movie timescale) when given, else per track
+    /// A fragmented movie's length in seconds — `mehd`'s fragment duration (movie timescale) when given, else per track
     /// its `mdhd` duration (the samples in `moov`) plus the sample durations of its `trun` boxes (or the `tfhd`/`trex`
-    /// default), in its `mdhd` timescale; the longest.
-    private static func fragmentedDuration(_ bmff: BMFFReader, top: [BMFFReader.Box], moov: BMFFReader.Box,
-                                           mvex: BMFFReader.Box) throws -> Double {
+    /// default), in its `mdhd` timescale, the longest — and the number of samples each track ID has in fragments.
+    private static func fragments(_ bmff: BMFFReader, top: [BMFFReader.Box], moov: BMFFReader.Box,
+                                  mvex: BMFFReader.Box) throws -> (seconds: Double, samples: [UInt32: Int]) {
         let r = bmff.reader
-        if let mehd = try bmff.box("mehd", in: mvex.body), let mvhd = try bmff.box("mvhd", in: moov.body) {
-            let (version, _, body) = try bmff.fullBody(mehd)
-            let units = version == 1 ? try r.u64(body.lowerBound) : UInt64(try r.u32(body.lowerBound))
-            let timescale = try MovieHeaderBox(r, mvhd).timescale
-            if units > 0, timescale > 0 { return Double(units) / Double(timescale) }
-        }
         var timescales: [UInt32: UInt32] = [:], defaults: [UInt32: UInt32] = [:], totals: [UInt32: Double] = [:]
+        var samples: [UInt32: Int] = [:]
         for trak in try bmff.boxes(in: moov.body) where trak.type == "trak" {
-            guard let tkhd = try bmff.box("tkhd", in: trak.body), let mdhd = try bmff.box(path: ["mdia", "mdhd"], in: trak.body) else { continue }
-            let (tkhdVersion, _, tkhdBody) = try bmff.fullBody(tkhd)
-            let (mdhdVersion, _, mdhdBody) = try bmff.fullBody(mdhd)
-            let track = try r.u32(tkhdBody.lowerBound + (tkhdVersion == 1 ? 16 : 8))
-            timescales[track] = try r.u32(mdhdBody.lowerBound + (mdhdVersion == 1 ? 16 : 8))
-            totals[track] = Double(mdhdVersion == 1 ? try r.u64(mdhdBody.lowerBound + 20) : UInt64(try r.u32(mdhdBody.lowerBound + 12)))
+            guard let track = try trackID(bmff, trak), let mdhd = try bmff.box(path: ["mdia", "mdhd"], in: trak.body) else { continue }
+            let (version, _, body) = try bmff.fullBody(mdhd)
+            timescales[track] = try r.u32(body.lowerBound + (version == 1 ? 16 : 8))
+            totals[track] = Double(version == 1 ? try r.u64(body.lowerBound + 20) : UInt64(try r.u32(body.lowerBound + 12)))
         }
         for trex in try bmff.boxes(in: mvex.body) where trex.type == "trex" {
             let body = try bmff.fullBody(trex).body
@@ -92,6 +89,7 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 for trun in try bmff.boxes(in: traf.body) where trun.type == "trun" {
                     let (_, runFlags, run) = try bmff.fullBody(trun)
                     let count = Int(try r.u32(run.lowerBound))
+                    samples[track, default: 0] += count
                     guard runFlags & 0x100 != 0 else { totals[track, default: 0] += Double(count) * Double(sampleDuration); continue }
                     // Per sample: duration, then size, flags and composition offset when present.
                     let stride = 4 * [0x100, 0x200, 0x400, 0x800].filter { runFlags & UInt32($0) != 0 }.count
@@ -101,7 +99,21 @@ public struct QuickTimeMovie: Sendable, Equatable {
                 }
             }
         }
-        return totals.compactMap { track, units in timescales[track].flatMap { $0 > 0 ? Double(units) / Double($0) : nil } }.max() ?? 0
+        var seconds = totals.compactMap { track, units in timescales[track].flatMap { $0 > 0 ? Double(units) / Double($0) : nil } }.max() ?? 0
+        if let mehd = try bmff.box("mehd", in: mvex.body), let mvhd = try bmff.box("mvhd", in: moov.body) {
+            let (version, _, body) = try bmff.fullBody(mehd)
+            let units = version == 1 ? try r.u64(body.lowerBound) : UInt64(try r.u32(body.lowerBound))
+            let timescale = try MovieHeaderBox(r, mvhd).timescale
+            if units > 0, timescale > 0 { seconds = Double(units) / Double(timescale) }
+        }
+        return (seconds, samples)
+    }
+
+    /// A `trak`'s track ID (its `tkhd`'s), if it has one.
+    private static func trackID(_ bmff: BMFFReader, _ trak: BMFFReader.Box) throws -> UInt32? {
+        guard let tkhd = try bmff.box("tkhd", in: trak.body) else { return nil }
+        let (version, _, body) = try bmff.fullBody(tkhd)
+        return try bmff.reader.u32(body.lowerBound + (version == 1 ? 16 : 8))
     }
 
     private static func track(_ bmff: BMFFReader, _ trak: BMFFReader.Box) throws -> Track {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaFormats
 import Testing
 @testable import OpenCapturePhotos
 
@@ -77,6 +78,12 @@ import Testing
         let (duration, width, height) = try savedDuration(fragmentedMovie())
         #expect(abs(duration - 2) < 1e-9, "duration \(duration)")
         #expect(width == 320 && height == 240)
+    }
+
+    /// The fragments' samples are the track's frames too (`opencapture inspect` divides them by the duration for fps).
+    @Test func aFragmentedMoviesFramesAreCounted() throws {
+        let movie = try QuickTimeMovie.parse(fragmentedMovie())
+        #expect(movie.tracks.map(\.sampleCount) == [45])
     }
 
     @Test func aMovieWithSamplesBeforeItsFragmentsCountsBoth() throws {
