@@ -11,7 +11,17 @@ import OpenCapture
 /// Usage: opencapture-bench [--data DIR] [--only NAME[,NAME…]] [--runs N] [--captures N] [--preset P]
 @main
 struct BenchmarkMain {
-    static func main() async throws {
+    static func main() async {
+        // A failure in one line, not a trap (`report` flushes each figure as it is made, so those before it stay).
+        do {
+            try await runAll()
+        } catch {
+            FileHandle.standardError.write(Data("opencapture-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func runAll() async throws {
         var options = BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         if options.showHelp {
             print("usage: opencapture-bench [--data DIR] [--only capture,bracket,sensor,isp,jpeg,demosaic,fusion,develop,heif,library,truedepth,depth,soak,load,e2e,stereo,stream] [--runs N] [--captures N] [--preset vga|hd720|hd1080|photo]")

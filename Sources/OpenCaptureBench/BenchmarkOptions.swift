@@ -62,5 +62,5 @@ func median(_ values: [Double]) -> Double {
 func report(_ name: String, _ value: Double, _ unit: String, format: String = "%.1f", anchor: String? = nil) {
     let text = "\(name): \(String(format: format, value)) \(unit)"
     print(anchor.map { text.padding(toLength: max(text.count, 52), withPad: " ", startingAt: 0) + "  [\($0)]" } ?? text)
-    FileHandle.standardOutput.synchronizeFile()
+    fflush(nil)   // each figure as it is made: print's buffer would lose them all to a failure later on
 }

@@ -16,15 +16,16 @@ struct ChildProcess {
     let cpuSeconds: Double
 
     /// Spawns `program arguments…` with standard input from /dev/null, standard output to
-    /// `standardOutput` (a file path, created or truncated) or /dev/null, standard error to /dev/null,
-    /// and waits for it.
-    static func run(_ program: String, _ arguments: [String], standardOutput: String? = nil) -> ChildProcess {
+    /// `standardOutput` (a file path, created or truncated) or /dev/null, standard error to `standardError` (likewise)
+    /// or /dev/null, and waits for it.
+    static func run(_ program: String, _ arguments: [String], standardOutput: String? = nil,
+                    standardError: String? = nil) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, standardOutput ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, standardError ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let start = DispatchTime.now().uptimeNanoseconds

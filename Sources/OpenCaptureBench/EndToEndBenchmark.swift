@@ -27,8 +27,13 @@ enum EndToEndBenchmark {
             for run in 0..<runs {
                 folder = root.appendingPathComponent("\(name)-\(run)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                let result = ChildProcess.run(program, arguments(folder), standardOutput: stdout?(folder))
-                guard result.status == 0 else { throw BenchmarkError(description: "\(name): exit status \(result.status)") }
+                // (Its standard error beside the folder, not in it: some runs look for the only file of a kind there.)
+                let errors = root.appendingPathComponent("\(name)-\(run).stderr.txt")
+                let result = ChildProcess.run(program, arguments(folder), standardOutput: stdout?(folder), standardError: errors.path)
+                guard result.status == 0 else {
+                    let said = (try? String(contentsOf: errors, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: " | ") ?? ""
+                    throw BenchmarkError(description: "\(name): exit status \(result.status): \(said)")
+                }
                 guard files(in: folder, suffix: suffix).first != nil else {
                     throw BenchmarkError(description: "\(name): no *\(suffix) written")
                 }
