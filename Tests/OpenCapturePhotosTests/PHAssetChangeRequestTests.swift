@@ -43,6 +43,12 @@ import Testing
         #expect(after.isFavorite && after.creationDate == date)
         #expect(after.isHidden == false && after.location == nil && after.pixelWidth == 64)
         #expect(after.modificationDate! >= before.modificationDate!)
+        // A place set with Apple's full CLLocation initialiser: coordinate and altitude kept.
+        let place = CLLocation(coordinate: CLLocationCoordinate2D(latitude: 46.2, longitude: 6.15), altitude: 375,
+                               horizontalAccuracy: 5, verticalAccuracy: 3, timestamp: date)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: after).location = place }
+        let placed = library.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject!
+        #expect(placed.location?.coordinate.latitude == 46.2 && placed.location?.altitude == 375 && placed.isFavorite)
         // Hiding leaves the asset out of fetches and keeps what earlier edits set.
         try library.performChangesAndWait { PHAssetChangeRequest(for: after).isHidden = true }
         #expect(library.fetchAssets().count == 0)
