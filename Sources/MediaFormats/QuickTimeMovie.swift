@@ -23,6 +23,8 @@ public struct QuickTimeMovie: Sendable, Equatable {
     /// When the movie was made (`mvhd`'s creation time; nil when 0, as FFmpeg leaves it without one, or past 9999).
     public var creationDate: Date?
     public var tracks: [Track]
+    /// The first video (`vide`) track, if the movie has one.
+    public var videoTrack: Track? { tracks.first { $0.handler == "vide" } }
     /// Movie-level `mdta` metadata and the still-image time, when the movie is a Live Photo's.
     public var pairing: LivePhotoMovieAtoms.Pairing
 

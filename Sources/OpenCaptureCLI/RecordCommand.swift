@@ -61,7 +61,7 @@ struct RecordCommand: AsyncParsableCommand {
         }
         // What the file holds, read back: frames the camera could not make in time on this CPU are missing, not padded.
         let elapsed = Date().timeIntervalSince(start)
-        guard let written = try? QuickTimeMovie.parse(Data(contentsOf: url)), let video = written.tracks.first(where: { $0.handler == "vide" }) else {
+        guard let written = try? QuickTimeMovie.parse(Data(contentsOf: url)), let video = written.videoTrack else {
             print(String(format: "  wrote %@ in %.2f s", url.lastPathComponent, elapsed))
             return
         }

@@ -100,7 +100,7 @@ struct PreparedAsset: Sendable {
             duration = 0
         case .video:
             // The first video track's size (as stored, before its matrix turns it) and the movie's length.
-            let track = movie?.tracks.first { $0.handler == "vide" }
+            let track = movie?.videoTrack
             (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], track?.width ?? 0, track?.height ?? 0)
             duration = movie?.duration ?? 0
         default:
@@ -146,7 +146,7 @@ struct PreparedAsset: Sendable {
     /// Throws unless `data` is a movie whose header (`moov`) reads, inside the file, with a video track.
     static func checkMovie(_ data: Data, label: String) throws {
         let movie = try readMovie(data, label: label)
-        guard movie.tracks.contains(where: { $0.handler == "vide" }) else {
+        guard movie.videoTrack != nil else {
             throw PHPhotosError(.invalidResource, "\(label) is a movie without a video track")
         }
     }

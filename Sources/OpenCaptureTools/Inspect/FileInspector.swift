@@ -137,7 +137,7 @@ public enum FileInspector {
         } catch let error as MediaFormatError {
             throw inspectionError(error)
         }
-        let video = movie.tracks.first { $0.handler == "vide" }
+        let video = movie.videoTrack
         var report = FileReport(kind: .movie, width: video?.width, height: video?.height)
         report.add("File", "Kind", movie.brand == "qt  " || movie.brand == nil ? "QuickTime movie" : "MPEG-4 movie (\(movie.brand!))")
         if let video { report.add("File", "Size", "\(video.width)×\(video.height)") }

@@ -44,7 +44,7 @@ public enum MotionPhotoExporter {
                 ? "\(movie.lastPathComponent) is cut short or unfinished: its movie header (moov) is missing or incomplete"
                 : "\(movie.lastPathComponent) is a damaged movie (\(error))")
         }
-        guard parsed.tracks.contains(where: { $0.handler == "vide" }) else { throw MotionPhotoError("\(movie.lastPathComponent) has no video track") }
+        guard parsed.videoTrack != nil else { throw MotionPhotoError("\(movie.lastPathComponent) has no video track") }
         let heicOutput = kind == "heic" || kind == "heif"
         let stillID = try contentIdentifier(of: stillData, name: still.lastPathComponent)
         if let stillID, let movieID = parsed.pairing.contentIdentifier, stillID != movieID {
