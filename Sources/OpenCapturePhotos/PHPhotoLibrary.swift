@@ -136,11 +136,7 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     /// Runs `changeBlock` and saves its change before returning; throws what went wrong. Called from
     /// inside a change block or a change observer it throws `.changeNotSupported` (Apple raises).
     public func performChangesAndWait(_ changeBlock: @escaping () -> Void) throws {
-        if DispatchQueue.getSpecific(key: onQueue) == true {
-            throw PHPhotosError(.changeNotSupported, "performChangesAndWait inside a change block or a change observer")
-        }
-        // (The caller waits while the block runs on the library's queue.)
-        try queue.sync { _ = try apply(changeBlock) }
+        _ = try applyAndWait(changeBlock, skippingInvalidCreations: false)
     }
 
     /// `performChangesAndWait`, saving the creation requests that are valid and leaving out those whose resources are
@@ -149,10 +145,15 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     /// fail the whole change.
     package func performChangesAndWaitSkippingInvalidCreations(_ changeBlock: @escaping () -> Void) throws
         -> [(request: Int, error: PHPhotosError)] {
+        try applyAndWait(changeBlock, skippingInvalidCreations: true)
+    }
+
+    /// `apply` on the library's queue while the caller waits; refused from that queue (a change block or an observer).
+    private func applyAndWait(_ changeBlock: () -> Void, skippingInvalidCreations: Bool) throws -> [(request: Int, error: PHPhotosError)] {
         if DispatchQueue.getSpecific(key: onQueue) == true {
             throw PHPhotosError(.changeNotSupported, "performChangesAndWait inside a change block or a change observer")
         }
-        return try queue.sync { try apply(changeBlock, skippingInvalidCreations: true) }
+        return try queue.sync { try apply(changeBlock, skippingInvalidCreations: skippingInvalidCreations) }
     }
 
     /// Tells `observer` (held weakly) of each change saved from now on, here or in another process.

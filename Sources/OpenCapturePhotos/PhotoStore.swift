@@ -168,7 +168,7 @@ final class PhotoStore: Sendable {
             for row in rows {
                 let stored = originals.appendingPathComponent(storedName(digest: row["digest"], fileExtension: row["fileExtension"]))
                 guard let data = try? Data(contentsOf: stored, options: .alwaysMapped), let movie = try? QuickTimeMovie.parse(data),
-                      let track = movie.tracks.first(where: { $0.handler == "vide" }) else { continue }
+                      let track = movie.videoTrack else { continue }
                 try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, duration = ? WHERE id = ?",
                                arguments: [track.width, track.height, movie.duration, row["id"] as String])
             }
@@ -203,6 +203,23 @@ final class PhotoStore: Sendable {
         var changed: [String] = []
         var removed: [String] = []
         var isEmpty: Bool { inserted.isEmpty && changed.isEmpty && removed.isEmpty }
+
+        /// Adds what a change did to `id`; false when that is no news (an edit of an asset already inserted or changed
+        /// here). A removal cancels the asset's insertion and changes.
+        @discardableResult
+        mutating func record(_ id: String, _ kind: ChangeKind) -> Bool {
+            switch kind {
+            case .inserted: inserted.append(id)
+            case .changed:
+                guard !inserted.contains(id), !changed.contains(id) else { return false }
+                changed.append(id)
+            case .removed:
+                inserted.removeAll { $0 == id }
+                changed.removeAll { $0 == id }
+                removed.append(id)
+            }
+            return true
+        }
     }
 
     /// The sequence number of the newest change-log entry (0 when there is none): entries are numbered in the order
@@ -219,16 +236,7 @@ final class PhotoStore: Sendable {
                                         arguments: [sequence])
             var result = ChangedAssets()
             for row in rows {
-                let id: String = row["assetID"]
-                switch ChangeKind(rawValue: row["kind"]) {
-                case .inserted: result.inserted.append(id)
-                case .changed where !result.inserted.contains(id) && !result.changed.contains(id): result.changed.append(id)
-                case .removed:
-                    result.inserted.removeAll { $0 == id }
-                    result.changed.removeAll { $0 == id }
-                    result.removed.append(id)
-                default: break
-                }
+                if let kind = ChangeKind(rawValue: row["kind"]) { result.record(row["assetID"], kind) }
             }
             return (result, rows.last?["sequence"] ?? sequence)
         }
@@ -266,7 +274,17 @@ final class PhotoStore: Sendable {
 
     /// Whether the library (still) holds the asset with this identifier, hidden or not.
     func holdsAsset(_ id: String) throws -> Bool {
-        try database.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE id = ?)", arguments: [id]) ?? false }
+        try database.read { db in try PhotoStore.holdsAsset(id, in: db) }
+    }
+
+    static func holdsAsset(_ id: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE id = ?)", arguments: [id]) ?? false
+    }
+
+    /// Whether some resource row references the stored file of these bytes.
+    static func isReferenced(digest: String, fileExtension: String, in db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE digest = ? AND fileExtension = ?)",
+                          arguments: [digest, fileExtension]) ?? false
     }
 
     /// Whether some asset (hidden ones too) holds these bytes as its photo or video (one indexed look-up of the digest).
@@ -336,7 +354,9 @@ final class PhotoStore: Sendable {
             }
             try database.write { db in
                 let now = Date().timeIntervalSince1970
-                func log(_ id: String, _ kind: ChangeKind) throws {
+                // In what this change did and, when that is news, in the change log.
+                func record(_ id: String, _ kind: ChangeKind) throws {
+                    guard done.record(id, kind) else { return }
                     try db.execute(sql: "INSERT INTO changeLog (assetID, kind) VALUES (?, ?)", arguments: [id, kind.rawValue])
                 }
                 var sequence = try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(sequence), 0) FROM asset") ?? 0
@@ -357,11 +377,10 @@ final class PhotoStore: Sendable {
                             """, arguments: [asset.id, r.type.rawValue, r.originalFilename, r.uniformTypeIdentifier,
                                              r.digest, r.fileExtension, r.data.count])
                     }
-                    try log(asset.id, .inserted)
-                    done.inserted.append(asset.id)
+                    try record(asset.id, .inserted)
                 }
                 func requireAsset(_ id: String, _ what: String) throws {
-                    guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset WHERE id = ?)", arguments: [id]) == true else {
+                    guard try PhotoStore.holdsAsset(id, in: db) else {
                         throw PHPhotosError(.identifierNotFound, "cannot \(what) asset \(id): the library does not hold it (deleted?)")
                     }
                 }
@@ -377,10 +396,7 @@ final class PhotoStore: Sendable {
                     if let hidden = edit.isHidden { columns.append("isHidden = ?"); values.append(hidden) }
                     try db.execute(sql: "UPDATE asset SET \(columns.joined(separator: ", ")) WHERE id = ?",
                                    arguments: StatementArguments(values + [edit.id]))
-                    if !done.inserted.contains(edit.id) && !done.changed.contains(edit.id) {
-                        try log(edit.id, .changed)
-                        done.changed.append(edit.id)
-                    }
+                    try record(edit.id, .changed)
                 }
                 var released: [(digest: String, fileExtension: String)] = []
                 for id in deletions {
@@ -391,16 +407,12 @@ final class PhotoStore: Sendable {
                     }
                     try db.execute(sql: "DELETE FROM resource WHERE assetID = ?", arguments: [id])
                     try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [id])
-                    try log(id, .removed)
-                    done.inserted.removeAll { $0 == id }
-                    done.changed.removeAll { $0 == id }
-                    done.removed.append(id)
+                    try record(id, .removed)
                 }
                 // Bytes no remaining asset holds leave the store with the transaction.
                 var seenReleased = Set<String>()
                 for file in released where seenReleased.insert(file.digest + "." + file.fileExtension).inserted {
-                    guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE digest = ? AND fileExtension = ?)",
-                                            arguments: [file.digest, file.fileExtension]) == false else { continue }
+                    guard try !PhotoStore.isReferenced(digest: file.digest, fileExtension: file.fileExtension, in: db) else { continue }
                     let stored = originals.appendingPathComponent(PhotoStore.storedName(digest: file.digest, fileExtension: file.fileExtension))
                     let aside = staging.appendingPathComponent(stored.lastPathComponent)
                     try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -521,10 +533,7 @@ final class PhotoStore: Sendable {
             let name = entry.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard let digest = name.first, digest.count == 64, digest.allSatisfy(hex.contains) else { continue }
             let fileExtension = name.count > 1 ? name[1] : ""
-            let referenced = try database.read { db in
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM resource WHERE digest = ? AND fileExtension = ?)",
-                                  arguments: [digest, fileExtension]) ?? false
-            }
+            let referenced = try database.read { db in try isReferenced(digest: digest, fileExtension: fileExtension, in: db) }
             let url = staging.appendingPathComponent(entry)
             let stored = originals.appendingPathComponent(storedName(digest: digest, fileExtension: fileExtension))
             if referenced && !fm.fileExists(atPath: stored.path) {
