@@ -21,18 +21,16 @@ public final class PHAssetCreationRequest: PHAssetChangeRequest {
         func read(label: String) throws -> Data {
             if let data { return data }
             guard let fileURL else { return Data() }
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isFolder) else {
+            // One look at what the path names (following links): nothing, a folder, a device, pipe or socket (/dev/zero, a
+            // FIFO: no photo, and reading one would never end or fail as "permission denied"), or a file.
+            var status = stat()
+            guard stat(fileURL.path, &status) == 0 else {
                 throw PHPhotosError(.missingResource, "\(label): there is no file at \(fileURL.path)")
             }
-            guard !isFolder.boolValue else {
-                throw PHPhotosError(.invalidResource, "\(label) is a folder, not a file (\(fileURL.path))")
-            }
-            // A device, pipe or socket (/dev/zero, a FIFO) is no photo: reading one would never end, or fail as "permission
-            // denied" where the reason is what it is.
-            var status = stat()
-            if stat(fileURL.path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
-                throw PHPhotosError(.invalidResource, "\(label) is not a regular file (\(fileURL.path) is a device, pipe or socket)")
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw PHPhotosError(.invalidResource, "\(label) is a folder, not a file (\(fileURL.path))")
+            default: throw PHPhotosError(.invalidResource, "\(label) is not a regular file (\(fileURL.path) is a device, pipe or socket)")
             }
             do {
                 return try Data(contentsOf: fileURL)
