@@ -97,40 +97,20 @@ public enum TIFFCodec {
     }
 
     /// Uncompressed chunky RGB of `bitsPerSample` 8 or 16 (samples in the host's order, which is the little-endian
-    /// file's) from `pixels`, rows packed, into `stream`. libtiff appends uncompressed strips straight from the
-    /// caller's memory, so each byte is copied once (into the stream's buffer or the file).
+    /// file's) from `pixels`, rows packed, into `stream`, in strips of about 1 MB. libtiff appends uncompressed strips
+    /// straight from the caller's memory, so each byte is copied once (into the stream's buffer or the file).
     private static func writeRGB(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, bitsPerSample: Int, into file: TIFFStream,
                          orientation: Int, exif: ExifMetadata?, iccProfile: Data?) throws {
-        guard width < 1 << 16, height < 1 << 16 else {
-            throw MediaFormatError.unsupported("TIFF of \(width)×\(height) is too large")
-        }
         let rowBytes = width * 3 * bitsPerSample / 8
         precondition(pixels.count >= rowBytes * height, "TIFF pixels shorter than their rows")
-        guard let tif = file.openForWriting() else { throw MediaFormatError.encoderFailed("libtiff could not start a file") }
-        let rowsPerStrip = max(1, min(height, (1 << 20) / rowBytes))
-        var ok = [(TIFFTAG_IMAGEWIDTH, UInt32(width)), (TIFFTAG_IMAGELENGTH, UInt32(height)),
-                  (TIFFTAG_ROWSPERSTRIP, UInt32(rowsPerStrip))]
-            .allSatisfy { opencapture_tiff_set_u32(tif, ttag_t($0.0), $0.1) == 1 }
-        let shorts: [(Int32, UInt16)] = [
-            (TIFFTAG_BITSPERSAMPLE, UInt16(bitsPerSample)), (TIFFTAG_SAMPLESPERPIXEL, 3),
-            (TIFFTAG_PHOTOMETRIC, UInt16(PHOTOMETRIC_RGB)), (TIFFTAG_PLANARCONFIG, UInt16(PLANARCONFIG_CONTIG)),
-            (TIFFTAG_COMPRESSION, UInt16(COMPRESSION_NONE)), (TIFFTAG_ORIENTATION, UInt16(min(8, max(1, orientation)))),
-            (TIFFTAG_RESOLUTIONUNIT, UInt16(RESUNIT_INCH)),
-        ]
-        ok = ok && shorts.allSatisfy { opencapture_tiff_set_u16(tif, ttag_t($0.0), $0.1) == 1 }
-        var fields = TIFFFieldWriter(tif)
-        setDescriptiveFields(&fields, exif: exif, iccProfile: iccProfile)
-        ok = ok && fields.refusedTag == nil
-        var strip: UInt32 = 0
-        for start in stride(from: 0, to: height, by: rowsPerStrip) where ok {
-            let count = min(rowsPerStrip, height - start) * rowBytes
-            let base = UnsafeMutableRawPointer(mutating: pixels.baseAddress! + start * rowBytes)
-            ok = TIFFWriteEncodedStrip(tif, strip, base, tmsize_t(count)) == count
-            strip += 1
+        let writer = try TIFFStripWriter(stream: file, width: width, height: height, bitsPerSample: bitsPerSample,
+                                         rowsPerStrip: max(1, (1 << 20) / max(1, rowBytes)), orientation: orientation,
+                                         exif: exif, iccProfile: iccProfile)
+        for start in stride(from: 0, to: height, by: writer.rowsPerStrip) {
+            let rows = start..<min(height, start + writer.rowsPerStrip)
+            writer.write(rows: rows, pixels: UnsafeRawBufferPointer(rebasing: pixels[(start * rowBytes)..<(rows.upperBound * rowBytes)]))
         }
-        TIFFClose(tif)
-        guard ok else { throw MediaFormatError.encoderFailed("libtiff could not write the image") }
-        if let exif { try DNGWriter.appendExif(exif, to: file, imageTags: .uncompressed) }
+        try writer.finish()
     }
 
     /// Resolution (72 per inch, required by baseline TIFF), the ICC profile, identity tags and the ExifIFD (and

@@ -17,6 +17,8 @@ final class TIFFStream {
     private var position = 0
     /// The first write or read error of a descriptor (errno), reported by `checkDescriptor`.
     private var failure: Int32?
+    /// Where the next append goes instead of the end (`placeNextAppend(at:)`).
+    private var nextAppend: Int?
 
     init(capacity: Int) {
         let capacity = max(capacity, 4096)
@@ -59,6 +61,11 @@ final class TIFFStream {
 
     /// Bytes written so far.
     var count: Int { length }
+
+    /// Has the next seek to the end answer `offset` instead (once; `nil` undoes it). libtiff places a strip it has not
+    /// written yet where that seek says the file ends, so strips written out of order can each be put where they
+    /// would be had they come in order (`TIFFStripWriter`); the bytes in between read as zeros until written.
+    func placeNextAppend(at offset: Int?) { nextAppend = offset }
 
     /// Appends bytes after everything written so far.
     func append(_ bytes: [UInt8]) {
@@ -160,7 +167,9 @@ final class TIFFStream {
         let base: Int
         switch whence {
         case SEEK_CUR: base = position
-        case SEEK_END: base = length
+        case SEEK_END:
+            base = nextAppend ?? length
+            nextAppend = nil
         default: base = 0
         }
         let (target, overflow) = base.addingReportingOverflow(Int(Int64(bitPattern: offset)))

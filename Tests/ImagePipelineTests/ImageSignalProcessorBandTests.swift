@@ -1,4 +1,5 @@
 import CaptureCore
+import Foundation
 import Testing
 @testable import ImagePipeline
 
@@ -38,6 +39,43 @@ import Testing
             let photo = isp.process(raw)
             let differing = zip(photo.storage, reference.storage).filter { $0 != $1 }.count
             #expect(differing == 0, "\(differing) samples differ at \(height)-row bands")
+        }
+    }
+}
+
+/// `process(_:bandsTo:)` and `process16(_:bandsTo:)` hand over the photos `process` and `process16` make, in whole
+/// bands of `outputBandHeight` rows (the last one shorter), each once.
+@Suite struct ImageSignalProcessorBandSinkTests {
+    /// The bands `sink` was given, assembled; with the rows each band covered.
+    static func assemble<Sample>(_ isp: ImageSignalProcessor, _ raw: RawImage, of: Sample.Type,
+                                 run: (ImageSignalProcessor, RawImage, (Range<Int>, UnsafeRawBufferPointer) -> Void) -> Void)
+        -> (image: Raster<Sample>, bands: [Range<Int>]) where Sample: FixedWidthInteger {
+        var image = Raster<Sample>(width: raw.width, height: raw.height, channels: 3)
+        var bands: [Range<Int>] = []
+        let lock = NSLock()
+        let rowCount = 3 * raw.width
+        run(isp, raw) { rows, pixels in
+            lock.lock()
+            defer { lock.unlock() }
+            bands.append(rows)
+            let samples = pixels.bindMemory(to: Sample.self)
+            for k in 0..<rows.count * rowCount { image.storage[rows.lowerBound * rowCount + k] = samples[k] }
+        }
+        return (image, bands.sorted { $0.lowerBound < $1.lowerBound })
+    }
+
+    @Test func theBandsMakeTheSamePhotos() {
+        let raw = ImageSignalProcessorBandTests.raw()   // 760 rows: 23 bands of 32 and one of 24
+        for correctingLens in [true, false] {
+            var isp = ImageSignalProcessor()
+            isp.settings.correctsDistortion = correctingLens
+            let eight = Self.assemble(isp, raw, of: UInt8.self) { $0.process($1, bandsTo: $2) }
+            #expect(eight.image == isp.process(raw))
+            #expect(eight.bands == RowBands(height: 760, bandHeight: isp.outputBandHeight).map { $0 })
+            #expect(eight.bands.last == 736..<760)
+            let sixteen = Self.assemble(isp, raw, of: UInt16.self) { $0.process16($1, bandsTo: $2) }
+            #expect(sixteen.image == isp.process16(raw))
+            #expect(sixteen.bands.count == 24)
         }
     }
 }

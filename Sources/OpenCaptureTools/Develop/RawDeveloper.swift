@@ -28,39 +28,38 @@ public struct RawDeveloper: Sendable {
     /// Reads any camera raw or DNG through LibRaw, develops the *mosaic* with OpenCapture's own pipeline
     /// (not LibRaw's), encodes.
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        try develop(bytes: try Self.readFile(url), as: format).photo()
+        try photo(prepare(bytes: Self.readFile(url)), as: format)
     }
 
     /// Develops the raw file in `data`; see `develop(contentsOf:as:)`.
     public func develop(_ data: Data, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
-        try develop(bytes: [UInt8](data), as: format).photo()
+        try photo(prepare(bytes: [UInt8](data)), as: format)
     }
 
     /// Develops `url` into the file `destination` (OpenCapture addition): written under a temporary name and renamed,
-    /// its folder made once the photo is ready; a TIFF goes from the pixels to the file with no buffer of the whole
-    /// file. Throws `RawDevelopError` for the raw, `FileAccessError` for the destination. Without `replacing`, a file at
-    /// `destination` when the developed one is placed (one that appeared while it was developed) is kept and this throws.
+    /// the same bytes `develop(contentsOf:as:)` gives. A TIFF is written band by band as the pipeline finishes them
+    /// (its folder made first), with no image of the whole photo in memory; other formats are encoded once the photo
+    /// is ready, then their folder made and the file written. Throws `RawDevelopError` for the raw, `FileAccessError`
+    /// for the destination. Without `replacing`, a file at `destination` when the developed one is placed (one that
+    /// appeared while it was developed) is kept and this throws.
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat, to destination: URL,
                         replacing: Bool = true) throws -> DevelopedFile {
-        let developed = try develop(bytes: try Self.readFile(url), as: format)
-        try AtomicFile.makeFolder(destination.deletingLastPathComponent())
+        let raw = try prepare(bytes: Self.readFile(url))
         var byteCount = 0
         do {
-            switch developed.pixels {
-            case .eight(let image) where format == .tiff:
+            if format == .tiff || format == .tiff16 {
+                try AtomicFile.makeFolder(destination.deletingLastPathComponent())
                 try AtomicFile.write(to: destination, replacing: replacing) { descriptor in
-                    try TIFFCodec.write(image, to: descriptor, orientation: developed.info.orientation, exif: developed.exif,
-                                        iccProfile: developed.icc)
+                    try writeTIFF(raw, sixteenBits: format == .tiff16) { width, height, bits, strip in
+                        try TIFFStripWriter(writingTo: descriptor, width: width, height: height, bitsPerSample: bits,
+                                            rowsPerStrip: strip, orientation: raw.info.orientation, exif: raw.exif,
+                                            iccProfile: raw.icc)
+                    }
                     byteCount = Int(lseek(descriptor, 0, SEEK_END))
                 }
-            case .sixteen(let image):
-                try AtomicFile.write(to: destination, replacing: replacing) { descriptor in
-                    try TIFF16Writer.write(image, to: descriptor, orientation: developed.info.orientation, exif: developed.exif,
-                                           iccProfile: developed.icc)
-                    byteCount = Int(lseek(descriptor, 0, SEEK_END))
-                }
-            default:
-                let data = try developed.encode()
+            } else {
+                let data = try encode(raw, as: format)
+                try AtomicFile.makeFolder(destination.deletingLastPathComponent())
                 try AtomicFile.write(data, to: destination, replacing: replacing)
                 byteCount = data.count
             }
@@ -69,41 +68,17 @@ public struct RawDeveloper: Sendable {
         } catch let error as MediaFormatError {
             throw RawDevelopError.encodingFailed(error.description)
         }
-        return DevelopedFile(url: destination, width: developed.width, height: developed.height, format: format,
-                             byteCount: byteCount, info: developed.info)
+        return DevelopedFile(url: destination, width: raw.image.width, height: raw.image.height, format: format,
+                             byteCount: byteCount, info: raw.info)
     }
 
-    /// A developed photo before it is encoded: its pixels and what its file carries.
-    private struct Developed {
-        enum Pixels { case eight(Raster<UInt8>), sixteen(Raster<UInt16>) }
-        let pixels: Pixels
-        let format: DevelopedFileFormat
+    /// A raw file read and ready to develop: the mosaic, the pipeline for it and what the developed file carries.
+    private struct PreparedRaw {
+        let isp: ImageSignalProcessor
+        let image: RawImage
         let info: RawPhotoInfo
         let exif: ExifMetadata
         let icc: Data
-        let jpegQuality: Int
-        var width: Int { switch pixels { case .eight(let r): r.width; case .sixteen(let r): r.width } }
-        var height: Int { switch pixels { case .eight(let r): r.height; case .sixteen(let r): r.height } }
-
-        /// Encoded in memory.
-        func photo() throws -> DevelopedPhoto {
-            DevelopedPhoto(width: width, height: height, format: format, data: try encode(), info: info)
-        }
-
-        /// The file's bytes in `format`.
-        func encode() throws -> Data {
-            do {
-                switch (pixels, format) {
-                case (.eight(let image), .jpeg): return try JPEGEncoder.encode(image, quality: jpegQuality, exif: exif, iccProfile: icc)
-                case (.eight(let image), .png): return try PNGCodec.encode(image, exif: exif)
-                case (.eight(let image), _): return try TIFFCodec.encode(image, orientation: info.orientation, exif: exif, iccProfile: icc)
-                case (.sixteen(let image), _):
-                    return try TIFF16Writer.encode(image, orientation: info.orientation, exif: exif, iccProfile: icc)
-                }
-            } catch let error as MediaFormatError {
-                throw RawDevelopError.encodingFailed(error.description)
-            }
-        }
     }
 
     private static func readFile(_ url: URL) throws -> [UInt8] {
@@ -114,17 +89,55 @@ public struct RawDeveloper: Sendable {
         }
     }
 
-    private func develop(bytes: [UInt8], as format: DevelopedFileFormat) throws -> Developed {
+    private func prepare(bytes: [UInt8]) throws -> PreparedRaw {
         let isp = ImageSignalProcessor(settings: try settings())
         let (raw, fileInfo) = try Self.read(bytes)
         let info = Self.info(raw: raw, file: fileInfo)
         // Every output carries the raw file's EXIF (orientation included) and the profile of the
         // colour space the pipeline rendered into.
         let exif = Self.exif(info, stored: fileInfo.exif, bytes: bytes, colorSpace: isp.settings.colorSpace)
-        let icc = ICCProfile.data(for: isp.settings.colorSpace)
-        let pixels: Developed.Pixels = format == .tiff16 ? .sixteen(isp.process16(raw)) : .eight(isp.process(raw))
-        return Developed(pixels: pixels, format: format, info: info, exif: exif, icc: icc,
-                         jpegQuality: min(100, max(1, Int((jpegQuality * 100).rounded()))))
+        return PreparedRaw(isp: isp, image: raw, info: info, exif: exif, icc: ICCProfile.data(for: isp.settings.colorSpace))
+    }
+
+    /// Developed and encoded in memory.
+    private func photo(_ raw: PreparedRaw, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
+        DevelopedPhoto(width: raw.image.width, height: raw.image.height, format: format, data: try encode(raw, as: format),
+                       info: raw.info)
+    }
+
+    /// The developed file's bytes in `format`.
+    private func encode(_ raw: PreparedRaw, as format: DevelopedFileFormat) throws -> Data {
+        do {
+            switch format {
+            case .jpeg:
+                return try JPEGEncoder.encode(raw.isp.process(raw.image), quality: min(100, max(1, Int((jpegQuality * 100).rounded()))),
+                                              exif: raw.exif, iccProfile: raw.icc)
+            case .png: return try PNGCodec.encode(raw.isp.process(raw.image), exif: raw.exif)
+            case .tiff, .tiff16:
+                return try writeTIFF(raw, sixteenBits: format == .tiff16) { width, height, bits, strip in
+                    try TIFFStripWriter(width: width, height: height, bitsPerSample: bits, rowsPerStrip: strip,
+                                        orientation: raw.info.orientation, exif: raw.exif, iccProfile: raw.icc)
+                }.takeData()
+            }
+        } catch let error as MediaFormatError {
+            throw RawDevelopError.encodingFailed(error.description)
+        }
+    }
+
+    /// Develops into the TIFF `make` starts (given width, height, bits per sample and rows per strip), each of the
+    /// pipeline's bands a strip written as soon as it is finished, then finishes the file (and returns its writer).
+    @discardableResult
+    private func writeTIFF(_ raw: PreparedRaw, sixteenBits: Bool,
+                           _ make: (Int, Int, Int, Int) throws -> TIFFStripWriter) throws -> TIFFStripWriter {
+        let isp = raw.isp, image = raw.image
+        let writer = try make(image.width, image.height, sixteenBits ? 16 : 8, isp.outputBandHeight)
+        if sixteenBits {
+            isp.process16(image, bandsTo: writer.write(rows:pixels:))
+        } else {
+            isp.process(image, bandsTo: writer.write(rows:pixels:))
+        }
+        try writer.finish()
+        return writer
     }
 
     /// The pipeline settings, validated.
