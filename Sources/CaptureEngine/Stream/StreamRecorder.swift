@@ -24,6 +24,8 @@ package final class StreamRecorder: @unchecked Sendable {
     /// What the microphone hears, when the session has one: an AAC track in sync with the frames.
     private let sound: RoomSound?
     private var audioSamplesWritten = 0
+    /// Asked for each frame as it arrives: false leaves the frame out (its output's connection is switched off).
+    private let takesFrame: @Sendable () -> Bool
     private let onStart: @Sendable (Double) -> Void
     private let onFinish: @Sendable (_ duration: Double, _ ending: Ending, _ error: (any Error)?) -> Void
     private let encoder = DispatchQueue(label: "OpenCapture.StreamRecorder")
@@ -38,13 +40,16 @@ package final class StreamRecorder: @unchecked Sendable {
     private var ended = false
     package static let maxPendingFrames = 8
 
-    /// Opens the movie now (throws `MediaFormatError` when the destination cannot be written).
+    /// Opens the movie now (throws `MediaFormatError` when the destination cannot be written). Frames for which
+    /// `takesFrame` answers false are left out (the movie holds the frame before across them; the sound goes on).
     package init(stream: FrameStream, url: URL, settings: MovieSettings, maxDuration: Double?, sound: RoomSound? = nil,
+                 takesFrame: @escaping @Sendable () -> Bool = { true },
                  onStart: @escaping @Sendable (Double) -> Void,
                  onFinish: @escaping @Sendable (Double, Ending, (any Error)?) -> Void) throws {
         self.stream = stream
         self.url = url
         self.maxDuration = maxDuration.flatMap { $0 > 0 ? $0 : nil }
+        self.takesFrame = takesFrame
         self.onStart = onStart
         self.onFinish = onFinish
         self.sound = sound
@@ -73,6 +78,7 @@ package final class StreamRecorder: @unchecked Sendable {
     package func stop() { end(.stopped) }
 
     private func receive(_ frame: StreamFrame) {
+        guard takesFrame() else { return }
         lock.lock()
         guard !ended else { lock.unlock(); return }
         if let first = firstTime, let limit = maxDuration, frame.time + frame.duration - first > limit + 1e-6 {

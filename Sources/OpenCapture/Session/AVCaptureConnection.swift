@@ -23,8 +23,9 @@ public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     }
 
     /// Whether data flows through the connection (default true). While false its output receives nothing: a photo
-    /// output refuses requests (`PhotoSettingsError.noActiveVideoConnection`), and video and depth data outputs deliver
-    /// no frames or maps (none dropped either). A movie file output's recording does not look at it.
+    /// output refuses requests (`PhotoSettingsError.noActiveVideoConnection`), video and depth data outputs deliver
+    /// no frames or maps (none dropped either), and a movie file output does not start recording (`.noDataCaptured`
+    /// at once; Apple raises "No active/enabled connections") and leaves out the frames of a recording in progress.
     public var isEnabled: Bool {
         get { lock.lock(); defer { lock.unlock() }; return _enabled }
         set { lock.lock(); _enabled = newValue; lock.unlock() }

@@ -36,8 +36,11 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     /// Starts recording the session's frames to `outputFileURL`, a new file in a writable folder. A URL
-    /// that is not a file URL, an existing file, an unwritable folder or a session that is not running
-    /// ends at once with `didFinishRecordingTo` and an `AVError` (Apple raises for some of these).
+    /// that is not a file URL, an existing file, an unwritable folder, a session that is not running or a disabled
+    /// video connection (`isEnabled` false: Apple raises "No active/enabled connections"; `.noDataCaptured` here)
+    /// ends at once with `didFinishRecordingTo` and an `AVError` (Apple raises for some of these). Frames that arrive
+    /// while the connection is disabled during the recording are left out: the movie holds the frame before until
+    /// the connection is enabled again (the sound goes on).
     public func startRecording(to outputFileURL: URL, recordingDelegate delegate: AVCaptureFileOutputRecordingDelegate) {
         let connections = self.connections
         let target = CallbackTarget(delegate)
@@ -50,6 +53,9 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
             return refuse(.fileAlreadyExists, "\(outputFileURL.path) already exists")
         }
         guard !isRecording else { return refuse(.recordingAlreadyInProgress, "a recording is already in progress") }
+        if let connection = connections.first, !connection.isEnabled {
+            return refuse(.noDataCaptured, "no active/enabled connections: the movie file output's video connection is disabled")
+        }
         guard let stream = session?.frameStream, stream.isRunning, connections.first?.input?.device != nil else {
             return refuse(.sessionNotRunning, "the session is not running with a camera")
         }
@@ -65,10 +71,12 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         settings.creationDate = date
         settings.metadata = CaptureExif.movieMetadata(date: date, offsetSeconds: offset)
         let limit = maxRecordedDuration
+        let connection = connections.first
         do {
             let recorder = try StreamRecorder(
                 stream: stream, url: outputFileURL, settings: settings, maxDuration: limit.isValid ? limit.seconds : nil,
                 sound: session?.hasMicrophone == true ? RoomSound(seed: stream.configuration.device.seed) : nil,
+                takesFrame: { connection?.isEnabled ?? true },
                 onStart: { [weak self] _ in
                     guard let self else { return }
                     self.callbackQueue.async { target.value.fileOutput(self, didStartRecordingTo: outputFileURL, from: connections) }

@@ -136,6 +136,46 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
         }
     }
 
+    /// A disabled video connection carries nothing to the movie output (Apple: its output consumes no data): a recording
+    /// asked for then does not start — it ends at once in `didFinishRecordingTo` with `.noDataCaptured` and no file
+    /// (Apple raises "No active/enabled connections") — and frames that arrive while it is disabled mid-recording are
+    /// left out (the recorded length stands still), until it is enabled again.
+    @Test func aDisabledConnectionIsNotRecorded() throws {
+        let movie = AVCaptureMovieFileOutput()
+        let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
+        rig.session.startRunning()
+        defer { rig.session.stopRunning() }
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = rig.collector.waitFor(1)
+        let connection = try #require(movie.connection(with: .video))
+        connection.isEnabled = false
+        let refused = RecordingWatcher(), url = folder.appendingPathComponent("off.mov")
+        movie.startRecording(to: url, recordingDelegate: refused)
+        let ended = try #require(refused.waitUntilFinished(timeout: 10), "the recording should end at once")
+        let error = try #require(ended.error as? AVError)
+        #expect(error.code == .noDataCaptured && error.recordingSuccessfullyFinished == false)
+        #expect(error.localizedDescription.contains("no active/enabled connections"), "\(error.localizedDescription)")
+        #expect(refused.started == nil && !movie.isRecording)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no movie, no temporary file")
+
+        connection.isEnabled = true
+        let watcher = RecordingWatcher(), clip = folder.appendingPathComponent("gap.mov")
+        movie.startRecording(to: clip, recordingDelegate: watcher)
+        _ = rig.collector.waitFor(rig.collector.snapshot.times.count + 5)
+        connection.isEnabled = false
+        _ = rig.collector.waitFor(rig.collector.snapshot.times.count + 2)
+        let before = movie.recordedDuration.seconds
+        _ = rig.collector.waitFor(rig.collector.snapshot.times.count + 6)
+        #expect(movie.recordedDuration.seconds == before, "\(movie.recordedDuration.seconds) s recorded while disabled, \(before) s before")
+        connection.isEnabled = true
+        _ = rig.collector.waitFor(rig.collector.snapshot.times.count + 6)
+        #expect(movie.recordedDuration.seconds > before + 0.2, "enabled again: \(movie.recordedDuration.seconds) s, \(before) s before")
+        movie.stopRecording()
+        #expect(try #require(watcher.waitUntilFinished()).error == nil)
+        #expect(FileManager.default.fileExists(atPath: clip.path))
+    }
+
     @Test func badDestinationsAreErrorsAndLeaveNoFile() throws {
         let movie = AVCaptureMovieFileOutput()
         let rig = StreamRig(frameRate: 15, extraOutputs: [movie])
