@@ -1,6 +1,24 @@
 import Foundation
 
 extension AVCapturePhotoOutput {
+    /// Apple's `async` form of `setPreparedPhotoSettingsArray(_:completionHandler:)` (iOS 15;
+    /// `NS_SWIFT_ASYNC_THROWS_ON_FALSE`, so the handler's `prepared` flag becomes the throw and nothing is returned):
+    /// returns once the output is prepared (after `startRunning()` if the session is stopped) and throws what the
+    /// handler would get — a `PhotoSettingsError` for settings the output refuses. Superseded by a later call before it
+    /// finished (Apple's handler then gets `false` with no error, which Apple's async form throws as a placeholder
+    /// error), it throws `AVError(.operationInterrupted)`. Runs in its caller's isolation (`nonisolated(nonsending)`),
+    /// so main-actor code can pass its settings.
+    nonisolated(nonsending)
+    public func setPreparedPhotoSettingsArray(_ preparedPhotoSettingsArray: [AVCapturePhotoSettings]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            setPreparedPhotoSettingsArray(preparedPhotoSettingsArray) { prepared, error in
+                if prepared { return continuation.resume() }
+                continuation.resume(throwing: error ?? AVError(.operationInterrupted, userInfo: [
+                    NSLocalizedDescriptionKey: "preparation superseded by a later setPreparedPhotoSettingsArray call"]))
+            }
+        }
+    }
+
     /// OpenCapture addition: captures with `settings` and returns every photo and the event
     /// timeline once `didFinishCaptureFor` arrives. Throws the request's error (a
     /// `PhotoSettingsError` for refused settings, or a processing error).
