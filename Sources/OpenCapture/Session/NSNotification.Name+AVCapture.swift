@@ -21,3 +21,8 @@ extension NSNotification.Name {
 
 /// The `userInfo` key of `.AVCaptureSessionRuntimeError`'s error.
 public let AVCaptureSessionErrorKey = "AVCaptureSessionErrorKey"
+
+/// The `userInfo` key of `.AVCaptureSessionWasInterrupted`'s reason: an `NSNumber` holding an
+/// `AVCaptureSession.InterruptionReason` raw value. Declared for handlers that read it; the notification is never
+/// posted here.
+public let AVCaptureSessionInterruptionReasonKey = "AVCaptureSessionInterruptionReasonKey"
