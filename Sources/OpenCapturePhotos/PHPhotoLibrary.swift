@@ -122,7 +122,11 @@ public final class PHPhotoLibrary: @unchecked Sendable {
     /// Apple's `async` form (iOS 15): runs `changeBlock` on the library's queue and returns once its change is saved
     /// (and the change observers told), throwing what went wrong. The block is `@escaping () -> Void` as Apple's, so
     /// `var placeholder: PHObjectPlaceholder?; try await library.performChanges { placeholder = change() }` compiles
-    /// in Swift 6 (AVCam 2024).
+    /// in Swift 6 (AVCam 2024). The call runs in its caller's isolation (`nonisolated(nonsending)`, where Apple's is
+    /// imported from Objective-C), so Swift 6 code on the main actor or another actor can call it with a block it
+    /// formed there: nothing is sent across isolation by the call. As with Apple's, the block itself still runs on the
+    /// library's queue, not on the caller's actor: it should only make change requests.
+    nonisolated(nonsending)
     public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
         // Sound: the caller is suspended until the block has run, once, on the library's queue.
         nonisolated(unsafe) let block = changeBlock

@@ -65,3 +65,31 @@ actor AVCamMediaLibrary {
         #expect(library.fetchAssets().count == 2)
     }
 }
+
+/// A view model on the main actor saving with the async form, as a Swift 6 app writes it: it compiles only because
+/// `performChanges(_:) async` runs in its caller's isolation (`nonisolated(nonsending)`), so the change block — formed
+/// on the main actor, setting a variable of the method — is not sent anywhere by the call.
+@MainActor final class MainActorGallery {
+    private(set) var saved: [String] = []
+
+    func save(_ photo: Data, to library: PHPhotoLibrary) async throws {
+        var placeholder: PHObjectPlaceholder?
+        try await library.performChanges {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: photo, options: nil)
+            placeholder = request.placeholderForCreatedAsset
+        }
+        saved.append(placeholder?.localIdentifier ?? "")
+    }
+}
+
+@Suite struct PHPhotoLibraryMainActorTests {
+    @Test @MainActor func aMainActorModelSavesWithTheAsyncForm() async throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let gallery = MainActorGallery()
+        try await gallery.save(try PhotoFixtures.jpeg(seed: 55), to: library)
+        #expect(gallery.saved.count == 1 && gallery.saved[0].hasSuffix(PHAssetCreationRequest.identifierSuffix))
+        #expect(library.fetchAssets(withLocalIdentifiers: gallery.saved, options: nil).count == 1)
+    }
+}
