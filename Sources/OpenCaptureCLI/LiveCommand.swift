@@ -22,16 +22,19 @@ struct LiveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = URL(fileURLWithPath: output)
-        try AtomicFile.makeFolder(directory)
-        // A folder the files cannot be written into is said now, not after the viewfinder, the shutter and the movie.
-        try AtomicFile.checkDestination(directory.appendingPathComponent("live-\(OutputNumbering.next("live", in: directory)).heic"))
+        // Everything is checked before anything is made: a folder the files cannot be written into (or that cannot be
+        // made) is said now, not after the viewfinder, the shutter and the movie; then the session (a refused --date,
+        // no Live Photo here). The folder is made only once both pass.
+        try AtomicFile.checkDestination(directory.appendingPathComponent("live-\(OutputNumbering.next("live", in: directory)).heic"),
+                                        creatingFolder: true)
         let (session, device, photoOutput) = try camera.makeSession { _, photoOutput in
             guard photoOutput.isLivePhotoCaptureSupported else { throw CLIError("Live Photo capture is not supported here") }
             photoOutput.isLivePhotoCaptureEnabled = true
         }
+        defer { session.stopRunning() }
+        try AtomicFile.makeFolder(directory)
         // The microphone, so the movie has sound.
         if let microphone = AVCaptureDevice.default(for: .audio) { session.addInput(try AVCaptureDeviceInput(device: microphone)) }
-        defer { session.stopRunning() }
         // The viewfinder: a video data output on the same stream. A Live Photo keeps the 1.5 s before the shutter,
         // so wait until the viewfinder has shown that much, as a phone's camera is open before you tap.
         let viewfinder = AVCaptureVideoDataOutput()

@@ -27,11 +27,8 @@ struct RecordCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: output)
         // A movie output never replaces a file (Apple's rule); say so before the camera starts, not after "recording…".
         if AtomicFile.exists(url) { throw CLIError("\(url.path) exists; a recording never replaces a file: choose another name") }
-        var isFolder: ObjCBool = false
-        let folder = url.deletingLastPathComponent()
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CLIError("there is no folder \(folder.path) to record into")
-        }
+        // A folder that is missing, or where no file can be made (read-only, /proc), likewise.
+        try AtomicFile.checkDestination(url)
         var options = camera
         if options.preset == nil { options.preset = .high }   // a movie at 1080p unless a preset is asked for
         let movie = AVCaptureMovieFileOutput()

@@ -96,6 +96,53 @@ struct HostileInputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: locked.path).isEmpty)
     }
 
+    /// A folder that exists but where no file can be made, even by root: /proc.
+    static let unwritableFolder = "/proc"
+
+    /// A movie into a folder where no file can be made: one plain line naming it, before the camera starts (nothing on
+    /// standard output), not "recording…" and then a failure.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self"), "needs /proc"))
+    func recordIntoAFolderThatTakesNoFileFailsBeforeTheCamera() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = Self.unwritableFolder + "/opencapture-test.mov"
+        let result = try OpenCaptureBinary.tool.run(["record", "--preset", "low", "--duration", "0.2", "-o", destination], in: folder)
+        #expect(result.status != 0)
+        #expect(result.errorOutput.split(separator: "\n").count == 1 && result.errorOutput.contains(destination), "\(result.errorOutput)")
+        #expect(result.output.isEmpty, "the camera started: \(result.output)")
+    }
+
+    /// `live` checks everything before it creates its folder or starts the camera: a folder where no file can be made
+    /// is said before the viewfinder, and a refused option (a --date that is no date) leaves no new folder behind.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self"), "needs /proc"))
+    func liveChecksBeforeItCreatesOrStartsAnything() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let unwritable = try OpenCaptureBinary.tool.run(["live", "-o", Self.unwritableFolder], in: folder)
+        #expect(unwritable.status != 0)
+        #expect(unwritable.errorOutput.split(separator: "\n").count == 1 && unwritable.errorOutput.contains(Self.unwritableFolder),
+                "\(unwritable.errorOutput)")
+        #expect(!unwritable.output.contains("viewfinder"), "the camera started: \(unwritable.output)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let badDate = try OpenCaptureBinary.tool.run(["live", "--date", "someday", "-o", "new/live"], in: folder)
+        #expect(badDate.status != 0 && badDate.errorOutput.contains("--date"), "\(badDate.errorOutput)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before, "a folder was created")
+    }
+
+    /// A Motion Photo that cannot be written says so about the path the user gave, not the hidden temporary file beside
+    /// it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self"), "needs /proc"))
+    func motionPhotoIntoAFolderThatTakesNoFileNamesTheUsersPath() throws {
+        let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pair = try LivePhotoPairFixture.make(in: folder)
+        let destination = Self.unwritableFolder + "/opencapture-test.jpg"
+        let outcome = try Self.run(["export-motion-photo", pair.still.path, pair.movie.path, "-o", destination], in: folder)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderrLines.count == 1 && outcome.stderr.contains(destination), "\(outcome.stderr)")
+        #expect(!outcome.stderr.contains(Self.unwritableFolder + "/."), "names a hidden temporary file: \(outcome.stderr)")
+    }
+
     static let cases: [(String, [String])] = [
         ("fuse truncated", ["fuse", "good.jpg", "cut.jpg", "-o", "out/fused.jpg"]),
         ("fuse one file twice", ["fuse", "good.jpg", "./good.jpg", "-o", "fused.jpg"]),

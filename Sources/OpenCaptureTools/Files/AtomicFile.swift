@@ -85,7 +85,7 @@ public enum AtomicFile {
 
     /// A hidden temporary file beside `url` that `body` writes, flushed to disk and closed; removed if anything throws.
     private static func writeTemporary(beside url: URL, _ body: (Int32) throws -> Void) throws -> URL {
-        try checkDestination(url)
+        try checkFolder(of: url)
         let temporary = FilePlacement.temporaryURL(beside: url, tag: "partial")
         TemporaryFiles.register(temporary)
         let descriptor = open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
@@ -150,9 +150,25 @@ public enum AtomicFile {
             .appendingPathComponent(standardized.lastPathComponent).path
     }
 
-    /// Checks, before any work, that `url` can be written: its folder exists and is a folder, and
-    /// `url` itself is not a folder. Throws a `FileAccessError` with a plain reason.
-    public static func checkDestination(_ url: URL) throws {
+    /// Checks, before any work, that `url` can be written: its folder exists and is a folder, `url` itself is not a
+    /// folder, and a file can be created in the folder — tried, with a hidden file made and removed at once, since
+    /// permissions do not tell (root may write anywhere by them, yet no file can be made in /proc). With
+    /// `creatingFolder`, a missing folder passes if `makeFolder` could make it: its nearest existing ancestor is a
+    /// folder a file can be created in; nothing is created. Throws a `FileAccessError` with a plain reason, naming `url`
+    /// (or, for a folder that could not be made, the folder).
+    public static func checkDestination(_ url: URL, creatingFolder: Bool = false) throws {
+        let folder = url.deletingLastPathComponent()
+        if creatingFolder, !FileManager.default.fileExists(atPath: folder.path) {
+            let ancestor = try existingAncestor(of: folder)
+            return try probeCreation(in: ancestor, operation: .createFolder, path: folder.path)
+        }
+        if creatingFolder { try refuseFileInTheWay(folder) }
+        try checkFolder(of: url)
+        try probeCreation(in: folder, operation: .write, path: url.path)
+    }
+
+    /// `checkDestination` without the creation probe (for a writer about to create its file anyway).
+    private static func checkFolder(of url: URL) throws {
         let folder = url.deletingLastPathComponent()
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
@@ -172,26 +188,49 @@ public enum AtomicFile {
     /// Creates `folder` (and its parents) if missing; throws a plain `FileAccessError` when a file is
     /// in the way or the folder cannot be made.
     public static func makeFolder(_ folder: URL) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else {
-                throw FileAccessError(.createFolder, path: folder.path, reason: "a file with that name is in the way")
-            }
-            return
-        }
-        // A file where a parent folder should be is the usual mistake: name it.
-        var ancestor = folder.deletingLastPathComponent()
-        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
-            ancestor = ancestor.deletingLastPathComponent()
-        }
-        if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder), !isFolder.boolValue {
-            throw FileAccessError(.createFolder, path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
-        }
+        if FileManager.default.fileExists(atPath: folder.path) { return try refuseFileInTheWay(folder) }
+        _ = try existingAncestor(of: folder)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw FileAccessError(.createFolder, path: folder.path, error: error)
         }
+    }
+
+    /// Throws when `folder` exists and is not a folder: a file with that name is in the way.
+    private static func refuseFileInTheWay(_ folder: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FileAccessError(.createFolder, path: folder.path, reason: "a file with that name is in the way")
+        }
+    }
+
+    /// The nearest folder above a missing `folder` that exists, which making `folder` would create it in; throws when
+    /// that is a file (a file where a parent folder should be is the usual mistake: name it).
+    private static func existingAncestor(of folder: URL) throws -> URL {
+        var ancestor = folder.deletingLastPathComponent()
+        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path) {
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw FileAccessError(.createFolder, path: folder.path, reason: "\(ancestor.path) is a file, not a folder")
+        }
+        return ancestor
+    }
+
+    /// Makes a hidden file in `folder` and removes it at once; throws `operation` on `path` when it cannot be made.
+    private static func probeCreation(in folder: URL, operation: FileAccessError.Operation, path: String) throws {
+        let probe = FilePlacement.temporaryURL(beside: folder.appendingPathComponent("opencapture"), tag: "probe")
+        TemporaryFiles.register(probe)
+        defer { TemporaryFiles.release(probe) }
+        let descriptor = open(probe.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw FileAccessError(operation, path: path,
+                                  reason: "no file can be created in \(folder.path) (\(FileAccessError.reason(errno: errno)))")
+        }
+        close(descriptor)
+        unlink(probe.path)
     }
 
     /// Reads a whole file, mapping Foundation's errors to a plain `FileAccessError`.
