@@ -47,12 +47,47 @@ public enum JPEGSegments {
         imageEnd([UInt8](data)).end
     }
 
-    /// Whether the header walk reaches the first scan and the image data then runs out before its end marker: a file
-    /// cut inside its image data. (A walk stopped by damage before the scan — stray bytes between segments, which
-    /// libjpeg reads past — is not this.)
-    public static func isCutInsideImageData(_ data: Data) -> Bool {
-        let found = imageEnd([UInt8](data))
-        return found.reachedScan && found.end == nil
+    /// Whether the primary image's data, once the header walk reaches the first scan, cannot hold the picture — read
+    /// from the bytes, without decoding (nil: nothing wrong seen): it runs out before its end marker (`.cutShort`), or
+    /// it is shorter than the frame its header claims could take (`.tooShortForFrame`), so a header claiming
+    /// 65500×65500 over a 64×48 picture's data is refused before any reader believes the size. The least a frame takes:
+    /// every 8×8 block of every component (as its sampling factors size it) has a Huffman-coded DC difference, at least
+    /// a bit, and in a sequential frame an end-of-block code too (or 63 coded coefficients), another. Only
+    /// Huffman-coded DCT frames (sequential and progressive) are measured: arithmetic coding can spend less than a bit
+    /// on a block, and lossless and hierarchical frames are not decoded here. A smaller lie passes this test; decoding
+    /// the file (`JPEGDecoder`) still finds it. (A walk stopped by damage before the scan — stray bytes between
+    /// segments, which libjpeg reads past — is not looked at.)
+    public static func imageDataProblem(in data: Data) -> JPEGImageDataProblem? {
+        let b = [UInt8](data)
+        let segments = walk(b).0
+        guard let scan = segments.last, scan.marker == 0xDA else { return nil }
+        guard let end = endOfImage(b, after: scan.payload.upperBound) else { return .cutShort }
+        guard let frame = segments.first(where: { [0xC0, 0xC1, 0xC2].contains($0.marker) }),
+              let blocks = blockCount(b, frame: frame.payload) else { return nil }
+        let bytes = end - scan.payload.upperBound
+        let minimumBytes = (blocks * (frame.marker == 0xC2 ? 1 : 2) + 7) / 8
+        return bytes < minimumBytes
+            ? .tooShortForFrame(width: Int(b[frame.payload.lowerBound + 3]) << 8 | Int(b[frame.payload.lowerBound + 4]),
+                                height: Int(b[frame.payload.lowerBound + 1]) << 8 | Int(b[frame.payload.lowerBound + 2]),
+                                bytes: bytes, minimumBytes: minimumBytes)
+            : nil
+    }
+
+    /// The number of 8×8 blocks of all components of the frame whose header is `payload` (each component sized by its
+    /// sampling factors against the largest); nil for a header without a size or with impossible factors.
+    private static func blockCount(_ b: [UInt8], frame payload: Range<Int>) -> Int? {
+        guard payload.count >= 6 else { return nil }
+        let p = payload.lowerBound
+        let height = Int(b[p + 1]) << 8 | Int(b[p + 2]), width = Int(b[p + 3]) << 8 | Int(b[p + 4]), count = Int(b[p + 5])
+        // (A height of 0 is set later by a DNL marker: no size to measure against.)
+        guard width > 0, height > 0, count > 0, payload.count >= 6 + 3 * count else { return nil }
+        let factors = (0..<count).map { SIMD2(Int(b[p + 7 + 3 * $0] >> 4), Int(b[p + 7 + 3 * $0] & 0x0F)) }
+        guard factors.allSatisfy({ (1...4).contains($0.x) && (1...4).contains($0.y) }) else { return nil }
+        let most = factors.reduce(SIMD2(1, 1)) { SIMD2(max($0.x, $1.x), max($0.y, $1.y)) }
+        return factors.reduce(0) { blocks, factor in
+            let columns = (width * factor.x + most.x - 1) / most.x, rows = (height * factor.y + most.y - 1) / most.y
+            return blocks + (columns + 7) / 8 * ((rows + 7) / 8)
+        }
     }
 
     /// One walk: whether the headers reach a scan, and where the primary image's data ends after it.

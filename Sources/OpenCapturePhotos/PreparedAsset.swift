@@ -117,12 +117,15 @@ struct PreparedAsset: Sendable {
                             + "let it be removed (\(SystemErrorReason.text(errno: errno))); nothing was saved — add it without shouldMoveFile to copy it")
     }
 
-    /// Throws unless the image is whole, as MediaFormats' readers see it: a JPEG's image data through its end marker,
-    /// a PNG's chunks through IEND, a TIFF's or DNG's directories and their strips or tiles inside the file, a HEIF's
-    /// boxes inside the file. (Other camera raws are checked only as the primary photo, whose size LibRaw reads.)
+    /// Throws unless the image is whole, as MediaFormats' readers see it: a JPEG's image data through its end marker
+    /// and enough of it for the frame its header claims, a PNG's chunks through IEND, a TIFF's or DNG's directories and
+    /// their strips or tiles inside the file, a HEIF's boxes inside the file. (Other camera raws are checked only as the
+    /// primary photo, whose size LibRaw reads.)
     static func checkWhole(image data: Data, kind: FileKind, label: String) throws {
-        if kind == .jpeg, JPEGSegments.isCutInsideImageData(data) {
-            throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
+        switch kind == .jpeg ? JPEGSegments.imageDataProblem(in: data) : nil {
+        case .cutShort?: throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
+        case let problem?: throw PHPhotosError(.invalidResource, "\(label) is a damaged JPEG: \(problem)")
+        case nil: break
         }
         do {
             switch kind {

@@ -57,6 +57,37 @@ import Testing
         #expect(library.fetchAssets().count == 4)
     }
 
+    /// A JPEG whose frame header claims far more pixels than its image data can hold (65500×65500, or 256×192, over a
+    /// 64×48 picture's data) is a damaged file: refused naming the size it claims, not stored with it. A real photo of
+    /// one flat colour — the least data a frame can take — is saved at its size.
+    @Test func aJPEGWhoseHeaderClaimsMoreThanItsDataHoldsIsRefused() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = try JPEGEncoder.encode(Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 120))
+        for (width, height) in [(65500, 65500), (256, 192)] {
+            let lying = try Self.claiming(width: width, height: height, small)
+            let error = try Self.refusal([(.photo, "lying.jpg", lying)], in: folder, library: library)
+            #expect(error?.code == .invalidResource && error?.reason.contains("lying.jpg") == true
+                    && error?.reason.contains("\(width)×\(height)") == true, "\(String(describing: error))")
+        }
+        #expect(library.fetchAssets().count == 0 && PhotoFixtures.storedFiles(library).isEmpty)
+        let flat = try JPEGEncoder.encode(Raster<UInt8>(width: 2048, height: 1536, channels: 3, repeating: 128))
+        #expect(try Self.refusal([(.photo, "flat.jpg", flat)], in: folder, library: library) == nil)
+        #expect(try Self.refusal([(.photo, "small.jpg", small)], in: folder, library: library) == nil)
+        let assets = library.fetchAssets()
+        let sizes = (0..<assets.count).map { [assets.object(at: $0).pixelWidth, assets.object(at: $0).pixelHeight] }
+        #expect(Set(sizes) == [[2048, 1536], [64, 48]], "\(sizes)")
+    }
+
+    /// `jpeg` with its frame header's size replaced.
+    static func claiming(width: Int, height: Int, _ jpeg: Data) throws -> Data {
+        var bytes = [UInt8](jpeg)
+        let frame = try #require(try JPEGSegments.segments(in: jpeg).first { $0.marker == 0xC0 || $0.marker == 0xC2 })
+        let p = frame.payload.lowerBound
+        (bytes[p + 1], bytes[p + 2], bytes[p + 3], bytes[p + 4]) = (UInt8(height >> 8), UInt8(height & 255), UInt8(width >> 8), UInt8(width & 255))
+        return Data(bytes)
+    }
+
     /// Photos pairs a photo and a movie only when both carry the same content identifier: a pair where either has
     /// none, or they differ, is refused naming both files.
     @Test func aLivePhotoNeedsTheSameContentIdentifierInBothFiles() throws {

@@ -70,8 +70,13 @@ public enum FileInspector {
             header = frame
             decodable = false
         }
-        // The headers alone decode: a file whose image data runs out before its end marker is cut.
-        if JPEGSegments.isCutInsideImageData(data) { throw FileInspectionError.truncated }
+        // The headers alone decode: a file whose image data runs out before its end marker is cut, and one whose data is
+        // far too short for the frame its header claims is damaged.
+        switch JPEGSegments.imageDataProblem(in: data) {
+        case .cutShort?: throw FileInspectionError.truncated
+        case let problem?: throw FileInspectionError.malformed("\(problem)")
+        case nil: break
+        }
         let size = header.size
         report.width = size.width
         report.height = size.height

@@ -74,6 +74,20 @@ import Testing
         #expect(throws: FileInspectionError.truncated) { try FileInspector.inspect(plain.prefix(scan.payload.upperBound - 2)) }
     }
 
+    /// A header claiming 65500×65500 over a 40×30 picture's data is a damaged file, said with the size it claims — not
+    /// reported as a 65500×65500 photo.
+    @Test func aJPEGHeaderClaimingMoreThanItsDataHoldsIsMalformed() throws {
+        var bytes = [UInt8](try JPEGEncoder.encode(Raster<UInt8>(width: 40, height: 30, channels: 3, repeating: 60)))
+        let frame = try #require(try JPEGSegments.segments(in: Data(bytes)).first { $0.marker == 0xC0 }).payload.lowerBound
+        bytes.replaceSubrange(frame + 1...frame + 4, with: [0xFF, 0xDC, 0xFF, 0xDC])
+        do {
+            _ = try FileInspector.inspect(Data(bytes))
+            Issue.record("a 65500×65500 claim over 40×30 data was reported")
+        } catch FileInspectionError.malformed(let why) {
+            #expect(why.contains("65500×65500") && why.contains("at least 25141254 bytes"), "\(why)")
+        }
+    }
+
     @Test func reportsPNGAndTIFFSizes() throws {
         let image = Raster<UInt8>(width: 30, height: 20, channels: 3, repeating: 7)
         let png = try FileInspector.inspect(try PNGCodec.encode(image))
