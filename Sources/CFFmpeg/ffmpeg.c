@@ -1,4 +1,4 @@
-// OpenCapture's movie writer and remuxer on FFmpeg, which is loaded on first use; see CFFmpeg.h.
+// OpenCapture's movie writer, remuxer and frame decoder on FFmpeg, which is loaded on first use; see CFFmpeg.h.
 #include "CFFmpeg.h"
 
 #include <dlfcn.h>
@@ -70,7 +70,14 @@ struct ocav_writer {
     X(util, av_dict_free) \
     X(util, av_channel_layout_default) \
     X(util, av_channel_layout_copy) \
-    X(util, av_calloc)
+    X(util, av_calloc) \
+    X(format, av_find_best_stream) \
+    X(format, avformat_seek_file) \
+    X(codec, avcodec_parameters_to_context) \
+    X(codec, avcodec_send_packet) \
+    X(codec, avcodec_receive_frame) \
+    X(util, av_frame_unref) \
+    X(util, av_frame_move_ref)
 
 // The functions, resolved from the libraries this file was compiled against (their major versions name them).
 static struct {
@@ -383,3 +390,152 @@ done:
     return ret < 0 ? ret : 0;
 }
 
+
+struct ocav_frame {
+    AVFrame *frame;
+};
+
+void ocav_frame_free(ocav_frame *f) {
+    if (!f) return;
+    if (f->frame) ff.av_frame_free(&f->frame);
+    ff.av_free(f);
+}
+
+/// How a sample format lays out its planes (bit depth, planes, chroma subsampling); 0 for one this reader does not take.
+static int ocav_layout(int format, ocav_frame_info *info) {
+    int depth, planes = 3, sx = 1, sy = 1, full = 0;
+    switch (format) {
+    case AV_PIX_FMT_YUVJ420P: full = 1; // fallthrough
+    case AV_PIX_FMT_YUV420P: depth = 8; break;
+    case AV_PIX_FMT_YUVJ422P: full = 1; // fallthrough
+    case AV_PIX_FMT_YUV422P: depth = 8; sy = 0; break;
+    case AV_PIX_FMT_YUVJ444P: full = 1; // fallthrough
+    case AV_PIX_FMT_YUV444P: depth = 8; sx = sy = 0; break;
+    case AV_PIX_FMT_NV12: depth = 8; planes = 2; break;
+    case AV_PIX_FMT_GRAY8: depth = 8; planes = 1; break;
+    case AV_PIX_FMT_YUV420P10LE: depth = 10; break;
+    case AV_PIX_FMT_YUV422P10LE: depth = 10; sy = 0; break;
+    case AV_PIX_FMT_YUV444P10LE: depth = 10; sx = sy = 0; break;
+    case AV_PIX_FMT_YUV420P12LE: depth = 12; break;
+    case AV_PIX_FMT_YUV422P12LE: depth = 12; sy = 0; break;
+    case AV_PIX_FMT_YUV444P12LE: depth = 12; sx = sy = 0; break;
+    case AV_PIX_FMT_GRAY10LE: depth = 10; planes = 1; break;
+    case AV_PIX_FMT_GRAY12LE: depth = 12; planes = 1; break;
+    default: return 0;
+    }
+    info->bit_depth = depth;
+    info->planes = planes;
+    info->chroma_shift_x = planes == 1 ? 0 : sx;
+    info->chroma_shift_y = planes == 1 ? 0 : sy;
+    info->full_range = full;
+    return 1;
+}
+
+/// Decodes the frame shown at `seconds` (see CFFmpeg.h): seeks to the key frame at or before it, then decodes on to
+/// the last frame whose time is not after it.
+ocav_frame *ocav_decode_frame(const char *path, double seconds, ocav_frame_info *info, char *error, int size) {
+    AVFormatContext *in = NULL;
+    AVCodecContext *decoder = NULL;
+    AVPacket *packet = NULL;
+    AVFrame *frame = NULL, *kept = NULL;
+    ocav_frame *result = NULL;
+    int ret, have = 0, last_error = 0, errors = 0;
+    memset(info, 0, sizeof *info);
+    if (!ocav_load(error, size)) return NULL;
+    ff.av_log_set_level(AV_LOG_ERROR);
+    if ((ret = ff.avformat_open_input(&in, path, NULL, NULL)) < 0) { ocav_message(ret, "cannot read the movie", error, size); goto done; }
+    const AVCodec *codec = NULL;
+    int index = ff.av_find_best_stream(in, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (index == AVERROR_STREAM_NOT_FOUND || (index >= 0 && in->streams[index]->codecpar->width <= 0)) {
+        // A container whose header does not say (an elementary stream): probe the data.
+        if ((ret = ff.avformat_find_stream_info(in, NULL)) < 0) { ocav_message(ret, "cannot read the movie's streams", error, size); goto done; }
+        index = ff.av_find_best_stream(in, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    }
+    if (index == AVERROR_STREAM_NOT_FOUND) { snprintf(error, (size_t)size, "the movie has no video stream"); goto done; }
+    if (index < 0 || !codec) { snprintf(error, (size_t)size, "FFmpeg has no decoder for the movie's video"); goto done; }
+    AVStream *stream = in->streams[index];
+    decoder = ff.avcodec_alloc_context3(codec);
+    packet = ff.av_packet_alloc();
+    frame = ff.av_frame_alloc();
+    kept = ff.av_frame_alloc();
+    if (!decoder || !packet || !frame || !kept) { snprintf(error, (size_t)size, "out of memory"); goto done; }
+    if ((ret = ff.avcodec_parameters_to_context(decoder, stream->codecpar)) < 0) { ocav_message(ret, "cannot set up the decoder", error, size); goto done; }
+    // Slices, not frames, in parallel: frame threads hold frames back, and one frame is wanted.
+    decoder->thread_type = FF_THREAD_SLICE;
+    decoder->thread_count = 0;
+    if ((ret = ff.avcodec_open2(decoder, codec, NULL)) < 0) { ocav_message(ret, "cannot open the video decoder", error, size); goto done; }
+
+    AVRational base = stream->time_base;
+    int64_t start = stream->start_time == AV_NOPTS_VALUE ? 0 : stream->start_time;
+    int64_t target = AV_NOPTS_VALUE;
+    if (seconds > 0 && base.num > 0 && base.den > 0) {
+        target = start + (int64_t)(seconds * base.den / base.num);
+        // Not found (a time before the first key frame, a file that cannot seek): decoding goes on from the start.
+        ff.avformat_seek_file(in, index, INT64_MIN, target, target, 0);
+    }
+    int draining = 0, done_decoding = 0;
+    while (!done_decoding) {
+        if (!draining) {
+            ret = ff.av_read_frame(in, packet);
+            if (ret < 0) { draining = 1; ret = ff.avcodec_send_packet(decoder, NULL); }
+            else if (packet->stream_index != index) { ff.av_packet_unref(packet); continue; }
+            else { ret = ff.avcodec_send_packet(decoder, packet); ff.av_packet_unref(packet); }
+            // A damaged packet is skipped (its error kept, to report if no frame decodes at all); a movie whose first
+            // 32 packets all fail is taken as undecodable rather than read to its end.
+            if (ret < 0 && ret != AVERROR(EAGAIN) && ret != AVERROR_EOF) {
+                last_error = ret;
+                if (++errors >= 32 && !have) break;
+            }
+        }
+        for (;;) {
+            ret = ff.avcodec_receive_frame(decoder, frame);
+            if (ret == AVERROR(EAGAIN)) break;
+            if (ret == AVERROR_EOF) { done_decoding = 1; break; }
+            if (ret < 0) { last_error = ret; if (draining) { done_decoding = 1; break; } else break; }
+            int64_t ts = frame->best_effort_timestamp;
+            // Past the target: the frame before it is the one shown then (or this one, when none came before).
+            if (target != AV_NOPTS_VALUE && ts != AV_NOPTS_VALUE && ts > target && have) {
+                ff.av_frame_unref(frame);
+                done_decoding = 1;
+                break;
+            }
+            ff.av_frame_unref(kept);
+            ff.av_frame_move_ref(kept, frame);
+            have = 1;
+            if (target == AV_NOPTS_VALUE || ts == AV_NOPTS_VALUE || ts >= target) { done_decoding = 1; break; }
+        }
+    }
+    if (!have) {
+        if (last_error < 0) ocav_message(last_error, "cannot decode the movie's video", error, size);
+        else snprintf(error, (size_t)size, "the movie's video has no frame");
+        goto done;
+    }
+    if (!ocav_layout(kept->format, info)) {
+        snprintf(error, (size_t)size, "video frames in sample format %d are not read", kept->format);
+        goto done;
+    }
+    info->width = kept->width;
+    info->height = kept->height;
+    for (int i = 0; i < info->planes; i++) { info->data[i] = kept->data[i]; info->linesize[i] = kept->linesize[i]; }
+    if (kept->color_range == AVCOL_RANGE_JPEG) info->full_range = 1;
+    info->matrix = kept->colorspace != AVCOL_SPC_UNSPECIFIED ? (int)kept->colorspace : (int)decoder->colorspace;
+    size_t matrix_size = 0;
+    const uint8_t *matrix = ff.av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &matrix_size);
+    if (matrix && matrix_size >= 9 * sizeof(int32_t)) {
+        memcpy(info->display_matrix, matrix, 9 * sizeof(int32_t));
+        info->has_display_matrix = 1;
+    }
+    int64_t shown = kept->best_effort_timestamp == AV_NOPTS_VALUE ? start : kept->best_effort_timestamp;
+    info->time = base.den > 0 ? (double)(shown - start) * base.num / base.den : 0;
+    result = (ocav_frame *)ff.av_mallocz(sizeof(ocav_frame));
+    if (!result) { snprintf(error, (size_t)size, "out of memory"); memset(info, 0, sizeof *info); goto done; }
+    result->frame = kept;
+    kept = NULL;
+done:
+    if (kept) ff.av_frame_free(&kept);
+    if (frame) ff.av_frame_free(&frame);
+    if (packet) ff.av_packet_free(&packet);
+    if (decoder) ff.avcodec_free_context(&decoder);
+    if (in) ff.avformat_close_input(&in);
+    return result;
+}

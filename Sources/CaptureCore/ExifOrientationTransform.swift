@@ -25,6 +25,15 @@ package struct ExifOrientationTransform {
         }
     }
 
+    /// The EXIF orientation whose M is [[m00, m01], [m10, m11]] (each 0 or ±1), or nil when no orientation turns the
+    /// axes so (a rotation other than a quarter turn, a skew): how a movie's display matrix is read as an orientation.
+    package static func exifOrientation(m00: Int, m01: Int, m10: Int, m11: Int) -> Int? {
+        (1...8).first { orientation in
+            let t = ExifOrientationTransform(exifOrientation: orientation, size: Size(width: 1, height: 1))
+            return (t.m00, t.m01, t.m10, t.m11) == (m00, m01, m10, m11)
+        }
+    }
+
     /// Whether the transform leaves every pixel where it is.
     package var isIdentity: Bool { m00 == 1 && m11 == 1 }
 

@@ -146,8 +146,8 @@ public final class MovieWriter {
         try? FileManager.default.removeItem(at: temporaryURL)
     }
 
-    /// The C string in `buffer`.
-    private static func text(_ buffer: [CChar]) -> String {
+    /// The C string in `buffer` (an FFmpeg call's error message).
+    static func text(_ buffer: [CChar]) -> String {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

@@ -111,6 +111,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let heifEnc = ExternalTool("heif-enc")
     /// FFmpeg's stream prober (Debian's `ffmpeg`).
     public static let ffprobe = ExternalTool("ffprobe")
+    /// FFmpeg's command-line tool (Debian's `ffmpeg`): makes movies with other muxers' and encoders' choices.
+    public static let ffmpeg = ExternalTool("ffmpeg")
 }
 
 /// Holds the standard-error bytes the reader thread collects until `run` takes them.

@@ -1,8 +1,9 @@
 // FFmpeg (Debian's libavformat/libavcodec, with libx264 and libx265) for OpenCapture's MediaFormats
-// module: writes a QuickTime movie from 8-bit 4:2:0 frames and 16-bit PCM audio, and remuxes movies.
+// module: writes a QuickTime movie from 8-bit 4:2:0 frames and 16-bit PCM audio, remuxes movies, and decodes one
+// video frame of a movie (a thumbnail's).
 //
 // The libav API works through macros Swift cannot import (AVERROR, av_err2str) and many struct fields, so one
-// small writer lives in ffmpeg.c behind this plain C interface. FFmpeg's libraries are loaded on first use
+// small writer and reader live in ffmpeg.c behind this plain C interface. FFmpeg's libraries are loaded on first use
 // (dlopen), not when a program starts: linked directly, their dependency chain (≈ 100 shared libraries) cost every
 // OpenCapture process ≈ 80 ms of start-up, while only movies need them.
 #ifndef OPENCAPTURE_CFFMPEG_H
@@ -57,5 +58,33 @@ void ocav_abort(ocav_writer *w);
 /// Copies the audio and video streams of the movie at `in_path` into a new `format` file ("mp4", "mov") at
 /// `out_path` without re-encoding (other streams, such as timed metadata, are left out). Returns 0 on success.
 int ocav_remux(const char *in_path, const char *out_path, const char *format, char *error, int size);
+
+/// One decoded video frame (opaque); its planes stay valid until `ocav_frame_free`.
+typedef struct ocav_frame ocav_frame;
+
+/// What a decoded frame holds. Samples are planar Y′CbCr (`planes` 3), Y′ with interleaved CbCr (NV12, `planes` 2)
+/// or Y′ alone (`planes` 1); with `bit_depth` above 8 each sample is a little-endian 16-bit word. Chroma planes are
+/// subsampled by 2^`chroma_shift_x` across and 2^`chroma_shift_y` down.
+typedef struct ocav_frame_info {
+    int width, height;                       // the coded picture, as stored (before the display matrix)
+    int bit_depth;
+    int planes;
+    int chroma_shift_x, chroma_shift_y;
+    const uint8_t *data[3];
+    int linesize[3];                         // bytes from one row to the next
+    int full_range;                          // 1: full-range samples (JPEG levels), 0: video range
+    int matrix;                              // ISO/IEC 23091-2 matrix coefficients (1 BT.709, 5/6 BT.601, 9 BT.2020, 2 unknown)
+    int has_display_matrix;
+    int32_t display_matrix[9];               // the track's, as stored (a, b, u, c, d, v, x, y, w; 16.16 and 2.30 fixed point)
+    double time;                             // when the frame is shown, seconds from the movie's start
+} ocav_frame_info;
+
+/// Decodes the frame of the movie at `path`'s first video stream shown at `seconds` (the first frame for 0 or less;
+/// the last one for a time past the end). NULL on failure, with the reason in `error` (FFmpeg missing, not a movie,
+/// no video stream, undecodable data, a sample format other than 8- to 16-bit Y′CbCr or grey).
+ocav_frame *ocav_decode_frame(const char *path, double seconds, ocav_frame_info *info, char *error, int size);
+
+/// Frees a frame `ocav_decode_frame` returned.
+void ocav_frame_free(ocav_frame *frame);
 
 #endif
