@@ -75,10 +75,27 @@ public final class PHAssetResourceManager: Sendable {
         try PHAssetResourceManager.read(resource)
     }
 
+    /// Where the resource's stored file is, to be read in place — by a tool that wants a path (FFmpeg decoding a
+    /// video's frame) or only some of the bytes (a range of a movie) — and never written: the library names its files
+    /// by their content. OpenCapture addition; throws as `data(for:)` does when the file is missing or the asset deleted.
+    public func fileURL(for resource: PHAssetResource) throws -> URL {
+        try PHAssetResourceManager.storedURL(of: resource)
+    }
+
     /// Stops a request (requests here finish at once; cancelling one that has not started drops it).
     public func cancelDataRequest(_ requestID: PHAssetResourceDataRequestID) {}
 
     static func read(_ resource: PHAssetResource) throws -> Data {
+        let url = try storedURL(of: resource)
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw PHPhotosError(.missingResource, "the stored file of \(resource.originalFilename) cannot be read: \(error.localizedDescription)")
+        }
+    }
+
+    /// The resource's stored file; throws `.missingResource`, or `.identifierNotFound` when its asset has been deleted.
+    static func storedURL(of resource: PHAssetResource) throws -> URL {
         guard let url = resource.store.existingURL(of: resource) else {
             // A resource fetched before its asset was deleted: its file went with it (not "missing", to be put back).
             if (try? resource.store.holdsAsset(resource.assetLocalIdentifier)) == false {
@@ -88,11 +105,7 @@ public final class PHAssetResourceManager: Sendable {
             throw PHPhotosError(.missingResource, "the stored file of \(resource.originalFilename) is missing from the library "
                                 + "(\(resource.store.url(of: resource).path)); the asset stays, and its data can be read again once the file is back")
         }
-        do {
-            return try Data(contentsOf: url)
-        } catch {
-            throw PHPhotosError(.missingResource, "the stored file of \(resource.originalFilename) cannot be read: \(error.localizedDescription)")
-        }
+        return url
     }
 }
 

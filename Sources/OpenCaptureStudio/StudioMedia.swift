@@ -71,6 +71,23 @@ enum StudioMedia {
     static func jpeg(_ data: Data, maxSide side: Int) throws -> Data {
         if FileKind.of(data) == .jpeg, let size = try? JPEGDecoder.size(of: data), max(size.width, size.height) <= side { return data }
         let (stored, orientation) = try storedPixels(data)
+        return try jpeg(stored, orientation: orientation, maxSide: side)
+    }
+
+    /// A video's first frame as players show it (its track's turn applied), as a JPEG whose longer side is at most
+    /// `side` pixels: the video's thumbnail and poster. A movie FFmpeg cannot decode is a 422 saying why.
+    static func videoJPEG(_ movie: PHAssetResource, maxSide side: Int) throws -> Data {
+        let url: URL
+        do { url = try PHAssetResourceManager.default().fileURL(for: movie) } catch { throw StudioError(status: 500, "\(error)") }
+        let frame: Raster<UInt8>
+        do { frame = try MovieFrameDecoder.frame(contentsOf: url) } catch {
+            throw StudioError(status: 422, "the video cannot be decoded: \(error)")
+        }
+        return try jpeg(frame, orientation: 1, maxSide: side)
+    }
+
+    /// `stored` scaled so its longer side is at most `side`, turned as `orientation` says, as an untagged JPEG.
+    private static func jpeg(_ stored: Raster<UInt8>, orientation: Int, maxSide side: Int) throws -> Data {
         var image = stored
         let longest = max(image.width, image.height)
         if longest > side {

@@ -87,6 +87,8 @@ enum StudioPage {
     .gallery { display:grid; grid-template-columns:repeat(auto-fill,minmax(132px,1fr)); gap:10px; }
     .card { background:var(--panel); border:1px solid var(--line); border-radius:10px; overflow:hidden; cursor:pointer; padding:0; color:inherit; font:inherit; text-align:left; }
     .card img { width:100%; aspect-ratio:4/3; object-fit:cover; display:block; background:#000; }
+    .card.video { position:relative; }
+    .card.video img + span::before { content:'▶'; position:absolute; left:8px; top:8px; font-size:13px; padding:2px 7px; border-radius:6px; background:rgba(0,0,0,.55); color:#fff; }
     .card .poster { aspect-ratio:4/3; display:flex; align-items:center; justify-content:center; background:#000; color:var(--muted); font-size:28px; }
     .single video { width:100%; border-radius:8px; display:block; background:#000; }
     .card span { display:block; padding:6px 8px; font-size:12px; color:var(--muted); }
@@ -262,9 +264,14 @@ enum StudioPage {
         const id = mainAsset(c); if (!id) continue;
         const card = document.createElement('button');
         card.className = 'card'; card.dataset.capture = c.id;
-        // A video has no photo to make a thumbnail of.
-        card.innerHTML = c.mode === 'video' ? '<div class="poster">▶</div><span></span>' : '<img loading="lazy" alt=""><span></span>';
-        if (c.mode !== 'video') card.querySelector('img').src = '/api/assets/' + id + '/thumbnail.jpg';
+        // A video's thumbnail is its first frame, marked ▶; one the server cannot decode shows the mark alone.
+        card.innerHTML = '<img loading="lazy" alt=""><span></span>';
+        const img = card.querySelector('img');
+        if (c.mode === 'video') {
+          card.classList.add('video');
+          img.onerror = () => { const poster = document.createElement('div'); poster.className = 'poster'; poster.textContent = '▶'; img.replaceWith(poster); };
+        }
+        img.src = '/api/assets/' + id + '/thumbnail.jpg';
         const label = card.querySelector('span');
         label.textContent = when(c.date);
         const b = document.createElement('b'); b.className = 'badge'; b.textContent = c.mode; label.appendChild(b);
@@ -281,7 +288,7 @@ enum StudioPage {
       const info = await api('/api/assets/' + id + '/info');
       let html = '<h2>' + esc(c.mode) + ' · ' + new Date(c.date * 1000).toLocaleString() + (info.asset.width ? ' · ' + info.asset.width + '×' + info.asset.height : '') + '</h2>';
       if (info.asset.video) {
-        html += '<div class="single"><video controls playsinline preload="metadata" src="/api/assets/' + id + '/video.mov"></video></div>';
+        html += '<div class="single"><video controls playsinline preload="metadata" poster="/api/assets/' + id + '/photo.jpg" src="/api/assets/' + id + '/video.mov"></video></div>';
       } else if (c.mode === 'bracket' && c.assets.fused && c.assets['frame-2']) {
         html += '<div class="compare" id="compare"><img src="/api/assets/' + c.assets['frame-2'] + '/photo.jpg" alt="middle exposure">'
              + '<img class="after" id="after" src="/api/assets/' + c.assets.fused + '/photo.jpg" alt="fused"></div>'

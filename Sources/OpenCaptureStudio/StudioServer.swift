@@ -85,10 +85,10 @@ public struct StudioServer: Sendable {
         router.post("/api/capture") { request, context in try await capture(request, context: context) }
         router.post("/api/mode") { request, _ in try await selectMode(request) }
         router.get("/api/assets/:id/thumbnail.jpg") { _, context in
-            StudioServer.data(try StudioMedia.jpeg(try StudioMedia.data(of: try asset(context)), maxSide: 360), type: "image/jpeg")
+            StudioServer.data(try StudioServer.picture(of: try asset(context), maxSide: 360), type: "image/jpeg")
         }
         router.get("/api/assets/:id/photo.jpg") { _, context in
-            StudioServer.data(try StudioMedia.jpeg(try StudioMedia.data(of: try asset(context)), maxSide: 2400), type: "image/jpeg")
+            StudioServer.data(try StudioServer.picture(of: try asset(context), maxSide: 2400), type: "image/jpeg")
         }
         router.get("/api/assets/:id/depth.png") { _, context in
             StudioServer.data(try StudioMedia.depthPNG(try StudioMedia.data(of: try asset(context))), type: "image/png")
@@ -358,6 +358,15 @@ public struct StudioServer: Sendable {
     }
 
     // MARK: Responses
+
+    /// What shows an asset, as a JPEG whose longer side is at most `side`: its photo, or a video's first frame.
+    static func picture(of asset: PHAsset, maxSide side: Int) throws -> Data {
+        guard asset.mediaType == .video else { return try StudioMedia.jpeg(try StudioMedia.data(of: asset), maxSide: side) }
+        guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .video }) else {
+            throw StudioError(status: 404, "the asset has no video resource")
+        }
+        return try StudioMedia.videoJPEG(movie, maxSide: side)
+    }
 
     static func shortID(_ localIdentifier: String) -> String { String(localIdentifier.prefix(36)) }
 

@@ -263,6 +263,42 @@ import Testing
         #expect((info["asset"] as? [String: Any])?["video"] as? Bool == false)
     }
 
+    /// A video's thumbnail and poster are its first frame as players show it (an upright phone's movie, stored landscape,
+    /// portrait); a video FFmpeg cannot decode is a 422 JSON error, and the server goes on.
+    @Test func aVideosThumbnailIsItsFirstFrameShownUpright() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let movie = studio.folder.appendingPathComponent("turned.mov"), broken = studio.folder.appendingPathComponent("broken.mov")
+        try HalvesMovieFixture.make(at: movie, width: 96, height: 64, rotation: 90)
+        // The media data zeroed: the header (what the library checks) reads, no frame decodes.
+        var data = try Data(contentsOf: movie)
+        let mdat = try #require(data.indices.dropLast(4).first { data[$0..<$0 + 4] == Data("mdat".utf8) })
+        let end = mdat - 4 + data[(mdat - 4)..<mdat].reduce(0) { $0 << 8 | Int($1) }
+        data.replaceSubrange((mdat + 4)..<end, with: Data(count: end - mdat - 4))
+        try data.write(to: broken)
+        var ids: [String] = []
+        try studio.server.library.performChangesAndWait {
+            for url in [movie, broken] {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .video, fileURL: url, options: nil)
+                ids.append(String(request.placeholderForCreatedAsset!.localIdentifier.prefix(36)))
+            }
+        }
+        for (path, side) in [("thumbnail.jpg", 360), ("photo.jpg", 2400)] {
+            let r = try await studio.request("/api/assets/\(ids[0])/\(path)")
+            #expect(r.status == 200 && r.type == "image/jpeg", "\(path): \(r.status)")
+            let frame = try JPEGDecoder.decode(r.body)
+            #expect(frame.width == 64 && frame.height == 96, "\(path) within \(side): \(frame.width)×\(frame.height)")
+            // The stored left half (red) is on top once turned.
+            let top = frame[32, 20, 0], bottom = frame[32, 76, 2]
+            #expect(top > 200 && frame[32, 20, 2] < 60 && bottom > 200 && frame[32, 76, 0] < 60, "top red \(top), bottom blue \(bottom)")
+        }
+        let refused = try await studio.request("/api/assets/\(ids[1])/thumbnail.jpg")
+        #expect(refused.status == 422 && refused.type == "application/json")
+        #expect((studio.json(refused.body)["error"] as? String)?.contains("the video cannot be decoded") == true, "\(studio.json(refused.body))")
+        #expect(try await studio.request("/api/state").status == 200)
+    }
+
     /// A Live Photo's movie is served as what it is (QuickTime) and in ranges, as browsers ask to play and seek it.
     @Test func moviesAreServedAsQuickTimeInRanges() async throws {
         let studio = try await Running()
