@@ -115,14 +115,14 @@ public struct StudioServer: Sendable {
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .pairedVideo }) else {
                 throw StudioError(status: 404, "not a Live Photo")
             }
-            return StudioServer.ranged(try StudioMedia.read(movie), type: StudioMedia.mimeType(of: movie), request: request)
+            return try await StudioServer.ranged(movie, type: StudioMedia.mimeType(of: movie), request: request, context: context)
         }
         router.get("/api/assets/:id/video.mov") { request, context in
             let asset = try asset(context)
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .video }) else {
                 throw StudioError(status: 404, "not a video")
             }
-            return StudioServer.ranged(try StudioMedia.read(movie), type: StudioMedia.mimeType(of: movie), request: request)
+            return try await StudioServer.ranged(movie, type: StudioMedia.mimeType(of: movie), request: request, context: context)
         }
         router.get("/api/assets/:id/files/:index") { request, context in
             let asset = try asset(context)
@@ -130,7 +130,7 @@ public struct StudioServer: Sendable {
             guard let index = context.parameters.get("index", as: Int.self), resources.indices.contains(index) else {
                 throw StudioError(status: 404, "no such file")
             }
-            var response = StudioServer.ranged(try StudioMedia.read(resources[index]), type: "application/octet-stream", request: request)
+            var response = try await StudioServer.ranged(resources[index], type: "application/octet-stream", request: request, context: context)
             response.headers[.contentDisposition] = "attachment; filename=\"\(StudioServer.downloadNames(resources)[index])\""
             return response
         }
@@ -415,34 +415,58 @@ public struct StudioServer: Sendable {
 
     static func text(_ text: String, type: String) -> Response { data(Data(text.utf8), type: type) }
 
-    /// A stored file that honours one `Range: bytes=…` (first-last, first-, or -suffix): 206 with its
-    /// Content-Range, 416 when it starts beyond the end; the whole file (200) without one, or for several ranges or a
-    /// header it cannot read, as HTTP allows. Browsers ask for ranges to play and seek movies.
-    static func ranged(_ data: Data, type: String, request: Request) -> Response {
-        var response = Self.data(data, type: type)
-        response.headers[.acceptRanges] = "bytes"
-        guard let header = request.headers[.range], header.hasPrefix("bytes="), !header.contains(",") else { return response }
+    /// What one `Range: bytes=…` header asks of a file of `count` bytes (first-last, first-, or -suffix): a part of it,
+    /// nothing (it starts beyond the end), or the whole file — without a header, or for several ranges or a header it
+    /// cannot read, as HTTP allows.
+    enum ByteRange: Equatable {
+        case whole
+        case part(ClosedRange<Int>)
+        case beyondEnd
+    }
+
+    static func byteRange(_ header: String?, count: Int) -> ByteRange {
+        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
         let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return response }
+        guard spec.count == 2 else { return .whole }
         let first = Int(spec[0].trimmingCharacters(in: .whitespaces)), last = Int(spec[1].trimmingCharacters(in: .whitespaces))
         let lower: Int, upper: Int
         switch (first, last) {
-        case let (first?, last?) where first <= last: (lower, upper) = (first, min(last, data.count - 1))
-        case let (first?, nil) where spec[1].isEmpty: (lower, upper) = (first, data.count - 1)
-        case let (nil, suffix?) where spec[0].isEmpty && suffix > 0: (lower, upper) = (max(0, data.count - suffix), data.count - 1)
-        default: return response
+        case let (first?, last?) where first <= last: (lower, upper) = (first, min(last, count - 1))
+        case let (first?, nil) where spec[1].isEmpty: (lower, upper) = (first, count - 1)
+        case let (nil, suffix?) where spec[0].isEmpty && suffix > 0: (lower, upper) = (max(0, count - suffix), count - 1)
+        default: return .whole
         }
         // (Checked before any range is formed: from here lower ≤ upper < count.)
-        guard lower < data.count else {
-            var refused = Self.json(["error": "the range starts beyond the file's \(data.count) bytes"], status: 416)
-            refused.headers[.contentRange] = "bytes */\(data.count)"
+        return lower < count ? .part(lower...upper) : .beyondEnd
+    }
+
+    /// A stored file that honours one `Range` (see `byteRange`): 206 with its Content-Range, 416 when it starts beyond
+    /// the end, else the whole file (200). Only the bytes sent are read, from disk as they are sent, in chunks
+    /// (Hummingbird's `FileIO`), so a long movie is never held in memory. Browsers ask for ranges to play and seek movies.
+    static func ranged(_ resource: PHAssetResource, type: String, request: Request, context: BasicRequestContext) async throws -> Response {
+        let url: URL, count: Int
+        do {
+            url = try PHAssetResourceManager.default().fileURL(for: resource)
+            count = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw StudioError(status: 500, "\(error)")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-store"
+        headers[.acceptRanges] = "bytes"
+        switch byteRange(request.headers[.range], count: count) {
+        case .whole:
+            return Response(status: .ok, headers: headers, body: try await FileIO().loadFile(path: url.path, context: context))
+        case .part(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(count)"
+            return Response(status: .partialContent, headers: headers,
+                            body: try await FileIO().loadFile(path: url.path, range: range, context: context))
+        case .beyondEnd:
+            var refused = Self.json(["error": "the range starts beyond the file's \(count) bytes"], status: 416)
+            refused.headers[.contentRange] = "bytes */\(count)"
             return refused
         }
-        response = Self.data(data.subdata(in: lower..<(upper + 1)), type: type)
-        response.status = .partialContent
-        response.headers[.acceptRanges] = "bytes"
-        response.headers[.contentRange] = "bytes \(lower)-\(upper)/\(data.count)"
-        return response
     }
 
     static func data(_ data: Data, type: String) -> Response {

@@ -333,6 +333,53 @@ import Testing
         #expect(r.status == 206 && r.body == Data([0xFF, 0xD8]))
     }
 
+    /// Bytes this process has passed to read(2) and pread(2) so far (`rchar` of /proc/self/io).
+    static func bytesRead() -> Int {
+        let text = (try? String(contentsOfFile: "/proc/self/io", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+    }
+
+    /// A range of a large file is read from disk alone, not the file: 100 bytes at the end of a 1 GiB video (the stored
+    /// movie extended in place, a hole on disk) come with their Content-Range and Content-Length, and the process reads
+    /// about that much (its read count, /proc/self/io); past the end is still a 416.
+    @Test(.enabled(if: FileManager.default.isReadableFile(atPath: "/proc/self/io"), "needs /proc/self/io"))
+    func aRangeOfALargeFileIsReadAlone() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        let movie = studio.folder.appendingPathComponent("movie.mov")
+        try HalvesMovieFixture.make(at: movie)
+        var id = ""
+        try studio.server.library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .video, fileURL: movie, options: nil)
+            id = String(request.placeholderForCreatedAsset!.localIdentifier.prefix(36))
+        }
+        let asset = try #require(studio.server.library.fetchAssets(withLocalIdentifiers: [id + PHAssetCreationRequest.identifierSuffix], options: nil).firstObject)
+        let stored = try PHAssetResourceManager.default().fileURL(for: try #require(PHAssetResource.assetResources(for: asset).first))
+        let original = try Data(contentsOf: stored), n = 1 << 30
+        let tail = Data((0..<100).map { UInt8($0 + 1) })
+        let handle = try FileHandle(forWritingTo: stored)
+        try handle.truncate(atOffset: UInt64(n - 100))
+        try handle.seek(toOffset: UInt64(n - 100))
+        try handle.write(contentsOf: tail)
+        try handle.close()
+
+        let path = "/api/assets/\(id)/video.mov"
+        let before = Self.bytesRead()
+        var r = try await studio.request(path, headers: ["Range": "bytes=\(n - 100)-"])
+        let read = Self.bytesRead() - before
+        #expect(r.status == 206 && r.body == tail && r.type == "video/quicktime", "\(r.status) \(r.body.count) bytes")
+        #expect(r.response.value(forHTTPHeaderField: "Content-Range") == "bytes \(n - 100)-\(n - 1)/\(n)")
+        #expect(r.response.value(forHTTPHeaderField: "Content-Length") == "100")
+        #expect(read < 1 << 24, "\(read) bytes read to send 100")
+        r = try await studio.request(path, headers: ["Range": "bytes=0-99"])
+        #expect(r.status == 206 && r.body == original.prefix(100))
+        r = try await studio.request(path, headers: ["Range": "bytes=\(n / 2)-\(n / 2 + 9)"])
+        #expect(r.status == 206 && r.body == Data(count: 10), "the hole reads as zeros")
+        r = try await studio.request(path, headers: ["Range": "bytes=\(n)-"])
+        #expect(r.status == 416 && r.response.value(forHTTPHeaderField: "Content-Range") == "bytes */\(n)")
+    }
+
     /// An asset's files download under one base name — IMG_x.jpg with IMG_x.dng, or with IMG_x.mov — so
     /// `opencapture library import` pairs them again as one RAW + JPEG or one Live Photo.
     @Test func downloadsShareABaseNameSoImportPairsThemAgain() async throws {
