@@ -2,8 +2,8 @@
 """Drives OpenCapture Studio in headless Chromium as a new user would (WebDriver via Selenium):
 loads the page, takes a photo, checks that the timeline fills with the five delegate stages in
 Apple's order, that the photo reaches the gallery and opens, takes a bracket from a second tab (the
-first shows it without a reload) and a depth photo, checks there are no console errors, makes a
-capture fail, stops the server with SIGINT (it must exit cleanly) and checks the server's log has
+first shows it without a reload) and a depth photo, pages through the gallery two cards at a time,
+checks there are no console errors, makes a capture fail, stops the server with SIGINT (it must exit cleanly) and checks the server's log has
 one line for a refused request, the failed capture and the shutdown; saves screenshots of each
 view at desktop and phone widths.
 
@@ -171,6 +171,15 @@ def main():
         WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.getElementById('live-video').currentTime > 0.2;"))
         driver.save_screenshot(os.path.join(shots, "desktop-6-live-photo.png"))
         driver.find_element(By.ID, "close").click()
+
+        # The gallery in pages: two cards, then the next pages as "Show more" comes into view.
+        driver.get(url + "?pageSize=2")
+        WebDriverWait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) >= 2)
+        driver.execute_script("document.getElementById('more').scrollIntoView()")
+        WebDriverWait(driver, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#gallery .card")) == 4
+                                        and not d.find_element(By.ID, "more").is_displayed())
+        if not driver.execute_script("return performance.getEntriesByType('resource').some(e => e.name.includes('/api/captures?limit=2&after='))"):
+            fail("the gallery showed four cards without asking for a second page")
 
         driver.set_window_size(390, 844)
         driver.get(url)

@@ -36,6 +36,7 @@ enum StudioPage {
             <div id="timeline" class="timeline"><p class="muted">Press the shutter: each delegate callback and processing step appears here, to scale, as it happens.</p></div>
             <h2>Gallery <span id="count" class="muted"></span></h2>
             <div id="gallery" class="gallery"></div>
+            <button id="more" class="btn more" hidden>Show more</button>
           </section>
         </main>
         <div id="detail" class="detail" hidden>
@@ -109,6 +110,8 @@ enum StudioPage {
     table { border-collapse:collapse; width:100%; font-size:12.5px; margin-top:14px; } td { border-top:1px solid var(--line); padding:4px 6px; vertical-align:top; }
     td:first-child { color:var(--muted); width:34%; }
     .files a { color:var(--blue); margin-right:14px; font-size:13px; }
+    .more { display:block; margin:12px auto 0; }
+    .more[hidden] { display:none; }
     .btn { background:var(--accent); color:#111; border:none; border-radius:8px; padding:7px 12px; font:inherit; font-weight:600; cursor:pointer; }
     .toast { position:fixed; left:50%; bottom:22px; transform:translateX(-50%); background:#3a1d1d; border:1px solid #7a3434; padding:10px 16px; border-radius:10px; font-size:13.5px; }
     @media (max-width: 820px) {
@@ -163,6 +166,9 @@ enum StudioPage {
       $('detail').onclick = (e) => { if (e.target === $('detail')) closeDetail(); };
       const source = new EventSource('/api/events');
       source.onmessage = (m) => onEvent(JSON.parse(m.data));
+      $('more').onclick = moreGallery;
+      // The next page comes as the "Show more" button scrolls into view (or when it is pressed).
+      new IntersectionObserver((seen) => { if (seen.some(e => e.isIntersecting)) moreGallery(); }).observe($('more'));
       await refreshGallery();
     }
 
@@ -256,12 +262,41 @@ enum StudioPage {
       return d.toDateString() === new Date().toDateString() ? d.toLocaleTimeString() : d.toLocaleDateString();
     }
 
+    // The gallery comes in pages, newest first: `next` is the server's cursor for the page after the last one shown.
+    // A refresh reloads from the top as many cards as are shown, so a gallery scrolled down keeps its cards;
+    // `generation` drops a page that arrives after a refresh began. (`?pageSize=n` sets the page size.)
+    const pageSize = Math.min(500, Math.max(1, parseInt(new URLSearchParams(location.search).get('pageSize')) || 60));
+    let next = null, generation = 0, loadingMore = false;
+
     async function refreshGallery(showLatest) {
-      const { captures } = await api('/api/captures');
-      $('count').textContent = captures.length ? captures.length + ' item' + (captures.length > 1 ? 's' : '') : '';
-      const grid = $('gallery'); grid.innerHTML = '';
-      for (const c of captures) {
-        const id = mainAsset(c); if (!id) continue;
+      const mine = ++generation;
+      const shown = document.querySelectorAll('#gallery .card').length;
+      const page = await api('/api/captures?limit=' + Math.min(500, Math.max(pageSize, shown)));
+      if (mine !== generation) return;
+      $('gallery').innerHTML = '';
+      addCards(page);
+      const captures = page.captures;
+      if (showLatest && captures.length && !state.viewfinder.available) { const img = $('last'); img.src = '/api/assets/' + mainAsset(captures[0]) + '/photo.jpg'; img.hidden = false; }
+    }
+
+    async function moreGallery() {
+      if (!next || loadingMore) return;
+      const mine = generation;
+      loadingMore = true;
+      try {
+        const page = await api('/api/captures?limit=' + pageSize + '&after=' + encodeURIComponent(next));
+        if (mine === generation) addCards(page);
+      } catch (e) { toast(e.message); } finally { loadingMore = false; }
+      // Still in view (a tall window): the observer sees no change, so the next page is asked for here.
+      if (next && $('more').getBoundingClientRect().top < innerHeight) setTimeout(moreGallery, 0);
+    }
+
+    function addCards(page) {
+      const total = page.total;
+      $('count').textContent = total ? total + ' item' + (total > 1 ? 's' : '') : '';
+      const grid = $('gallery');
+      for (const c of page.captures) {
+        const id = mainAsset(c); if (!id || grid.querySelector('[data-capture="' + CSS.escape(c.id) + '"]')) continue;
         const card = document.createElement('button');
         card.className = 'card'; card.dataset.capture = c.id;
         // A video's thumbnail is its first frame, marked ▶; one the server cannot decode shows the mark alone.
@@ -278,7 +313,8 @@ enum StudioPage {
         card.onclick = () => openCapture(c);
         grid.appendChild(card);
       }
-      if (showLatest && captures.length && !state.viewfinder.available) { const img = $('last'); img.src = '/api/assets/' + mainAsset(captures[0]) + '/photo.jpg'; img.hidden = false; }
+      next = page.next || null;
+      $('more').hidden = !next;
     }
 
     function figure(src, caption) { return '<figure><img src="' + src + '" alt="' + caption + '"><figcaption>' + caption + '</figcaption></figure>'; }

@@ -81,7 +81,10 @@ public struct StudioServer: Sendable {
         router.get("/api/state") { _, _ in StudioServer.json(state()) }
         router.get("/api/events") { _, _ in events() }
         router.get("/api/viewfinder.mjpg") { _, _ in try await viewfinder() }
-        router.get("/api/captures") { _, _ in StudioServer.json(["captures": captures()]) }
+        router.get("/api/captures") { request, _ in
+            let query = request.uri.queryParameters
+            return StudioServer.json(try galleryPage(limit: query["limit"].map(String.init), after: query["after"].map(String.init)))
+        }
         router.post("/api/capture") { request, context in try await capture(request, context: context) }
         router.post("/api/mode") { request, _ in try await selectMode(request) }
         router.get("/api/assets/:id/thumbnail.jpg") { _, context in
@@ -344,6 +347,43 @@ public struct StudioServer: Sendable {
         return entries.enumerated()
             .sorted { $0.element.date != $1.element.date ? $0.element.date > $1.element.date : $0.offset < $1.offset }
             .map(\.element.entry)
+    }
+
+    /// The largest page `/api/captures` gives, and the page size when none is asked for.
+    static let maxPageSize = 500, defaultPageSize = 100
+
+    /// One page of the gallery (`captures()`'s order, newest first): `limit` entries (1…500, 100 by default) after the
+    /// entry `after` names — the `next` cursor of the page before, absent for the first page — with `next` when more
+    /// follow, and the gallery's `total`. The cursor names an entry and its date, not a position, so captures saved
+    /// meanwhile (newer, at the top) neither repeat nor push entries out of the pages that follow; if that entry is
+    /// gone since, the page starts at the first entry older than it.
+    func galleryPage(limit text: String?, after cursor: String?) throws -> [String: Any] {
+        var limit = Self.defaultPageSize
+        if let text {
+            guard let value = Int(text), (1...Self.maxPageSize).contains(value) else {
+                throw StudioError(status: 400, "limit must be a whole number from 1 to \(Self.maxPageSize)")
+            }
+            limit = value
+        }
+        let all = captures()
+        var start = 0
+        if let cursor {
+            guard let colon = cursor.firstIndex(of: ":"), let date = Double(cursor[..<colon]), date.isFinite else {
+                throw StudioError(status: 400, "after must be the next cursor of a gallery page")
+            }
+            let id = String(cursor[cursor.index(after: colon)...])
+            if let index = all.firstIndex(where: { $0["id"] as? String == id }) {
+                start = index + 1
+            } else {
+                start = all.firstIndex { ($0["date"] as? Double ?? 0) < date } ?? all.count
+            }
+        }
+        let page = Array(all[start..<min(all.count, start + limit)])
+        var result: [String: Any] = ["captures": page, "total": all.count]
+        if start + page.count < all.count, let last = page.last, let id = last["id"] as? String, let date = last["date"] as? Double {
+            result["next"] = "\(date):\(id)"
+        }
+        return result
     }
 
     /// The asset named by the `:id` path parameter (the UUID part of a local identifier), or a 400/404.

@@ -263,6 +263,47 @@ import Testing
         #expect((info["asset"] as? [String: Any])?["video"] as? Bool == false)
     }
 
+    /// The gallery comes in pages, newest first: a cursor names where the next page starts, so an asset saved meanwhile
+    /// (newer, at the top) neither repeats an entry nor pushes one out; a cursor whose entry was deleted goes on with
+    /// the entries older than it. A limit beyond 1…500 or a cursor that is not one is a 400.
+    @Test func theGalleryComesInPagesStableUnderInserts() async throws {
+        let studio = try await Running()
+        defer { studio.stop() }
+        func add(year: Double, seed: Int) throws -> String {
+            var id = ""
+            try studio.server.library.performChangesAndWait {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .photo, data: try! StudioMediaTests.halves(orientation: 1, width: 32 + 2 * seed), options: nil)
+                request.creationDate = Date(timeIntervalSince1970: (year - 1970) * 365.25 * 86400)
+                id = String(request.placeholderForCreatedAsset!.localIdentifier.prefix(36))
+            }
+            return id
+        }
+        let ids = try (0..<5).map { try add(year: 2020 - Double($0), seed: $0) }     // newest first
+        func page(_ query: String) async throws -> (ids: [String], total: Int?, next: String?) {
+            let body = studio.json(try await studio.request("/api/captures?" + query).body)
+            return ((body["captures"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }, body["total"] as? Int, body["next"] as? String)
+        }
+        let first = try await page("limit=2")
+        #expect(first.ids == Array(ids[0..<2]) && first.total == 5)
+        let cursor = try #require(first.next)
+        let newer = try add(year: 2025, seed: 9)
+        let encoded = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let second = try await page("limit=2&after=\(encoded)")
+        #expect(second.ids == Array(ids[2..<4]) && second.total == 6, "\(second)")
+        let last = try await page("limit=2&after=\(second.next?.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+        #expect(last.ids == [ids[4]] && last.next == nil)
+        #expect(try await page("").ids == [newer] + ids, "no limit: the first 100")
+        // The cursor's entry deleted: the next page starts with the entries older than it.
+        let gone = try #require(studio.server.library.fetchAssets(withLocalIdentifiers: [ids[1] + PHAssetCreationRequest.identifierSuffix], options: nil).firstObject)
+        try studio.server.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([gone] as NSArray) }
+        #expect(try await page("limit=2&after=\(encoded)").ids == Array(ids[2..<4]))
+        for bad in ["limit=0", "limit=501", "limit=x", "after=nonsense", "after=x%3Aabc"] {
+            let r = try await studio.request("/api/captures?" + bad)
+            #expect(r.status == 400 && r.type == "application/json", "\(bad): \(r.status)")
+        }
+    }
+
     /// A video's thumbnail and poster are its first frame as players show it (an upright phone's movie, stored landscape,
     /// portrait); a video FFmpeg cannot decode is a 422 JSON error, and the server goes on.
     @Test func aVideosThumbnailIsItsFirstFrameShownUpright() async throws {
