@@ -4,14 +4,20 @@ import Foundation
 /// through `LivePhotoMovieAtoms`, its Live Photo pairing. Parsed from the `moov` box only; media is not read.
 public struct QuickTimeMovie: Sendable, Equatable {
     /// One track: its handler (`vide`, `soun`, `meta`), first sample description format (`avc1`, `hvc1`, `mp4a`,
-    /// `mebx`, …), for video the presentation size, and its number of samples (video frames; from `stsz`, and a
-    /// fragmented movie's `trun` boxes).
+    /// `mebx`, …), for video the presentation size (`tkhd`'s, before its matrix turns it) and display matrix, and its
+    /// number of samples (video frames; from `stsz`, and a fragmented movie's `trun` boxes).
     public struct Track: Sendable, Equatable {
         public var handler: String
         public var format: String
         public var width: Int
         public var height: Int
         public var sampleCount: Int = 0
+        /// How players turn the track's frames (`tkhd`'s matrix): an upright phone's movie, stored landscape, is turned
+        /// a quarter to show portrait.
+        public var displayMatrix = DisplayMatrix.identity
+        /// The size as shown: `width`×`height`, sides swapped when the matrix turns the frames a quarter.
+        public var displayWidth: Int { displayMatrix.swapsSides ? height : width }
+        public var displayHeight: Int { displayMatrix.swapsSides ? width : height }
     }
 
     /// The `ftyp` major brand, if the file has one.
@@ -131,9 +137,12 @@ public struct QuickTimeMovie: Sendable, Equatable {
             result.sampleCount = Int(try r.u32(stsz.body.lowerBound + 8))
         }
         if let tkhd = try bmff.box("tkhd", in: trak.body), tkhd.body.count >= 84 {
+            // …, the matrix (nine 32-bit values), width, height (16.16) end the box.
             let end = tkhd.body.upperBound
             result.width = Int(try r.u32(end - 8) >> 16)
             result.height = Int(try r.u32(end - 4) >> 16)
+            let matrix = try (0..<9).map { Int32(bitPattern: try r.u32(end - 44 + 4 * $0)) }
+            result.displayMatrix = DisplayMatrix(matrix) ?? .identity
         }
         return result
     }

@@ -159,21 +159,38 @@ final class PhotoStore: Sendable {
             }
         }
         migrator.registerMigration("v4: earlier videos' sizes and durations") { db in
-            // Videos saved before v3 read 0×0 and 0 s: read their movie headers once (a stored file that is missing
-            // or unreadable leaves the asset as it was).
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT asset.id, resource.digest, resource.fileExtension FROM asset JOIN resource ON resource.assetID = asset.id
-                WHERE asset.mediaType = ? AND asset.pixelWidth = 0 AND resource.type = ?
-                """, arguments: [PHAssetMediaType.video.rawValue, PHAssetResourceType.video.rawValue])
-            for row in rows {
-                let stored = originals.appendingPathComponent(storedName(digest: row["digest"], fileExtension: row["fileExtension"]))
-                guard let data = try? Data(contentsOf: stored, options: .alwaysMapped), let movie = try? QuickTimeMovie.parse(data),
-                      let track = movie.videoTrack else { continue }
+            // Videos saved before v3 read 0×0 and 0 s: read their movie headers once.
+            for (id, movie, track) in try videoMovies(db, originals: originals, where: "asset.pixelWidth = 0") {
                 try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ?, duration = ? WHERE id = ?",
-                               arguments: [track.width, track.height, movie.duration, row["id"] as String])
+                               arguments: [track.width, track.height, movie.duration, id])
+            }
+        }
+        migrator.registerMigration("v5: turned videos' sizes as shown") { db in
+            // Videos were sized as stored, before their track's matrix turns them: an upright phone's movie read 1920×1080
+            // where Photos says 1080×1920.
+            for (id, _, track) in try videoMovies(db, originals: originals) where track.displayMatrix.swapsSides {
+                try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ? WHERE id = ?",
+                               arguments: [track.displayWidth, track.displayHeight, id])
             }
         }
         return migrator
+    }
+
+    /// The video assets (those matching `condition` too, an SQL expression over `asset`) with their movie headers and
+    /// first video tracks, read from their stored files for a migration; one whose file is missing or unreadable is left
+    /// out, so its asset stays as it was.
+    private static func videoMovies(_ db: Database, originals: URL, where condition: String = "1")
+        throws -> [(id: String, movie: QuickTimeMovie, track: QuickTimeMovie.Track)] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT asset.id, resource.digest, resource.fileExtension FROM asset JOIN resource ON resource.assetID = asset.id
+            WHERE asset.mediaType = ? AND resource.type = ? AND (\(condition))
+            """, arguments: [PHAssetMediaType.video.rawValue, PHAssetResourceType.video.rawValue])
+        return rows.compactMap { row in
+            let stored = originals.appendingPathComponent(storedName(digest: row["digest"], fileExtension: row["fileExtension"]))
+            guard let data = try? Data(contentsOf: stored, options: .alwaysMapped), let movie = try? QuickTimeMovie.parse(data),
+                  let track = movie.videoTrack else { return nil }
+            return (row["id"], movie, track)
+        }
     }
 
     // MARK: Reading

@@ -99,9 +99,10 @@ struct PreparedAsset: Sendable {
             mediaSubtypes = subtypes
             duration = 0
         case .video:
-            // The first video track's size (as stored, before its matrix turns it) and the movie's length.
+            // The first video track's size as shown (its matrix applied: an upright phone's movie is portrait, as
+            // Photos reports it) and the movie's length.
             let track = movie?.videoTrack
-            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], track?.width ?? 0, track?.height ?? 0)
+            (mediaType, mediaSubtypes, pixelWidth, pixelHeight) = (.video, [], track?.displayWidth ?? 0, track?.displayHeight ?? 0)
             duration = movie?.duration ?? 0
         default:
             (mediaType, mediaSubtypes, pixelWidth, pixelHeight, duration) = (.audio, [], 0, 0, 0)
