@@ -92,9 +92,11 @@ extension SimulatedCamera {
                            SimulatedCamera.maximumHighlightHeadroom)
         }
         let (duration, iso) = split(product / pow(2, headroom))
-        let ev100 = log2(ambientLuminance * 100 / 12.5)
+        // The scene's own light: what a flash adds is the camera's, not the scene's brightness.
+        let ev100 = ExposureMetering.exposureValue100(luminance: ambientLuminance)
         return ExposureMetering(duration: duration, iso: iso, sceneLuminance: luminance,
-                                exposureValue100: log2(luminance * 100 / 12.5),
+                                exposureValue100: ExposureMetering.exposureValue100(luminance: luminance),
+                                brightnessValue: ExposureMetering.brightnessValue(exposureValue100: ev100),
                                 isLowLight: isLowLight,
                                 flashRecommended: module.hasFlash && ev100 < SimulatedCamera.flashRecommendedBelowEV100,
                                 highlightHeadroom: headroom)

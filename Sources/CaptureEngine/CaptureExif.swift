@@ -43,9 +43,9 @@ package enum CaptureExif {
         exif.colorSpace = ExifMetadata.colorSpaceTag(for: request.colorSpace)
         exif.pixelXDimension = request.photoSize.width
         exif.pixelYDimension = request.photoSize.height
-        // APEX brightness of the metered scene: Bv = log2(L / (N·K)) with L in cd/m², N = 0.32 (Sv = log2(N·ISO)) and
-        // the meter's K = 12.5, so Bv = EV100 − Sv(100) = EV100 − 5 and Av + Tv = Bv + Sv at the meter's exposure.
-        exif.brightnessValue = plan.metering.exposureValue100 - 5
+        // The scene's APEX brightness as metered, flash left out (`ExposureMetering.brightnessValue` says how it relates
+        // to the exposure).
+        exif.brightnessValue = plan.metering.brightnessValue
         // ExposureProgram 1 manual / 2 normal; ExposureMode 0 auto, 1 manual, 2 auto bracket. A bracket's shots say how
         // they were exposed: a manual bracket's as set, an auto-exposure bracket's by the meter at each bias.
         let manual: Bool, bracketed: Bool

@@ -19,14 +19,17 @@ package final class ReplayFrameSource: FrameSource, @unchecked Sendable {
         self.infos = infos
     }
 
-    private var current: RawImage { frames[lock.withLock { next } % frames.count] }
-
-    /// The recorded frame's own exposure (the point of interest changes nothing: the files are what they are).
+    /// The recorded frame's own exposure (the point of interest changes nothing: the files are what they are): its EV100
+    /// is what a meter reading it as normal would have read, and the scene's brightness the file's own BrightnessValue
+    /// when it has one (the recording camera measured the scene; its exposure may have been held back or biased).
     package func meter(size: Size, bias: Double, flash: Bool, keepsHighlightHeadroom: Bool, at point: SIMD2<Double>) -> ExposureMetering {
-        let record = current.exposure
-        let ev100 = log2(max(1e-6, 100 / (max(record.duration, 1e-6) * max(record.iso, 1))))
+        let index = lock.withLock { next } % frames.count
+        let record = frames[index].exposure
+        let ev100 = ExposureMetering.exposureValue100(fNumber: fNumber, duration: max(record.duration, 1e-6),
+                                                      iso: max(record.iso, 1))
+        let brightness = infos[index].exif?.brightnessValue.flatMap { $0.isFinite ? $0 : nil }
         return ExposureMetering(duration: record.duration, iso: record.iso, sceneLuminance: 0, exposureValue100: ev100,
-                                isLowLight: false, flashRecommended: false)
+                                brightnessValue: brightness, isLowLight: false, flashRecommended: false)
     }
 
     package func capture(_ exposure: SensorExposure) -> RawImage {
@@ -43,12 +46,15 @@ package final class ReplayFrameSource: FrameSource, @unchecked Sendable {
     package func isPrepared(size: Size) -> Bool { true }
     package func purgeCaches() {}
 
+    /// The recorded lens's f-number (the first file's; f/1.8 when it does not say), which its module and metering share.
+    private var fNumber: Double { infos[0].fNumber > 0 ? infos[0].fNumber : 1.8 }
+
     /// A camera module describing the recorded sensor, so formats and EXIF are right.
     package func module(name: String) -> CameraModule {
         let first = frames[0], info = infos[0]
         return CameraModule(
             name: name, position: .back, focalLength: info.focalLength > 0 ? info.focalLength : 4,
-            focalLength35mmEquivalent: 28, fNumber: info.fNumber > 0 ? info.fNumber : 1.8, pixelPitch: 1.2,
+            focalLength35mmEquivalent: 28, fNumber: fNumber, pixelPitch: 1.2,
             nativeSize: Size(width: first.width, height: first.height), cfa: first.cfa, bitDepth: first.bitDepth,
             blackLevel: Int(first.blackLevel.first ?? 0), fullWellElectrons: 10_000, readNoiseElectrons: 2,
             darkCurrentElectronsPerSecond: 0, prnu: 0, dsnuElectrons: 0, baseISO: 25,

@@ -41,6 +41,40 @@ import Testing
         #expect(!front.flashRecommended)
     }
 
+    /// Bv is the scene's brightness as metered, whatever the exposure made of it: at zero bias, without headroom and within
+    /// range, Av + Tv − Sv sits log2(0.42 · 78 / (12.5 · π·T/4)) = 1.89 EV below it (the 42 % target over the meter
+    /// equation, for the saturation-based ISO), and it moves with the bias and the highlight headroom while Bv does not.
+    @Test(arguments: [SceneLighting.daylight, .indoor, .dim])
+    func brightnessValueIsTheScenesNotTheExposures(_ lighting: SceneLighting) {
+        let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: lighting), seed: 1)
+        let calibration = log2(SimulatedCamera.autoExposureTarget * 78
+                               / (ExposureMetering.meterConstant * Double.pi * camera.module.lensTransmission / 4))
+        #expect(abs(calibration - 1.89) < 0.005, "\(calibration)")
+        let zero = camera.meter(size: testSize)
+        #expect(abs(zero.brightnessValue - (zero.exposureValue100 - 5)) < 1e-9)
+        for bias in [-1.0, 0, 1] {
+            let m = camera.meter(size: testSize, bias: bias)
+            let n = camera.module.fNumber
+            let exposure = log2(n * n / m.duration) - log2(m.iso / 3.125)   // Av + Tv − Sv
+            #expect(abs(m.brightnessValue - (exposure + calibration + bias - m.highlightHeadroom)) < 0.01,
+                    "\(lighting) bias \(bias): Bv \(m.brightnessValue), Av + Tv − Sv \(exposure), headroom \(m.highlightHeadroom)")
+            #expect(m.brightnessValue == zero.brightnessValue)
+        }
+    }
+
+    /// The flash is the camera's light, not the scene's: pre-flash metering exposes for the lit subject, and the dark room
+    /// still reads as the darkest of the four lightings (the pre-flash reading made it brighter than the dim room).
+    @Test func flashChangesTheExposureNotTheBrightnessValue() {
+        func meter(_ lighting: SceneLighting, flash: Bool = false) -> ExposureMetering {
+            SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: lighting), seed: 1).meter(size: testSize, flash: flash)
+        }
+        let dark = meter(.dark), lit = meter(.dark, flash: true), dim = meter(.dim)
+        #expect(lit.exposureValue100 > dark.exposureValue100 + 3, "the lit subject sets the exposure")
+        #expect(lit.brightnessValue == dark.brightnessValue)
+        #expect(dark.brightnessValue < dim.brightnessValue - 2 && dark.brightnessValue < -4,
+                "dark \(dark.brightnessValue), lit \(lit.brightnessValue), dim \(dim.brightnessValue)")
+    }
+
     @Test func flashLightsNearObjectsFarMoreThanTheWall() {
         let camera = SimulatedCamera(module: .backWide, scene: .livingRoom(lighting: .dark), seed: 1)
         let ambient = camera.groundTruth(SensorExposure(size: testSize, duration: 1.0 / 30, iso: 400))

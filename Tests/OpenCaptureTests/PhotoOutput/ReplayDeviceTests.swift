@@ -43,6 +43,16 @@ import Testing
             #expect(result.photos[0].simulationGroundTruth() == nil)
             deliveredRaw.append(try RawFileReader.read(try #require(result.photos[0].fileDataRepresentation())).raw.bayer)
         }
+        // The replayed photos' EXIF keeps the recorded scene's brightness (the files' own BrightnessValue: the daylight room
+        // was exposed with its window's headroom held back, so its exposure alone says another brightness).
+        let recordedBrightness = try (0..<2).map { index -> Double in
+            let info = try RawFileReader.read(Data(contentsOf: folder.appendingPathComponent("frame\(index).dng"))).info
+            return try #require(info.exif?.brightnessValue)
+        }
+        let replayed = try await output.capturePhotos(with: AVCapturePhotoSettings())
+        let replayedExif = try #require(replayed.photos.first?.metadata["{Exif}"] as? [String: Any])
+        let replayedBrightness = try #require(replayedExif["BrightnessValue"] as? Double)
+        #expect(recordedBrightness.contains { abs($0 - replayedBrightness) < 1e-6 }, "\(replayedBrightness) vs \(recordedBrightness)")
         // Frames come in file order and cycle.
         #expect(deliveredRaw[0] == recorded[0].bayer)
         #expect(deliveredRaw[1] == recorded[1].bayer)
