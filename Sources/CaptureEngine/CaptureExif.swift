@@ -60,6 +60,7 @@ package enum CaptureExif {
         exif.whiteBalance = 0
         exif.sceneCaptureType = 0
         exif.sensingMethod = 2
+        exif.sceneType = 1
         if let focus = device.focus {
             // Where and how far the lens focused: SubjectArea as iPhones write it (the AF window's
             // centre and size in photo pixels), plus the standard SubjectDistance.

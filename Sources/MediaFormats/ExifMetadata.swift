@@ -53,6 +53,8 @@ public struct ExifMetadata: Sendable, Equatable {
     public var sceneCaptureType: UInt16?
     public var exposureMode: UInt16?
     public var sensingMethod: UInt16? = 2
+    /// EXIF SceneType: 1 = a directly photographed image, what a camera's own photos say (iPhones write it).
+    public var sceneType: UInt8?
     public var imageDescription: String?
     public var artist: String?
     public var copyright: String?

@@ -76,6 +76,7 @@ public enum ExifReader {
             exif.pixelXDimension = e[0xA002]?.integer
             exif.pixelYDimension = e[0xA003]?.integer
             exif.sensingMethod = e[0xA217]?.integer.map { UInt16(clamping: $0) }
+            exif.sceneType = e[0xA301]?.integer.map { UInt8(clamping: $0) }
             exif.exposureMode = e[0xA402]?.integer.map { UInt16(clamping: $0) }
             exif.whiteBalance = e[0xA403]?.integer.map { UInt16(clamping: $0) }
             exif.focalLengthIn35mmFilm = e[0xA405]?.integer

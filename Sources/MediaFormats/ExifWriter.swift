@@ -130,6 +130,7 @@ public enum ExifWriter {
             ifd.long(0xA003, exif.pixelYDimension.map { UInt32(clamping: $0) })
         }
         ifd.short(0xA217, exif.sensingMethod)
+        if let sceneType = exif.sceneType { ifd.bytes(0xA301, type: .undefined, [sceneType]) }
         ifd.short(0xA402, exif.exposureMode)
         ifd.short(0xA403, exif.whiteBalance)
         ifd.short(0xA405, exif.focalLengthIn35mmFilm.map { UInt16(clamping: $0) })

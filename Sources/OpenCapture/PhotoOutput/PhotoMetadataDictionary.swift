@@ -137,8 +137,10 @@ enum PhotoMetadataDictionary {
         tiff[kCGImagePropertyTIFFArtist] = exif.artist
         tiff[kCGImagePropertyTIFFCopyright] = exif.copyright
         tiff[kCGImagePropertyTIFFImageDescription] = exif.imageDescription
-        var e: [String: Any] = [kCGImagePropertyExifColorSpace: Int(exif.colorSpace) as Int, "SensingMethod": 2, "SceneType": 1,
+        var e: [String: Any] = [kCGImagePropertyExifColorSpace: Int(exif.colorSpace) as Int,
                                 "ExifVersion": [2, 3, 2], "FlashPixVersion": [1, 0], "ComponentsConfiguration": [1, 2, 3, 0]]
+        e["SensingMethod"] = exif.sensingMethod.map { Int($0) }
+        e["SceneType"] = exif.sceneType.map { Int($0) }
         e[kCGImagePropertyExifExposureTime] = exif.exposureTime
         e[kCGImagePropertyExifFNumber] = exif.fNumber
         e[kCGImagePropertyExifISOSpeedRatings] = exif.iso.map { [$0] }

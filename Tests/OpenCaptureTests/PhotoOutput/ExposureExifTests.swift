@@ -1,4 +1,6 @@
 import Foundation
+import MediaFormats
+import OpenCaptureTestSupport
 import Testing
 @testable import OpenCapture
 
@@ -24,5 +26,24 @@ import Testing
         let bv = try [lit, unlit, dim].map { try #require($0["BrightnessValue"] as? Double) }
         #expect(bv[0] == bv[1], "\(bv)")
         #expect(bv[0] < bv[2] - 2 && bv[0] < -4, "dark with flash \(bv[0]), without \(bv[1]), dim \(bv[2])")
+    }
+
+    /// SceneType 1, "directly photographed", as iPhones' photos say: the photo's metadata dictionary said so, its JPEG,
+    /// HEIC and DNG did not carry the tag.
+    @Test func photosSayTheyWereDirectlyPhotographed() async throws {
+        let rig = CaptureRig(preset: .cif352x288)
+        let formats = [AVCapturePhotoSettings(), AVCapturePhotoSettings(format: [AVVideoCodecKey: AVVideoCodecType.hevc]),
+                       AVCapturePhotoSettings(rawPixelFormatType: kCVPixelFormatType_14Bayer_RGGB)]
+        for (settings, fileExtension) in zip(formats, ["jpg", "heic", "dng"]) {
+            let photo = try #require(try await rig.capture(settings).photos.first)
+            let data = try #require(photo.fileDataRepresentation())
+            #expect(ExifReader.read(photo: data)?.sceneType == 1, "\(fileExtension)")
+            #expect((photo.metadata["{Exif}"] as? [String: Any])?["SceneType"] as? Int == 1)
+            if ExternalTool.exiftool.isInstalled {
+                let tag = try ExternalTool.exiftool.run(["-s", "-s", "-s", "-n", "-SceneType"], file: data, fileExtension: fileExtension)
+                #expect(String(decoding: tag.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1",
+                        "\(fileExtension)")
+            }
+        }
     }
 }
