@@ -33,6 +33,16 @@ public struct ExposureMetering: Sendable, Hashable {
     /// EV the exposure is held below what the metered luminance asks for, to keep the scene's highlights (a window
     /// onto daylight) within reach of a −2 EV bracket shot, as phones' auto exposure does in high-contrast scenes.
     /// The frame records it as its baseline exposure, which the ISP gives back as gain with a highlight roll-off.
+    ///
+    /// It is the RAW photo's DNG BaselineExposure, and that is the right value, large as it is (+3.83 EV in the
+    /// `.daylight` and `.indoor` rooms, where an iPhone's DNG usually says within ±1.5 EV): DNG defines BaselineExposure
+    /// as how far a converter moves the zero point of its exposure so that a camera that leaves highlight headroom
+    /// renders as bright as one that does not, and this exposure left exactly this much. Developed with it, the daylight
+    /// room's DNG has the dim room's brightness (the dim exposure keeps no headroom): `dcraw_emu -W -b 14.25` (2^3.83)
+    /// gives it a median linear luminance of 0.244, the dim DNG's 0.245 with `-b 1`; without it the room is 3.8 EV dark,
+    /// as `dcraw_emu`, which ignores the tag, shows it (median 0.009). OpenCapture's own develop of the DNG is as bright as
+    /// the camera's JPEG of the same shot (mean linear luminance 0.434 against 0.433 at 12 MP). The value is large because
+    /// this auto exposure holds a single frame back for the whole window, up to `SimulatedCamera.maximumHighlightHeadroom`.
     public var highlightHeadroom: Double
 
     /// Creates a metering result; `brightnessValue` defaults to that of `exposureValue100` (a meter without a flash).

@@ -26,7 +26,9 @@ public struct DNGMetadata: Sendable {
     /// EXIF LightSource code: 17 = Standard A, 21 = D65.
     public var calibrationIlluminant1: UInt16
     public var calibrationIlluminant2: UInt16
-    /// EV a raw converter should add to its default rendering.
+    /// EV a raw converter should add to its default rendering (DNG BaselineExposure: where the zero point of its exposure
+    /// moves, positive brighter): a capture's `RawImage.baselineExposure`, the highlight headroom its auto exposure left
+    /// (`ExposureMetering.highlightHeadroom` says why +3.8 EV is right for a room with a window).
     public var baselineExposure: Double
     /// Software (IFD0); defaults to "OpenCapture".
     public var software: String
