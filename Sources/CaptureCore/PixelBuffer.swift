@@ -137,9 +137,10 @@ public final class PixelBuffer: @unchecked Sendable {
         return buffer
     }
 
-    /// Converts an interleaved 8-bit RGB raster to bi-planar 4:2:0 Y'CbCr with `YCbCr420`
-    /// (BT.601 matrix as JPEG uses it; video range scales luma to 16–235 and chroma to 16–240).
-    public static func yCbCr420(from rgb: Raster<UInt8>, fullRange: Bool) -> PixelBuffer? {
+    /// Converts an interleaved 8-bit RGB raster to bi-planar 4:2:0 Y'CbCr with `YCbCr420` in `matrix` (BT.601 for a
+    /// photo, as JPEG uses it; a video frame's `YCbCrMatrix.video(width:height:)`), which the buffer's
+    /// `CVImageBufferYCbCrMatrix` attachment names. Video range scales luma to 16–235 and chroma to 16–240.
+    public static func yCbCr420(from rgb: Raster<UInt8>, fullRange: Bool, matrix: YCbCrMatrix) -> PixelBuffer? {
         guard rgb.channels >= 3,
               let buffer = PixelBuffer(width: rgb.width, height: rgb.height,
                                        pixelFormat: fullRange ? .yuv420BiPlanarFullRange : .yuv420BiPlanarVideoRange)
@@ -148,8 +149,9 @@ public final class PixelBuffer: @unchecked Sendable {
         let cPlane = buffer.baseAddress(ofPlane: 1)!.assumingMemoryBound(to: UInt8.self)
         let destination = YCbCr420.Destination(y: yPlane, yRowStride: buffer.planes[0].bytesPerRow, cb: cPlane, cr: cPlane + 1,
                                                chromaRowStride: buffer.planes[1].bytesPerRow, chromaStep: 2)
-        YCbCr420.convert(rgb, width: rgb.width, height: rgb.height, range: fullRange ? .full : .video,
+        YCbCr420.convert(rgb, width: rgb.width, height: rgb.height, range: fullRange ? .full : .video, matrix: matrix,
                          into: destination, parallel: true)
+        CoreVideoAttachment.tag(buffer, matrix: matrix)
         return buffer
     }
 

@@ -1,5 +1,6 @@
-/// The one RGB → 8-bit 4:2:0 Y′CbCr conversion (BT.601 matrix as JPEG and HEIC use it), shared by
-/// `PixelBuffer.yCbCr420` (bi-planar, full or video range) and the HEIF encoder (planar, full range).
+/// The one RGB → 8-bit 4:2:0 Y′CbCr conversion, in the matrix asked for (`YCbCrMatrix`: BT.601 as JPEG and HEIC use
+/// it, BT.709 for HD video), shared by `PixelBuffer.yCbCr420` (bi-planar, full or video range), the video ISP
+/// (`convertRowPair`) and the HEIF encoder (planar, full range).
 /// Fixed-point numerics: luma per pixel with 16-bit coefficients rounded half up; chroma from
 /// the sum of each 2×2 block (chroma sited at the block centre) with 18-bit scaling. Pixels
 /// beyond the image repeat its last column and row.
@@ -32,20 +33,24 @@ public enum YCbCr420 {
     }
 
     /// The fixed-point matrix. Luma: Y = (kr·R + kg·G + kb·B + yBias) >> 16 (coefficients × 2^16, scaled to video
-    /// range when asked); chroma from four-pixel sums, coefficients × 2^16, result >> 18 (libjpeg's jccolor.c
-    /// constants, so full-range output matches libjpeg-turbo's own conversion).
+    /// range when asked); chroma from four-pixel sums, coefficients × 2^16, result >> 18. Cb = (B − Y) / (2 − 2·Kb),
+    /// Cr = (R − Y) / (2 − 2·Kr); BT.601's are libjpeg's jccolor.c constants (those to five places), so full-range
+    /// output matches libjpeg-turbo's own conversion. Only the constants differ between matrices.
     struct Coefficients {
         let kr: Int, kg: Int, kb: Int, yBias: Int
         let ur: Int, ug: Int, ub: Int, vr: Int, vg: Int, vb: Int, cBias: Int
 
-        init(_ range: Range) {
+        init(_ range: Range, _ matrix: YCbCrMatrix) {
             let video = range == .video
             let ys = video ? 219.0 / 255 : 1, cs = video ? 224.0 / 255 : 1
             func k(_ v: Double, _ s: Double) -> Int { Int((v * s * 65536).rounded()) }
-            kr = k(0.299, ys); kg = k(0.587, ys); kb = k(0.114, ys)
+            let w = matrix.lumaWeights
+            kr = k(w.x, ys); kg = k(w.y, ys); kb = k(w.z, ys)
             yBias = (video ? 16 << 16 : 0) + 32768
-            ur = k(-0.16874, cs); ug = k(-0.33126, cs); ub = k(0.5, cs)
-            vr = k(0.5, cs); vg = k(-0.41869, cs); vb = k(-0.08131, cs)
+            let (cbR, cbG, crG, crB) = matrix == .bt601 ? (-0.16874, -0.33126, -0.41869, -0.08131)
+                : (-w.x / (2 - 2 * w.z), -w.y / (2 - 2 * w.z), -w.y / (2 - 2 * w.x), -w.z / (2 - 2 * w.x))
+            ur = k(cbR, cs); ug = k(cbG, cs); ub = k(0.5, cs)
+            vr = k(0.5, cs); vg = k(crG, cs); vb = k(crB, cs)
             cBias = (128 << 18) + (1 << 17)
         }
     }
@@ -56,9 +61,10 @@ public enum YCbCr420 {
     /// loops vectorise (the video pipeline writes its frames this way, two rows at a time).
     public static func convertRowPair(_ rgb0: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>),
                                       _ rgb1: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>),
-                                      width: Int, chromaRow j: Int, lowerLuma: Bool, range: Range, into d: Destination) {
+                                      width: Int, chromaRow j: Int, lowerLuma: Bool, range: Range, matrix: YCbCrMatrix,
+                                      into d: Destination) {
         guard width > 0 else { return }
-        let k = Coefficients(range)
+        let k = Coefficients(range, matrix)
         let kr = Int32(k.kr), kg = Int32(k.kg), kb = Int32(k.kb), yBias = Int32(k.yBias)
         @inline(__always) func luma(_ rgb: (UnsafePointer<UInt8>, UnsafePointer<UInt8>, UnsafePointer<UInt8>),
                                     _ out: UnsafeMutablePointer<UInt8>) {
@@ -88,11 +94,11 @@ public enum YCbCr420 {
     /// holds `width`×`height` luma and ⌈width/2⌉×⌈height/2⌉ chroma samples. `image` has 1 (grey),
     /// 3 (RGB) or 4 (RGBA, alpha ignored) channels. `parallel` splits the rows into bands.
     public static func convert(_ image: Raster<UInt8>, x0: Int = 0, y0: Int = 0, width: Int, height: Int,
-                               range: Range, into destination: Destination, parallel: Bool = false) {
+                               range: Range, matrix: YCbCrMatrix, into destination: Destination, parallel: Bool = false) {
         guard width > 0, height > 0, image.width > 0, image.height > 0 else { return }
         let channels = image.channels
         let g = channels >= 3 ? 1 : 0, b = channels >= 3 ? 2 : 0
-        let k = Coefficients(range)
+        let k = Coefficients(range, matrix)
         let (kr, kg, kb, yBias) = (k.kr, k.kg, k.kb, k.yBias)
         let (ur, ug, ub, vr, vg, vb, cBias) = (k.ur, k.ug, k.ub, k.vr, k.vg, k.vb, k.cBias)
         let cw = (width + 1) / 2, ch = (height + 1) / 2

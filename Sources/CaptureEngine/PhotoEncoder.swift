@@ -68,13 +68,15 @@ package enum PhotoEncoder {
     }
 
     /// A buffer of a supported uncompressed format (BGRA, 4:2:0 full or video range) tagged with `colorSpace`
-    /// (`CoreVideoAttachment`), or nil.
-    package static func pixelBuffer(_ rgb: Raster<UInt8>, format: FourCC, colorSpace: ColorSpace) -> PixelBuffer? {
+    /// (`CoreVideoAttachment`), or nil. Y′CbCr is in `matrix` (BT.601 for photos and their previews, as JPEG; a video
+    /// frame's matrix for the stream's).
+    package static func pixelBuffer(_ rgb: Raster<UInt8>, format: FourCC, colorSpace: ColorSpace,
+                                    matrix: YCbCrMatrix = .bt601) -> PixelBuffer? {
         let buffer: PixelBuffer?
         switch format {
         case "BGRA": buffer = PixelBuffer.bgra(from: rgb)
-        case "420f": buffer = PixelBuffer.yCbCr420(from: rgb, fullRange: true)
-        case "420v": buffer = PixelBuffer.yCbCr420(from: rgb, fullRange: false)
+        case "420f": buffer = PixelBuffer.yCbCr420(from: rgb, fullRange: true, matrix: matrix)
+        case "420v": buffer = PixelBuffer.yCbCr420(from: rgb, fullRange: false, matrix: matrix)
         default: buffer = nil
         }
         if let buffer { CoreVideoAttachment.tag(buffer, colorSpace: colorSpace) }

@@ -118,13 +118,14 @@ public struct ImageSignalProcessor: Sendable {
         }
     }
 
-    /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`), two rows at a time inside
-    /// each band: no 8-bit RGB image in between (what the video pipeline streams). It does not correct the lens's
+    /// The same path to bi-planar 4:2:0 Y′CbCr (`420v`, or `420f` with `fullRange`) in `matrix`, which the buffer's
+    /// attachment names, two rows at a time inside each band: no 8-bit RGB image in between (what the video pipeline
+    /// streams). It does not correct the lens's
     /// distortion or lateral chromatic aberration (video frames keep them), nor tone-map locally (a frame with highlight
     /// headroom gets the global roll-off only, keeping every stream frame's cost flat); for a frame without lens flaws
-    /// or headroom, the same pixels as `PixelBuffer.yCbCr420(from: process(raw), fullRange:)`. Nil only if the buffer
-    /// cannot be made.
-    public func processYCbCr420(_ raw: RawImage, fullRange: Bool) -> PixelBuffer? {
+    /// or headroom, the same pixels as `PixelBuffer.yCbCr420(from: process(raw), fullRange:, matrix:)`. Nil only if the
+    /// buffer cannot be made.
+    public func processYCbCr420(_ raw: RawImage, fullRange: Bool, matrix: YCbCrMatrix) -> PixelBuffer? {
         let w = raw.width, h = raw.height
         guard w > 0, h > 0, settings.outputSize == nil || settings.outputSize == Size(width: w, height: h),
               let buffer = PixelBuffer(width: w, height: h,
@@ -147,9 +148,10 @@ public struct ImageSignalProcessor: Sendable {
                 let upper = (UnsafePointer(p), UnsafePointer(p + w), UnsafePointer(p + 2 * w))
                 let lower = y != top ? (UnsafePointer(p + 3 * w), UnsafePointer(p + 4 * w), UnsafePointer(p + 5 * w)) : upper
                 YCbCr420.convertRowPair(upper, lower, width: w, chromaRow: top / 2, lowerLuma: y != top, range: range,
-                                        into: destination)
+                                        matrix: matrix, into: destination)
             }
         }
+        CoreVideoAttachment.tag(buffer, matrix: matrix)
         return buffer
     }
 

@@ -199,7 +199,7 @@ public enum HEIFEncoder {
             w.fourCC("nclx")
             w.u16(space.nclxPrimaries)
             w.u16(13)
-            w.u16(6)
+            w.u16(UInt16(YCbCrPlanes.matrix.code))
             w.u8(0x80)
         }
     }
@@ -258,7 +258,7 @@ public enum HEIFEncoder {
                         p.fast_decisions = settings.fastDecisions ? 1 : 0
                         p.colour_primaries = settings.primaries
                         p.transfer = 13
-                        p.matrix = 6
+                        p.matrix = Int32(YCbCrPlanes.matrix.code)
                         p.planes = (y.baseAddress, cb.baseAddress, cr.baseAddress)
                         p.strides = (Int32(planes.width), Int32(planes.width / 2), Int32(planes.width / 2))
                         return ocx_encode(&p, &result)

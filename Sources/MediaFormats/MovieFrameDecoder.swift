@@ -37,14 +37,9 @@ public enum MovieFrameDecoder {
     /// The frame's Y′CbCr (or grey) samples as RGB, row bands on every core.
     private static func rgb(_ info: ocav_frame_info, width: Int, height: Int) -> Raster<UInt8> {
         let depth = Int(info.bit_depth), planes = Int(info.planes)
-        let (kr, kb): (Float, Float)
-        switch info.matrix {
-        case 1: (kr, kb) = (0.2126, 0.0722)            // BT.709
-        case 9, 10: (kr, kb) = (0.2627, 0.0593)        // BT.2020
-        case 7: (kr, kb) = (0.212, 0.087)              // SMPTE 240M
-        default: (kr, kb) = (0.299, 0.114)             // BT.601, and what an undeclared matrix is taken as
-        }
-        let kg = 1 - kr - kb
+        // BT.601 is what an undeclared matrix is taken as.
+        let weights = SIMD3<Float>((YCbCrMatrix(code: Int(info.matrix)) ?? .bt601).lumaWeights)
+        let (kr, kg, kb) = (weights.x, weights.y, weights.z)
         let scale = Float(1 << (depth - 8))
         let full = info.full_range != 0
         // Y′ in 0…255 = (Y − yOffset) · yGain; Cb, Cr in −127.5…127.5 = (C − cOffset) · cGain.

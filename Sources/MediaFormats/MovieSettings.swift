@@ -28,6 +28,10 @@ public struct MovieSettings: Sendable {
     public var fullRange = false
     /// Colour space the frames are in (written as the track's colour description).
     public var colorSpace: ColorSpace = .sRGB
+    /// The Y′CbCr matrix the frames are converted with, written as the track's colour description (what players
+    /// decode with): set from the frame size by `YCbCrMatrix.video` (BT.709 for HD), the matrix the stream's frames
+    /// are in. `MovieWriter.append` refuses a frame whose attachment names another.
+    public var yCbCrMatrix: YCbCrMatrix
     /// Clockwise degrees players turn the frames (0, 90, 180 or 270), written as the video track's display matrix:
     /// 90 for a phone held upright, whose sensor reads out landscape.
     public var rotation = 0
@@ -41,5 +45,6 @@ public struct MovieSettings: Sendable {
         self.width = width
         self.height = height
         self.frameRate = frameRate
+        yCbCrMatrix = .video(width: width, height: height)
     }
 }

@@ -28,7 +28,7 @@ public final class MovieWriter {
         self.url = url
         temporaryURL = FilePlacement.temporaryURL(beside: url, tag: "partial", pathExtension: "mov")
         TemporaryFiles.register(temporaryURL)
-        let (primaries, transfer, matrix) = settings.colorSpace == .displayP3 ? (12, 13, 1) : (1, 13, 1)
+        let (primaries, transfer, matrix) = (settings.colorSpace == .displayP3 ? 12 : 1, 13, settings.yCbCrMatrix.code)
         var error = [CChar](repeating: 0, count: 256)
         let keys = settings.metadata.map { strdup($0.key) }, values = settings.metadata.map { strdup($0.value) }
         let creation = settings.creationDate.flatMap { strdup(ExifDate.isoUTC($0)) }
@@ -82,10 +82,14 @@ public final class MovieWriter {
 
     deinit { cancel() }
 
-    /// Appends a 4:2:0 frame (`420v`, or `420f` when `settings.fullRange`) presented at `time` seconds from the
-    /// movie's start; frames at or before the previous one's time are skipped.
+    /// Appends a 4:2:0 frame (`420v`, or `420f` when `settings.fullRange`, in `settings.yCbCrMatrix`: a frame whose
+    /// `CVImageBufferYCbCrMatrix` attachment names another is refused, `.unsupported`) presented at `time` seconds
+    /// from the movie's start; frames at or before the previous one's time are skipped.
     public func append(_ frame: PixelBuffer, at time: Double) throws {
         guard let writer else { throw MediaFormatError.writeFailed("the movie is already finished") }
+        if let matrix = CoreVideoAttachment.matrix(of: frame), matrix != settings.yCbCrMatrix {
+            throw MediaFormatError.unsupported("a frame in the \(matrix) Y′CbCr matrix in a \(settings.yCbCrMatrix) movie")
+        }
         var frame = frame
         if settings.mirrored {
             guard let mirrored = frame.mirroredAsShown(turnedBy: settings.rotation) else {

@@ -1,9 +1,11 @@
 import CaptureCore
 
 /// An 8-bit 4:2:0 picture in full-range BT.601 Y′CbCr (the JPEG/HEIC convention, nclx matrix
-/// 6), with chroma sited at the centre of each 2×2 block. Width and height are even. The
+/// 6: `matrix`), with chroma sited at the centre of each 2×2 block. Width and height are even. The
 /// conversion itself is CaptureCore's `YCbCr420`, the same one `PixelBuffer.yCbCr420` uses.
 struct YCbCrPlanes {
+    /// The matrix the planes are in (HEIC's, as JPEG's).
+    static let matrix = YCbCrMatrix.bt601
     let width: Int
     let height: Int
     var y: [UInt8]
@@ -25,7 +27,8 @@ struct YCbCrPlanes {
                 cr.withUnsafeMutableBufferPointer { crp in
                     let destination = YCbCr420.Destination(y: yp.baseAddress!, yRowStride: width, cb: cbp.baseAddress!,
                                                            cr: crp.baseAddress!, chromaRowStride: width / 2, chromaStep: 1)
-                    YCbCr420.convert(image, x0: x0, y0: y0, width: width, height: height, range: .full, into: destination)
+                    YCbCr420.convert(image, x0: x0, y0: y0, width: width, height: height, range: .full,
+                                     matrix: YCbCrPlanes.matrix, into: destination)
                 }
             }
         }

@@ -162,7 +162,8 @@ enum StreamBenchmark {
         let frames: [PixelBuffer] = (0..<90).compactMap { i in
             let raw = camera.capture(SensorExposure(size: readout, duration: min(metering.duration, 1.0 / 32), iso: metering.iso,
                                                     startTime: Double(i) / 30, seed: UInt64(i)))
-            return PixelBuffer.yCbCr420(from: ImageSignalProcessor(settings: settings).process(raw.croppingRows(to: 1080)), fullRange: false)
+            return PixelBuffer.yCbCr420(from: ImageSignalProcessor(settings: settings).process(raw.croppingRows(to: 1080)), fullRange: false,
+                                          matrix: .video(width: 1920, height: 1080))
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oc-bench-enc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

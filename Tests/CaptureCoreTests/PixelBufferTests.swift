@@ -121,12 +121,19 @@ import Testing
     }
 }
 
-/// `PixelBuffer.yCbCr420` against a straightforward BT.601 reference (JPEG's matrix; video range
-/// scales luma to 16–235 and chroma to 16–240; chroma is the mean of each 2×2 block, edges repeated).
+/// `PixelBuffer.yCbCr420` against a straightforward reference of each matrix — BT.601 (JPEG's, SD video) and BT.709
+/// (HD video), from their standards' Kr and Kb; video range scales luma to 16–235 and chroma to 16–240; chroma is the
+/// mean of each 2×2 block, edges repeated.
 @Suite struct YCbCr420Tests {
-    static func reference(_ rgb: Raster<UInt8>, fullRange: Bool) -> (y: [[Int]], cb: [[Int]], cr: [[Int]]) {
+    /// Kr and Kb as the standards give them.
+    static func weights(_ matrix: YCbCrMatrix) -> (kr: Double, kb: Double) {
+        matrix == .bt709 ? (0.2126, 0.0722) : (0.299, 0.114)
+    }
+
+    static func reference(_ rgb: Raster<UInt8>, fullRange: Bool, matrix: YCbCrMatrix) -> (y: [[Int]], cb: [[Int]], cr: [[Int]]) {
+        let (kr, kb) = weights(matrix)
         func luma(_ x: Int, _ y: Int) -> Double {
-            0.299 * Double(rgb[x, y, 0]) + 0.587 * Double(rgb[x, y, 1]) + 0.114 * Double(rgb[x, y, 2])
+            kr * Double(rgb[x, y, 0]) + (1 - kr - kb) * Double(rgb[x, y, 1]) + kb * Double(rgb[x, y, 2])
         }
         func clamp(_ v: Double) -> Int { Int(min(255, max(0, v.rounded()))) }
         let ys = fullRange ? 1.0 : 219.0 / 255, yo = fullRange ? 0.0 : 16, cs = fullRange ? 1.0 : 224.0 / 255
@@ -140,8 +147,8 @@ import Testing
                     for dx in 0..<2 {
                         let px = min(rgb.width - 1, 2 * cx + dx), py = min(rgb.height - 1, 2 * cy + dy)
                         let l = luma(px, py)
-                        b += (Double(rgb[px, py, 2]) - l) / 1.772
-                        r += (Double(rgb[px, py, 0]) - l) / 1.402
+                        b += (Double(rgb[px, py, 2]) - l) / (2 - 2 * kb)
+                        r += (Double(rgb[px, py, 0]) - l) / (2 - 2 * kr)
                     }
                 }
                 cbRow.append(clamp(b / 4 * cs + 128)); crRow.append(clamp(r / 4 * cs + 128))
@@ -160,50 +167,67 @@ import Testing
     @Test(arguments: [true, false], [(1, 1), (2, 2), (7, 5), (64, 33), (101, 64)])
     func matchesReferenceWithinOne(fullRange: Bool, size: (Int, Int)) throws {
         for channels in [3, 4] {
-            let rgb = Self.noise(width: size.0, height: size.1, channels: channels, seed: UInt64(size.0 * 1000 + size.1))
-            let buffer = try #require(PixelBuffer.yCbCr420(from: rgb, fullRange: fullRange))
-            #expect(buffer.pixelFormat == (fullRange ? .yuv420BiPlanarFullRange : .yuv420BiPlanarVideoRange))
-            let ref = Self.reference(rgb, fullRange: fullRange)
-            let y = try #require(buffer.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
-            let c = try #require(buffer.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
-            let ys = buffer.planes[0].bytesPerRow, cs = buffer.planes[1].bytesPerRow
-            var worst = 0
-            for row in 0..<size.1 {
-                for x in 0..<size.0 { worst = max(worst, abs(Int(y[row * ys + x]) - ref.y[row][x])) }
-            }
-            for row in 0..<(size.1 + 1) / 2 {
-                for x in 0..<(size.0 + 1) / 2 {
-                    worst = max(worst, abs(Int(c[row * cs + 2 * x]) - ref.cb[row][x]),
-                                abs(Int(c[row * cs + 2 * x + 1]) - ref.cr[row][x]))
+            for matrix in [YCbCrMatrix.bt601, .bt709] {
+                let rgb = Self.noise(width: size.0, height: size.1, channels: channels, seed: UInt64(size.0 * 1000 + size.1))
+                let buffer = try #require(PixelBuffer.yCbCr420(from: rgb, fullRange: fullRange, matrix: matrix))
+                #expect(buffer.pixelFormat == (fullRange ? .yuv420BiPlanarFullRange : .yuv420BiPlanarVideoRange))
+                let ref = Self.reference(rgb, fullRange: fullRange, matrix: matrix)
+                let y = try #require(buffer.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
+                let c = try #require(buffer.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
+                let ys = buffer.planes[0].bytesPerRow, cs = buffer.planes[1].bytesPerRow
+                var worst = 0
+                for row in 0..<size.1 {
+                    for x in 0..<size.0 { worst = max(worst, abs(Int(y[row * ys + x]) - ref.y[row][x])) }
                 }
+                for row in 0..<(size.1 + 1) / 2 {
+                    for x in 0..<(size.0 + 1) / 2 {
+                        worst = max(worst, abs(Int(c[row * cs + 2 * x]) - ref.cb[row][x]),
+                                    abs(Int(c[row * cs + 2 * x + 1]) - ref.cr[row][x]))
+                    }
+                }
+                #expect(worst <= 1, "largest difference from the \(matrix) reference: \(worst)")
             }
-            #expect(worst <= 1, "largest difference from the BT.601 reference: \(worst)")
         }
     }
 
+    /// White, black and the primaries, as JPEG (BT.601 full range), SD video (BT.601 video range) and HD video (BT.709,
+    /// both ranges) define them; the buffer's attachment names the matrix.
     @Test func knownColours() throws {
-        // White, black and the primaries, as JPEG (full) and video range define them.
-        let cases: [([UInt8], full: [Int], video: [Int])] = [
-            ([255, 255, 255], [255, 128, 128], [235, 128, 128]),
-            ([0, 0, 0], [0, 128, 128], [16, 128, 128]),
-            ([255, 0, 0], [76, 85, 255], [81, 90, 240]),
-            ([0, 255, 0], [150, 44, 21], [145, 54, 34]),
-            ([0, 0, 255], [29, 255, 107], [41, 240, 110]),
+        let cases: [(YCbCrMatrix, [UInt8], full: [Int], video: [Int])] = [
+            (.bt601, [255, 255, 255], [255, 128, 128], [235, 128, 128]),
+            (.bt601, [0, 0, 0], [0, 128, 128], [16, 128, 128]),
+            (.bt601, [255, 0, 0], [76, 85, 255], [81, 90, 240]),
+            (.bt601, [0, 255, 0], [150, 44, 21], [145, 54, 34]),
+            (.bt601, [0, 0, 255], [29, 255, 107], [41, 240, 110]),
+            (.bt709, [255, 255, 255], [255, 128, 128], [235, 128, 128]),
+            (.bt709, [255, 0, 0], [54, 99, 255], [63, 102, 240]),
+            (.bt709, [0, 255, 0], [182, 30, 12], [173, 42, 26]),
+            (.bt709, [0, 0, 255], [18, 255, 116], [32, 240, 118]),
         ]
-        for (rgb, full, video) in cases {
+        for (matrix, rgb, full, video) in cases {
             let raster = Raster<UInt8>(width: 2, height: 2, channels: 3, storage: Array([[UInt8]](repeating: rgb, count: 4).joined()))
             for (fullRange, expected) in [(true, full), (false, video)] {
-                let buffer = try #require(PixelBuffer.yCbCr420(from: raster, fullRange: fullRange))
+                let buffer = try #require(PixelBuffer.yCbCr420(from: raster, fullRange: fullRange, matrix: matrix))
                 let y = try #require(buffer.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
                 let c = try #require(buffer.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
                 let got = [Int(y[0]), Int(c[0]), Int(c[1])]
-                #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(rgb) full=\(fullRange): \(got) vs \(expected)")
+                #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(rgb) \(matrix) full=\(fullRange): \(got) vs \(expected)")
+                #expect(buffer.attachments["CVImageBufferYCbCrMatrix"] == (matrix == .bt709 ? "ITU_R_709_2" : "ITU_R_601_4"))
             }
         }
     }
 
+    /// The video matrix follows the frame size: BT.709 from 1280 wide or 720 lines (HD), BT.601 below (SD).
+    @Test func videoFramesTakeTheirSizesMatrix() {
+        #expect(YCbCrMatrix.video(width: 1920, height: 1080) == .bt709 && YCbCrMatrix.video(width: 1280, height: 720) == .bt709)
+        #expect(YCbCrMatrix.video(width: 1440, height: 1080) == .bt709 && YCbCrMatrix.video(width: 960, height: 720) == .bt709)
+        #expect(YCbCrMatrix.video(width: 640, height: 480) == .bt601 && YCbCrMatrix.video(width: 192, height: 144) == .bt601)
+        #expect(YCbCrMatrix(code: 1) == .bt709 && YCbCrMatrix(code: 6) == .bt601 && YCbCrMatrix(code: 5) == .bt601)
+        #expect(YCbCrMatrix(code: 2) == nil && YCbCrMatrix.bt709.code == 1 && YCbCrMatrix.bt601.code == 6)
+    }
+
     @Test func rejectsRastersWithoutThreeChannels() {
-        #expect(PixelBuffer.yCbCr420(from: Raster<UInt8>(width: 4, height: 4, channels: 1), fullRange: true) == nil)
+        #expect(PixelBuffer.yCbCr420(from: Raster<UInt8>(width: 4, height: 4, channels: 1), fullRange: true, matrix: .bt601) == nil)
     }
 
     /// Mirroring reverses each plane in its own units: luma bytes, Cb/Cr pairs, BGRA pixels; or the row order.

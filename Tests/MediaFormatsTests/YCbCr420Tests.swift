@@ -9,7 +9,7 @@ import Testing
     @Test func heifPlanesAndPixelBufferAgree() throws {
         let image = TestImages.colourful(width: 34, height: 22)
         let planes = YCbCrPlanes(image, x0: 0, y0: 0, width: 34, height: 22)
-        let buffer = try #require(PixelBuffer.yCbCr420(from: image, fullRange: true))
+        let buffer = try #require(PixelBuffer.yCbCr420(from: image, fullRange: true, matrix: .bt601))
         let y = try #require(buffer.baseAddress(ofPlane: 0)).assumingMemoryBound(to: UInt8.self)
         let c = try #require(buffer.baseAddress(ofPlane: 1)).assumingMemoryBound(to: UInt8.self)
         let ys = buffer.planes[0].bytesPerRow, cs = buffer.planes[1].bytesPerRow
@@ -32,14 +32,14 @@ import Testing
         #expect(abs(Double(planes.cb[0]) - (128 + (b - luma) * 0.5 / 0.886)) <= 1)
         #expect(abs(Double(planes.cr[0]) - (128 + (r - luma) * 0.5 / 0.701)) <= 1)
         // Video range squeezes luma into 16…235.
-        let video = PixelBuffer.yCbCr420(from: image, fullRange: false)!
+        let video = PixelBuffer.yCbCr420(from: image, fullRange: false, matrix: .bt601)!
         let vy = Double(video.baseAddress(ofPlane: 0)!.assumingMemoryBound(to: UInt8.self)[0])
         #expect(abs(vy - (16 + luma * 219 / 255)) <= 1)
     }
 
     @Test func oddSizesRepeatTheLastPixel() {
         let image = TestImages.colourful(width: 3, height: 3)
-        let buffer = PixelBuffer.yCbCr420(from: image, fullRange: true)!
+        let buffer = PixelBuffer.yCbCr420(from: image, fullRange: true, matrix: .bt601)!
         #expect(buffer.planes[1].width == 2 && buffer.planes[1].height == 2)
         let planes = YCbCrPlanes(image, x0: 2, y0: 2, width: 2, height: 2)
         // All four samples are the bottom-right pixel.

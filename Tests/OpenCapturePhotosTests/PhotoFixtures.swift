@@ -42,7 +42,7 @@ enum PhotoFixtures {
         let writer = try MovieWriter(url: url, settings: settings)
         for frame in 0..<5 {
             let image = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: UInt8(60 + frame * 20))
-            try writer.append(PixelBuffer.yCbCr420(from: image, fullRange: false)!, at: Double(frame) / 15)
+            try writer.append(PixelBuffer.yCbCr420(from: image, fullRange: false, matrix: settings.yCbCrMatrix)!, at: Double(frame) / 15)
         }
         try writer.finish()
         return try Data(contentsOf: url)

@@ -23,7 +23,8 @@ public enum HalvesMovieFixture {
         let writer = try MovieWriter(url: url, settings: settings)
         let grey = Raster<UInt8>(width: width, height: height, channels: 3, repeating: 128)
         for index in 0..<frames {
-            try writer.append(PixelBuffer.yCbCr420(from: index == 0 ? halves(width: width, height: height) : grey, fullRange: false)!,
+            try writer.append(PixelBuffer.yCbCr420(from: index == 0 ? halves(width: width, height: height) : grey, fullRange: false,
+                                                   matrix: settings.yCbCrMatrix)!,
                               at: Double(index) / 15)
         }
         try writer.finish()

@@ -32,7 +32,7 @@ public enum LivePhotoPairFixture {
         for frame in 0..<15 {
             var shifted = image
             for i in shifted.storage.indices { shifted.storage[i] &+= UInt8(frame * 8) }
-            try writer.append(PixelBuffer.yCbCr420(from: shifted, fullRange: false)!, at: Double(frame) / 15)
+            try writer.append(PixelBuffer.yCbCr420(from: shifted, fullRange: false, matrix: settings.yCbCrMatrix)!, at: Double(frame) / 15)
             try writer.appendAudio((0..<3200).map { Int16(clamping: Int(3000 * sin(Double(frame * 3200 + $0) * 0.05))) })
         }
         try writer.finish()

@@ -97,7 +97,7 @@ let writer = try MovieWriter(url: movieURL, settings: movieSettings)
 var square = Raster<UInt8>(width: 32, height: 32, channels: 3)
 for i in square.storage.indices { square.storage[i] = UInt8((i * 7) & 255) }
 for frame in 0..<3 {
-    try writer.append(PixelBuffer.yCbCr420(from: square, fullRange: false)!, at: Double(frame) / 15)
+    try writer.append(PixelBuffer.yCbCr420(from: square, fullRange: false, matrix: movieSettings.yCbCrMatrix)!, at: Double(frame) / 15)
     try writer.appendAudio([Int16](repeating: Int16(frame * 100), count: 3200))
 }
 try writer.finish()

@@ -44,7 +44,7 @@ import Testing
         let url = folder.appendingPathComponent("user-data.mov")
         let writer = try MovieWriter(url: url, settings: settings)
         let frame = Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 90)
-        for index in 0..<3 { try writer.append(PixelBuffer.yCbCr420(from: frame, fullRange: false)!, at: Double(index) / 15) }
+        for index in 0..<3 { try writer.append(PixelBuffer.yCbCr420(from: frame, fullRange: false, matrix: settings.yCbCrMatrix)!, at: Double(index) / 15) }
         try writer.finish()
         let data = try Data(contentsOf: url)
         let pairing = try LivePhotoMovieAtoms.read(data)

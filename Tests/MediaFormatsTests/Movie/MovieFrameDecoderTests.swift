@@ -68,6 +68,61 @@ import Testing
         #expect(Self.mean(shown, rows: 40..<60, columns: 4..<28)[0] > 220 && Self.mean(shown, rows: 4..<24, columns: 4..<28)[2] > 220)
     }
 
+    /// Saturated red, green and blue side by side, in each third of a `width`×`height` frame.
+    static func primaries(width: Int, height: Int) -> Raster<UInt8> {
+        var image = Raster<UInt8>(width: width, height: height, channels: 3, repeating: 0)
+        for y in 0..<height { for x in 0..<width { image[x, y, min(2, 3 * x / width)] = 255 } }
+        return image
+    }
+
+    /// A movie keeps its colours: frames converted in the matrix of their size (BT.709 for HD, BT.601 for SD) and
+    /// tagged with it decode, by FFmpeg's own tool and by `MovieFrameDecoder`, to the saturated red, green and blue
+    /// they were — within a few levels, not red with green ≈ 25 (BT.601 samples read as BT.709). A frame in the other
+    /// matrix is refused.
+    @Test(arguments: [(1280, 720, YCbCrMatrix.bt709, "bt709"), (96, 64, .bt601, "smpte170m")])
+    func saturatedColoursSurviveAMovie(width: Int, height: Int, matrix: YCbCrMatrix, ffmpegName: String) throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("primaries.mov")
+        var settings = MovieSettings(codec: .h264, width: width, height: height, frameRate: 15)
+        settings.preset = "ultrafast"
+        settings.crf = 12
+        #expect(settings.yCbCrMatrix == matrix)
+        let writer = try MovieWriter(url: url, settings: settings)
+        let image = Self.primaries(width: width, height: height)
+        let other: YCbCrMatrix = matrix == .bt709 ? .bt601 : .bt709
+        let wrong = try #require(PixelBuffer.yCbCr420(from: image, fullRange: false, matrix: other))
+        #expect(throws: MediaFormatError.self) { try writer.append(wrong, at: 0) }
+        for index in 0..<2 {
+            try writer.append(try #require(PixelBuffer.yCbCr420(from: image, fullRange: false, matrix: settings.yCbCrMatrix)),
+                              at: Double(index) / 15)
+        }
+        try writer.finish()
+
+        var decoded = [("MovieFrameDecoder", try MovieFrameDecoder.frame(contentsOf: url))]
+        if ExternalTool.ffmpeg.isInstalled {
+            let png = folder.appendingPathComponent("frame.png")
+            let run = try ExternalTool.ffmpeg.run(["-v", "error", "-y", "-i", url.path, "-frames:v", "1", "-pix_fmt", "rgb24", png.path])
+            try #require(run.status == 0, "\(run.errorOutput)")
+            decoded.append(("ffmpeg", try PNGCodec.decode(try Data(contentsOf: png))))
+        }
+        if ExternalTool.ffprobe.isInstalled {
+            let probe = try ExternalTool.ffprobe.run(["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=color_space",
+                                                      "-of", "csv=p=0", url.path])
+            #expect(String(decoding: probe.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == ffmpegName)
+        }
+        for (reader, frame) in decoded {
+            try #require(frame.width == width && frame.height == height, "\(reader)")
+            for third in 0..<3 {
+                // The middle of each third, away from the chroma edges between them.
+                let columns = (third * width / 3 + width / 12)..<((third + 1) * width / 3 - width / 12)
+                let got = Self.mean(frame, rows: height / 4..<(3 * height / 4), columns: columns)
+                let expected = (0..<3).map { $0 == third ? 255 : 0 }
+                #expect(zip(got, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(reader), \(matrix): \(got) for \(expected)")
+            }
+        }
+    }
+
     /// Files that are no movie, or whose video cannot be decoded, are typed errors (and no frame).
     @Test func badMoviesAreTypedErrors() throws {
         let folder = try ExternalTool.temporaryDirectory()

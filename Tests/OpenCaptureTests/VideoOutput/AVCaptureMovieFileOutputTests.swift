@@ -59,6 +59,7 @@ final class RecordingWatcher: NSObject, AVCaptureFileOutputRecordingDelegate, @u
             let video = try #require(streams.first { $0["codec_type"] as? String == "video" })
             #expect(video["codec_name"] as? String == "h264")
             #expect(video["width"] as? Int == 352 && video["height"] as? Int == 288)
+            #expect(video["color_space"] as? String == "smpte170m", "an SD movie's frames are BT.601, and say so")
             let frames = Int(video["nb_frames"] as? String ?? "") ?? 0
             #expect(frames >= 10)
             let format = try #require(json["format"] as? [String: Any])

@@ -28,6 +28,23 @@ import Testing
         #expect(CMVideoFormatDescriptionGetDimensions(format).width == 352)
     }
 
+    /// HD frames are BT.709 Y′CbCr and SD frames BT.601, as an iPhone streams them, in either range: each buffer's
+    /// attachment names the matrix its samples were converted with (and movies made of them declare).
+    @Test(arguments: [(AVCaptureSession.Preset.hd1280x720, kCVImageBufferYCbCrMatrix_ITU_R_709_2),
+                      (.cif352x288, kCVImageBufferYCbCrMatrix_ITU_R_601_4)])
+    func yCbCrFramesNameTheirMatrix(preset: AVCaptureSession.Preset, matrix: String) throws {
+        for format in [kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, kCVPixelFormatType_420YpCbCr8BiPlanarFullRange] {
+            let rig = StreamRig(preset: preset, frameRate: 15, pixelFormat: format)
+            rig.session.startRunning()
+            defer { rig.session.stopRunning() }
+            _ = rig.collector.waitFor(1)
+            let pixels = try #require(rig.collector.snapshot.last?.imageBuffer)
+            #expect(CVPixelBufferGetPixelFormatType(pixels) == format)
+            #expect(CVBufferCopyAttachment(pixels, kCVImageBufferYCbCrMatrixKey, nil) as? String == matrix, "\(preset.rawValue)")
+            #expect(CVBufferCopyAttachment(pixels, kCVImageBufferColorPrimariesKey, nil) as? String == kCVImageBufferColorPrimaries_ITU_R_709_2)
+        }
+    }
+
     @Test func framesShowTheRoomAndMoveWithTheHand() throws {
         let rig = StreamRig(frameRate: 30, pixelFormat: kCVPixelFormatType_32BGRA)
         rig.session.startRunning()

@@ -154,7 +154,8 @@ final class LivePhotoWatcher: NSObject, AVCapturePhotoCaptureDelegate, @unchecke
             let probe = try ExternalTool.ffprobe.run(["-v", "error", "-show_streams", "-of", "json"], file: data, fileExtension: "mov")
             let json = try #require(try JSONSerialization.jsonObject(with: probe.standardOutput) as? [String: Any])
             let streams = try #require(json["streams"] as? [[String: Any]])
-            #expect(streams.contains { $0["codec_name"] as? String == "h264" })
+            #expect(streams.contains { $0["codec_name"] as? String == "h264" && $0["color_space"] as? String == "smpte170m" },
+                    "the stream's 352×288 frames are SD: BT.601, and the movie says so")
             #expect(streams.contains { $0["codec_type"] as? String == "data" }, "the still-image-time track")
             #expect(streams.contains { $0["codec_name"] as? String == "aac" }, "the microphone's sound")
         }
