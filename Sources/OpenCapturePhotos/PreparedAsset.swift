@@ -202,7 +202,8 @@ struct PreparedAsset: Sendable {
     /// The image's size as stored (before any orientation), from its header; errors begin with `label`.
     static func pixelSize(of data: Data, label: String) throws -> Size {
         do {
-            switch FileKind.of(data) {
+            let kind = FileKind.of(data)
+            switch kind {
             case .jpeg: return try JPEGDecoder.size(of: data)
             case .png:
                 let header = try PNGHeader(data)
@@ -210,13 +211,13 @@ struct PreparedAsset: Sendable {
             case .heif:
                 let heif = try HEIFStructure.parse(data)
                 return Size(width: heif.width, height: heif.height)
-            case .heif:
-                _ = try HEIFStructure.parse(data)
-            case .tiff, .dng:
+            case .tiff:
                 let reader = try TIFFTagReader(data)
                 guard let ifd0 = try reader.mainDirectories().first else { throw MediaFormatError.invalidImage("no image directory") }
                 return Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
             case .dng, .cameraRaw:
+                // A DNG's raw image as developed (its DefaultCrop inside the ActiveArea), from its tags: IFD0 is a preview.
+                if kind == .dng, let size = try TIFFTagReader(data).dngRawDirectory?.dngDevelopedSize { return size }
                 let (_, info) = try RawFileReader.read(data)
                 return Size(width: info.width, height: info.height)
             default:
