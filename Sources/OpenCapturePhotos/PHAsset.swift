@@ -8,8 +8,8 @@ public final class PHAsset: Sendable {
     /// `.photoLive` for a Live Photo (a `.pairedVideo` beside the photo), `.photoDepthEffect` for a
     /// photo carrying depth.
     public let mediaSubtypes: PHAssetMediaSubtype
-    /// Size of the stored photo, as stored (before its orientation is applied); for a video, its first video track's
-    /// (0 for videos a library saved before OpenCapture read movies' sizes).
+    /// Size of the photo as shown — its orientation applied, as Photos reports it: an upright phone's photo is portrait
+    /// — or of a video's first video track as shown (its matrix applied).
     public let pixelWidth: Int
     public let pixelHeight: Int
     /// A video's length in seconds; 0 for photos.

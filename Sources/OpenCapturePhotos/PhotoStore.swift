@@ -173,6 +173,15 @@ final class PhotoStore: Sendable {
                                arguments: [track.displayWidth, track.displayHeight, id])
             }
         }
+        migrator.registerMigration("v6: photos' sizes as shown") { db in
+            // Photos were sized as stored, before their orientation turns them (an upright phone's photo read 4032×3024
+            // where Photos says 3024×4032), and a RAW-only DNG as its preview: size them as a new photo is, once.
+            for (id, file) in try storedFiles(db, originals: originals, mediaType: .image, resource: .photo) {
+                guard let data = try? Data(contentsOf: file, options: .alwaysMapped),
+                      let size = try? PreparedAsset.pixelSize(of: data, label: id) else { continue }
+                try db.execute(sql: "UPDATE asset SET pixelWidth = ?, pixelHeight = ? WHERE id = ?", arguments: [size.width, size.height, id])
+            }
+        }
         return migrator
     }
 
@@ -181,15 +190,23 @@ final class PhotoStore: Sendable {
     /// out, so its asset stays as it was.
     private static func videoMovies(_ db: Database, originals: URL, where condition: String = "1")
         throws -> [(id: String, movie: QuickTimeMovie, track: QuickTimeMovie.Track)] {
+        try storedFiles(db, originals: originals, mediaType: .video, resource: .video, where: condition).compactMap { id, file in
+            guard let data = try? Data(contentsOf: file, options: .alwaysMapped), let movie = try? QuickTimeMovie.parse(data),
+                  let track = movie.videoTrack else { return nil }
+            return (id, movie, track)
+        }
+    }
+
+    /// Where the stored `resource` file of each asset of `mediaType` matching `condition` is, for a migration to read
+    /// (one at a time: a missing or unreadable file leaves its asset as it was).
+    private static func storedFiles(_ db: Database, originals: URL, mediaType: PHAssetMediaType, resource: PHAssetResourceType,
+                                    where condition: String = "1") throws -> [(id: String, file: URL)] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT asset.id, resource.digest, resource.fileExtension FROM asset JOIN resource ON resource.assetID = asset.id
             WHERE asset.mediaType = ? AND resource.type = ? AND (\(condition))
-            """, arguments: [PHAssetMediaType.video.rawValue, PHAssetResourceType.video.rawValue])
-        return rows.compactMap { row in
-            let stored = originals.appendingPathComponent(storedName(digest: row["digest"], fileExtension: row["fileExtension"]))
-            guard let data = try? Data(contentsOf: stored, options: .alwaysMapped), let movie = try? QuickTimeMovie.parse(data),
-                  let track = movie.videoTrack else { return nil }
-            return (row["id"], movie, track)
+            """, arguments: [mediaType.rawValue, resource.rawValue])
+        return rows.map { row in
+            (row["id"], originals.appendingPathComponent(storedName(digest: row["digest"], fileExtension: row["fileExtension"])))
         }
     }
 

@@ -199,30 +199,40 @@ struct PreparedAsset: Sendable {
         throw PHPhotosError(.invalidResource, "\(photoLabel) and \(movieLabel) cannot be paired as a Live Photo: \(why)")
     }
 
-    /// The image's size as stored (before any orientation), from its header; errors begin with `label`.
+    /// The image's size as shown — upright, its orientation applied, as Photos reports pixelWidth and pixelHeight: an
+    /// upright phone's photo stored 4032×3024 and tagged "rotate 90° clockwise" is 3024×4032 — from its header and
+    /// tags; errors begin with `label`.
     static func pixelSize(of data: Data, label: String) throws -> Size {
         do {
             let kind = FileKind.of(data)
+            let stored: Size
+            var rawOrientation: Int?   // LibRaw's, for a raw file read through it
             switch kind {
-            case .jpeg: return try JPEGDecoder.size(of: data)
+            case .jpeg: stored = try JPEGDecoder.size(of: data)
             case .png:
                 let header = try PNGHeader(data)
-                return Size(width: header.width, height: header.height)
+                stored = Size(width: header.width, height: header.height)
             case .heif:
+                // Its size is as shown already (readers turn it by its irot/imir); its EXIF orientation is not applied again.
                 let heif = try HEIFStructure.parse(data)
                 return Size(width: heif.width, height: heif.height)
             case .tiff:
                 let reader = try TIFFTagReader(data)
                 guard let ifd0 = try reader.mainDirectories().first else { throw MediaFormatError.invalidImage("no image directory") }
-                return Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
+                stored = Size(width: ifd0.integer(256) ?? 0, height: ifd0.integer(257) ?? 0)
             case .dng, .cameraRaw:
                 // A DNG's raw image as developed (its DefaultCrop inside the ActiveArea), from its tags: IFD0 is a preview.
-                if kind == .dng, let size = try TIFFTagReader(data).dngRawDirectory?.dngDevelopedSize { return size }
-                let (_, info) = try RawFileReader.read(data)
-                return Size(width: info.width, height: info.height)
+                if kind == .dng, let size = try TIFFTagReader(data).dngRawDirectory?.dngDevelopedSize {
+                    stored = size
+                } else {
+                    let (_, info) = try RawFileReader.read(data)
+                    (stored, rawOrientation) = (Size(width: info.width, height: info.height), info.orientation)
+                }
             default:
                 throw MediaFormatError.invalidImage("not an image")
             }
+            let orientation = rawOrientation ?? ExifReader.read(photo: data)?.orientation ?? 1
+            return ExifOrientationTransform(exifOrientation: orientation, size: stored).destinationSize
         } catch {
             throw PHPhotosError(.invalidResource, "\(label) cannot be read: \(error)")
         }
