@@ -134,7 +134,8 @@ public enum FileInspector {
 
     // MARK: - Movie
 
-    /// A QuickTime/MPEG-4 movie: duration, tracks, movie metadata and, for a Live Photo's movie, its pairing.
+    /// A QuickTime/MPEG-4 movie: size as shown (its video track's matrix applied, as players and Photos show it) and
+    /// that turn, duration, tracks, movie metadata and, for a Live Photo's movie, its pairing.
     private static func movie(_ data: Data) throws -> FileReport {
         let movie: QuickTimeMovie
         do {
@@ -143,15 +144,21 @@ public enum FileInspector {
             throw inspectionError(error)
         }
         let video = movie.videoTrack
-        var report = FileReport(kind: .movie, width: video?.width, height: video?.height)
+        var report = FileReport(kind: .movie, width: video?.displayWidth, height: video?.displayHeight)
         report.add("File", "Kind", movie.brand == "qt  " || movie.brand == nil ? "QuickTime movie" : "MPEG-4 movie (\(movie.brand!))")
-        if let video { report.add("File", "Size", "\(video.width)×\(video.height)") }
+        if let video {
+            report.add("File", "Size", "\(video.displayWidth)×\(video.displayHeight)")
+            if let turn = turn(video.displayMatrix) {
+                report.add("Movie", "Rotation", "\(turn) (track matrix), stored \(video.width)×\(video.height)")
+            }
+        }
         report.add("Movie", "Duration", String(format: "%.3f s", movie.duration))
         if let created = movie.creationDate { report.add("Movie", "Created", ExifDate(date: created, offsetSeconds: 0).dateTime + " UTC") }
         for (index, track) in movie.tracks.enumerated() {
             var detail = ""
             if track.handler == "vide" {
-                detail = " \(track.width)×\(track.height), \(track.sampleCount) frames"
+                let shown = turn(track.displayMatrix).map { " shown \(track.displayWidth)×\(track.displayHeight) (\($0))" } ?? ""
+                detail = " \(track.width)×\(track.height)\(shown), \(track.sampleCount) frames"
                 if movie.duration > 0 { detail += String(format: " (%.1f fps on average)", Double(track.sampleCount) / movie.duration) }
             }
             report.add("Movie", "Track \(index + 1)", "\(track.handler) \(track.format.trimmingCharacters(in: .whitespaces))\(detail)")
@@ -162,6 +169,21 @@ public enum FileInspector {
             if let time = movie.pairing.stillImageTime { report.add("Live Photo", "Still image time", String(format: "%.3f s", time)) }
         }
         return report
+    }
+
+    /// How a video track's display matrix shows its stored frames, in words (as its EXIF orientation reads); nil when
+    /// it shows them as stored.
+    private static func turn(_ matrix: DisplayMatrix) -> String? {
+        switch matrix.exifOrientation {
+        case 2: return "mirrored left to right"
+        case 3: return "turned 180°"
+        case 4: return "mirrored top to bottom"
+        case 5: return "mirrored left to right, then turned 90° counter-clockwise"
+        case 6: return "turned 90° clockwise"
+        case 7: return "mirrored left to right, then turned 90° clockwise"
+        case 8: return "turned 90° counter-clockwise"
+        default: return nil
+        }
     }
 
     // MARK: - PNG
