@@ -3,7 +3,8 @@
 # build and scripts/test.sh are unaffected).
 #   scripts/fuzz.sh [seconds] [target…]
 # seconds: total time, split evenly over the targets (default 60). Targets: jpeg png tiff heif raw
-# hdr icc depth movie all (default: jpeg png tiff heif raw hdr depth movie). Exits non-zero when a reader crashes, leaks
+# hdr icc depth movie video all (default: jpeg png tiff heif raw hdr depth movie video; video decodes a frame
+# through FFmpeg, MovieFrameDecoder). Exits non-zero when a reader crashes, leaks
 # memory without bound or asks for an oversized allocation; the input is left in
 # Fuzz/artifacts/<target>/ — add it under Tests/Fixtures/MediaFormats/Fuzz/ as a regression test.
 # The seed corpus (Fuzz/Corpus/seeds, written by OpenCapture's own writers) is regenerated with
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/../Fuzz"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(jpeg png tiff heif raw hdr depth movie)
+[ ${#targets[@]} -eq 0 ] && targets=(jpeg png tiff heif raw hdr depth movie video)
 
 if [ "${FUZZ_REGENERATE_SEEDS:-0}" = 1 ] || [ ! -d Corpus/seeds ]; then
     swift build --product make-seeds --scratch-path .build-seeds

@@ -192,6 +192,23 @@ import Testing
             _ = FileKind.of(data)
         }
     }
+
+    /// The fuzzer's video target hands every input to `MovieFrameDecoder` (FFmpeg reads it by path, as any movie it
+    /// demuxes, images included): each kept input gives a frame or a typed error, as the file it is.
+    @Test func regressionInputsFromFuzzingDecodeAsMovieFramesOrTypedErrors() throws {
+        let folder = RepositoryPaths.fixtures.appendingPathComponent("Fuzz")
+        let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+        #expect(!files.isEmpty)
+        for file in files where !file.lastPathComponent.hasPrefix(".") {
+            do {
+                let frame = try MovieFrameDecoder.frame(contentsOf: file)
+                #expect(frame.channels == 3 && frame.storage.count == 3 * frame.width * frame.height, "\(file.lastPathComponent)")
+            } catch is MediaFormatError {
+            } catch {
+                Issue.record("MovieFrameDecoder on \(file.lastPathComponent) threw \(type(of: error)): \(error)")
+            }
+        }
+    }
 }
 
 /// A tiny deterministic generator for the mutation tests.

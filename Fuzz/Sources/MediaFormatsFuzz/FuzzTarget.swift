@@ -4,10 +4,11 @@ import MediaFormats
 
 /// Which readers one fuzz run exercises, from the FUZZ_TARGET environment variable:
 /// jpeg, png, tiff, heif, raw, hdr, icc, depth (embedded depth/matte and Apple's depth XMP), movie
-/// (QuickTime headers and Live Photo atoms; Motion Photo XMP runs under jpeg), or
+/// (QuickTime headers and Live Photo atoms; Motion Photo XMP runs under jpeg), video (`MovieFrameDecoder`: FFmpeg
+/// demuxes and decodes a frame, which is converted to RGB and turned by its display matrix), or
 /// all (the default: dispatch on `FileKind`).
 enum FuzzTarget: String, CaseIterable {
-    case jpeg, png, tiff, heif, raw, hdr, icc, depth, movie, all
+    case jpeg, png, tiff, heif, raw, hdr, icc, depth, movie, video, all
 
     static let current = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? "all") ?? .all
 
@@ -58,6 +59,11 @@ enum FuzzTarget: String, CaseIterable {
         case .movie:
             _ = try? QuickTimeMovie.parse(data)
             _ = try? LivePhotoMovieAtoms.read(data)
+        case .video:
+            // FFmpeg opens movies by path: the input goes to a scratch file, the first frame and a later one (a seek).
+            guard (try? data.write(to: FuzzTarget.scratch)) != nil else { return }
+            _ = try? MovieFrameDecoder.frame(contentsOf: FuzzTarget.scratch)
+            _ = try? MovieFrameDecoder.frame(contentsOf: FuzzTarget.scratch, at: 0.5)
         case .depth:
             _ = try? EmbeddedDepthReader.describe(data)
             _ = try? EmbeddedDepthReader.read(data)
@@ -70,11 +76,20 @@ enum FuzzTarget: String, CaseIterable {
             case .dng, .cameraRaw: FuzzTarget.tiff.run(data); FuzzTarget.raw.run(data)
             case .heif: FuzzTarget.heif.run(data); FuzzTarget.depth.run(data)
             case .radianceHDR: FuzzTarget.hdr.run(data)
-            case .movie: FuzzTarget.movie.run(data)
+            case .movie: FuzzTarget.movie.run(data); FuzzTarget.video.run(data)
             case nil: _ = try? DepthXMP.parse(data)
             }
         }
     }
+}
+
+extension FuzzTarget {
+    /// The video target's scratch file (one per process, removed at exit).
+    static let scratch: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-fuzz-video-\(getpid()).mov")
+        atexit { unlink(FileManager.default.temporaryDirectory.appendingPathComponent("opencapture-fuzz-video-\(getpid()).mov").path) }
+        return url
+    }()
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
