@@ -324,6 +324,18 @@ int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size) {
 /// Frees the writer without finishing the file (the caller deletes it).
 void ocav_abort(ocav_writer *w) { ocav_free(w); }
 
+/// Opens `path` as a local QuickTime/MP4 movie and nothing else: no other demuxer (a playlist, an image or a raw
+/// stream named .mov would otherwise be followed or read) and no protocol but plain files (a playlist naming other
+/// files or URLs). Returns avformat_open_input's result.
+static int ocav_open_movie(AVFormatContext **in, const char *path) {
+    AVDictionary *options = NULL;
+    ff.av_dict_set(&options, "format_whitelist", "mov,mp4,m4a,3gp,3g2,mj2", 0);
+    ff.av_dict_set(&options, "protocol_whitelist", "file", 0);
+    int ret = ff.avformat_open_input(in, path, NULL, &options);
+    ff.av_dict_free(&options);
+    return ret;
+}
+
 /// Copies the audio and video streams of the movie at `in_path` into a new `format` file ("mp4", "mov") at
 /// `out_path` without re-encoding (other streams, such as timed metadata, are left out). Returns 0 on success.
 int ocav_remux(const char *in_path, const char *out_path, const char *format, char *error, int size) {
@@ -331,7 +343,7 @@ int ocav_remux(const char *in_path, const char *out_path, const char *format, ch
     AVPacket *packet = NULL;
     int *map = NULL;
     if (!ocav_load(error, size)) return AVERROR(ENOSYS);
-    int ret = ff.avformat_open_input(&in, in_path, NULL, NULL);
+    int ret = ocav_open_movie(&in, in_path);
     if (ret < 0) { ocav_message(ret, "cannot read the movie", error, size); goto done; }
     if ((ret = ff.avformat_find_stream_info(in, NULL)) < 0) { ocav_message(ret, "cannot read the movie's streams", error, size); goto done; }
     if ((ret = ff.avformat_alloc_output_context2(&out, NULL, format, out_path)) < 0) { ocav_message(ret, "no muxer", error, size); goto done; }
@@ -443,7 +455,7 @@ ocav_frame *ocav_decode_frame(const char *path, double seconds, ocav_frame_info 
     memset(info, 0, sizeof *info);
     if (!ocav_load(error, size)) return NULL;
     ff.av_log_set_level(AV_LOG_ERROR);
-    if ((ret = ff.avformat_open_input(&in, path, NULL, NULL)) < 0) { ocav_message(ret, "cannot read the movie", error, size); goto done; }
+    if ((ret = ocav_open_movie(&in, path)) < 0) { ocav_message(ret, "cannot read the movie", error, size); goto done; }
     const AVCodec *codec = NULL;
     int index = ff.av_find_best_stream(in, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (index == AVERROR_STREAM_NOT_FOUND || (index >= 0 && in->streams[index]->codecpar->width <= 0)) {

@@ -55,7 +55,8 @@ int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size);
 /// Frees the writer without finishing the file (the caller deletes it).
 void ocav_abort(ocav_writer *w);
 
-/// Copies the audio and video streams of the movie at `in_path` into a new `format` file ("mp4", "mov") at
+/// Copies the audio and video streams of the QuickTime/MP4 movie at `in_path` (a plain file: no other container or
+/// protocol is opened) into a new `format` file ("mp4", "mov") at
 /// `out_path` without re-encoding (other streams, such as timed metadata, are left out). Returns 0 on success.
 int ocav_remux(const char *in_path, const char *out_path, const char *format, char *error, int size);
 
@@ -79,8 +80,9 @@ typedef struct ocav_frame_info {
     double time;                             // when the frame is shown, seconds from the movie's start
 } ocav_frame_info;
 
-/// Decodes the frame of the movie at `path`'s first video stream shown at `seconds` (the first frame for 0 or less;
-/// the last one for a time past the end). NULL on failure, with the reason in `error` (FFmpeg missing, not a movie,
+/// Decodes the frame the first video stream of the QuickTime/MP4 movie at `path` shows at `seconds` (the first frame for
+/// 0 or less; the last one for a time past the end). Only a plain file in that container is opened: a playlist or an
+/// image named .mov is not a movie. NULL on failure, with the reason in `error` (FFmpeg missing, not a movie,
 /// no video stream, undecodable data, a sample format other than 8- to 16-bit Y′CbCr or grey).
 ocav_frame *ocav_decode_frame(const char *path, double seconds, ocav_frame_info *info, char *error, int size);
 

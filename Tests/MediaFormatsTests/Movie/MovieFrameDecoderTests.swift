@@ -140,6 +140,11 @@ import Testing
             ("empty.mov", Data(), { if case .invalidImage = $0 { true } else { false } }),
             ("cut.mov", data.prefix(data.count / 2), { if case .invalidImage = $0 { true } else { false } }),
             ("zeroed.mov", zeroed, { if case .decoderFailed = $0 { true } else { false } }),
+            // Only QuickTime/MP4 from plain files: a playlist naming the good movie is not followed, an image is no movie.
+            ("playlist.mov", Data("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n\(good.path)\n#EXT-X-ENDLIST\n".utf8),
+             { if case .invalidImage = $0 { true } else { false } }),
+            ("image.mov", try PNGCodec.encode(Raster<UInt8>(width: 8, height: 8, channels: 3, repeating: 200)),
+             { if case .invalidImage = $0 { true } else { false } }),
         ]
         for (name, bytes, expected) in cases {
             let url = folder.appendingPathComponent(name)
