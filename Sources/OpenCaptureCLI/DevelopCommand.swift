@@ -50,7 +50,12 @@ struct DevelopCommand: ParsableCommand {
         let made = Self.missingFolders(directory)
         var failures = 0
         var written: Set<String> = []
-        defer { if written.isEmpty { Self.removeEmpty(made) } }
+        // An interrupt takes them back too (a TIFF's folder is made before the photo is developed into it).
+        InterruptCleanup.takeBack(made)
+        defer {
+            InterruptCleanup.keep(made)
+            if written.isEmpty { Self.removeEmpty(made) }
+        }
         for input in inputs {
             let source = URL(fileURLWithPath: input)
             let start = Date()

@@ -42,4 +42,33 @@ struct InterruptTests {
         #expect(!left.contains { $0.split(separator: "/").last?.hasPrefix(".tmp-") == true }, "\(left)")
         #expect(try OpenCaptureBinary.tool.run(["library", "list", "--library", library.path]).output.hasPrefix("0 assets"))
     }
+
+    /// Ctrl-C or `kill` while `develop` writes a TIFF into a folder it made: the folder goes with the temporary file (it
+    /// is made before the photo is developed band by band into it, and was left behind empty).
+    @Test func aTerminatedDevelopLeavesNoFolderItMade() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shot = try OpenCaptureBinary.tool.run(["shoot", "--raw", "--format", "none", "-o", folder.path])
+        #expect(shot.status == 0, "\(shot.errorOutput)")
+        let dng = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".dng") })
+        let output = folder.appendingPathComponent("made/developed")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(OpenCaptureBinary.tool.path))
+        process.arguments = ["develop", folder.appendingPathComponent(dng).path, "--format", "tiff16", "-o", output.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The TIFF is written under a hidden temporary name while the photo develops (most of a second at 12 MP).
+        let deadline = Date().addingTimeInterval(30)
+        var hidden: [String] = []
+        while hidden.isEmpty, process.isRunning, Date() < deadline {
+            hidden = ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).filter { $0.hasPrefix(".") }
+            if hidden.isEmpty { Thread.sleep(forTimeInterval: 0.005) }
+        }
+        #expect(!hidden.isEmpty, "no temporary TIFF appeared")
+        process.terminate()   // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [dng])
+    }
 }
