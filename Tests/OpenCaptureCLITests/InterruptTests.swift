@@ -5,25 +5,33 @@ import Testing
 /// An interrupted `opencapture` removes the hidden temporary files of the writes in flight and ends by the signal.
 @Suite(.enabled(if: OpenCaptureBinary.tool.isInstalled, "the opencapture binary is not built next to the tests"))
 struct InterruptTests {
-    @Test func aTerminatedRecordingLeavesNoTemporaryMovie() throws {
-        let folder = try ExternalTool.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// Runs `opencapture arguments`, waits (up to 30 s, looking every `poll` seconds) for a hidden temporary file to
+    /// appear in `folder`, then sends SIGTERM and waits for the process to end.
+    static func terminateWhileWriting(_ arguments: [String], into folder: URL, poll: TimeInterval = 0.02) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(OpenCaptureBinary.tool.path))
-        process.arguments = ["record", "--preset", "low", "--duration", "20", "-o", folder.appendingPathComponent("clip.mov").path]
+        process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The movie is written under a hidden temporary name while it records (seconds: the test waits for it).
         let deadline = Date().addingTimeInterval(30)
         var hidden: [String] = []
         while hidden.isEmpty, process.isRunning, Date() < deadline {
-            hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
-            if hidden.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+            hidden = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix(".") }
+            if hidden.isEmpty { Thread.sleep(forTimeInterval: poll) }
         }
-        #expect(!hidden.isEmpty, "no temporary movie appeared")
+        #expect(!hidden.isEmpty, "no temporary file appeared in \(folder.lastPathComponent)")
         process.terminate()   // SIGTERM
         process.waitUntilExit()
+        return process
+    }
+
+    @Test func aTerminatedRecordingLeavesNoTemporaryMovie() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The movie is written under a hidden temporary name while it records (seconds: the test waits for it).
+        let process = try Self.terminateWhileWriting(["record", "--preset", "low", "--duration", "20", "-o",
+                                                      folder.appendingPathComponent("clip.mov").path], into: folder)
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
@@ -52,22 +60,9 @@ struct InterruptTests {
         #expect(shot.status == 0, "\(shot.errorOutput)")
         let dng = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".dng") })
         let output = folder.appendingPathComponent("made/developed")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(OpenCaptureBinary.tool.path))
-        process.arguments = ["develop", folder.appendingPathComponent(dng).path, "--format", "tiff16", "-o", output.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The TIFF is written under a hidden temporary name while the photo develops (most of a second at 12 MP).
-        let deadline = Date().addingTimeInterval(30)
-        var hidden: [String] = []
-        while hidden.isEmpty, process.isRunning, Date() < deadline {
-            hidden = ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).filter { $0.hasPrefix(".") }
-            if hidden.isEmpty { Thread.sleep(forTimeInterval: 0.005) }
-        }
-        #expect(!hidden.isEmpty, "no temporary TIFF appeared")
-        process.terminate()   // SIGTERM
-        process.waitUntilExit()
+        // The TIFF is written under a hidden temporary name while the photo develops (a tenth of a second or more at 12 MP).
+        let process = try Self.terminateWhileWriting(["develop", folder.appendingPathComponent(dng).path, "--format", "tiff16",
+                                                      "-o", output.path], into: output, poll: 0.005)
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [dng])
     }
