@@ -74,14 +74,8 @@ public enum TIFFCodec {
     /// The same TIFF written into `descriptor` (`write(_:to:)`, `TIFF16Writer.write(_:to:)`).
     static func written<Sample>(_ image: Raster<Sample>, to descriptor: Int32, orientation: Int, exif: ExifMetadata?,
                                 iccProfile: Data?) throws {
-        let stream = TIFFStream(writingTo: descriptor)
-        do {
-            try write(image, into: stream, orientation: orientation, exif: exif, iccProfile: iccProfile)
-        } catch {
-            try stream.checkDescriptor()   // a failed write is why libtiff gave up: say that
-            throw error
-        }
-        try stream.checkDescriptor()
+        // TIFFStripWriter reports the file's own write error (`.writeFailed`) where libtiff gave up because of one.
+        try write(image, into: TIFFStream(writingTo: descriptor), orientation: orientation, exif: exif, iccProfile: iccProfile)
     }
 
     private static func write<Sample>(_ image: Raster<Sample>, into stream: TIFFStream, orientation: Int, exif: ExifMetadata?,

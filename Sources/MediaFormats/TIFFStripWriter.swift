@@ -88,7 +88,7 @@ public final class TIFFStripWriter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard failure == nil, let tif else { return }
-        guard rows.lowerBound % rowsPerStrip == 0, strip < stripsWritten.count,
+        guard rows.lowerBound >= 0, rows.lowerBound % rowsPerStrip == 0, strip < stripsWritten.count,
               rows.upperBound == min(height, rows.lowerBound + rowsPerStrip), pixels.count >= count else {
             failure = .encoderFailed("rows \(rows) are not one whole strip of \(rowsPerStrip) rows of \(width)×\(height) pixels")
             return

@@ -87,12 +87,17 @@ import Testing
         defer { close(descriptor) }
         let writer = try TIFFStripWriter(writingTo: descriptor, width: 16, height: 20, rowsPerStrip: 8)
         let bytes = [UInt8](repeating: 0, count: 16 * 3 * 20)
-        bytes.withUnsafeBytes { writer.write(rows: 4..<12, pixels: $0) }
-        #expect(throws: MediaFormatError.encoderFailed("rows 4..<12 are not one whole strip of 8 rows of 16×20 pixels")) {
+        bytes.withUnsafeBytes { writer.write(rows: -8..<0, pixels: $0) }   // no strip: an error, not a trap
+        #expect(throws: MediaFormatError.encoderFailed("rows -8..<0 are not one whole strip of 8 rows of 16×20 pixels")) {
             try writer.finish()
         }
+        let other = try TIFFStripWriter(writingTo: descriptor, width: 16, height: 20, rowsPerStrip: 8)
+        bytes.withUnsafeBytes { other.write(rows: 4..<12, pixels: $0) }
         #expect(throws: MediaFormatError.encoderFailed("rows 4..<12 are not one whole strip of 8 rows of 16×20 pixels")) {
-            try writer.finish()   // and again: the failure is kept
+            try other.finish()
+        }
+        #expect(throws: MediaFormatError.encoderFailed("rows 4..<12 are not one whole strip of 8 rows of 16×20 pixels")) {
+            try other.finish()   // and again: the failure is kept
         }
     }
 
