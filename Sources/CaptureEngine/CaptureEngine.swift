@@ -68,8 +68,8 @@ package final class CaptureEngine: Sendable {
         }
     }
 
-    /// Exposes every frame of every shot back to back, paced in real time: a frame occupies the
-    /// sensor for at least its exposure plus the readout gap. Returns each shot's frames and start time.
+    /// Exposes every frame of every shot back to back, paced in real time: a frame is ready when its exposure and
+    /// readout end (`frameEnd`). Returns each shot's frames and start time.
     private static func expose(_ plan: CapturePlan, request: CaptureRequest) -> [([RawImage], Double)] {
         plan.shots.map { shot in
             // On the live clock a photo's timestamp is its exposure's start (with zero shutter lag, before the call).
@@ -77,15 +77,27 @@ package final class CaptureEngine: Sendable {
             let shotStart = live ? shot.exposures.first?.startTime ?? sessionSeconds(since: request.clockOrigin)
                 : sessionSeconds(since: request.clockOrigin)
             let frames = shot.exposures.map { exposure in
-                let frameStart = DispatchTime.now().uptimeNanoseconds
+                let taken = DispatchTime.now().uptimeNanoseconds
                 let frame = plan.source.capture(exposure)
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - frameStart) / 1e9
-                let interval = CapturePlanner.frameInterval(exposure.duration)
-                if interval > elapsed { Thread.sleep(forTimeInterval: interval - elapsed) }
+                let end = frameEnd(exposure, live: live, clockOrigin: request.clockOrigin, takenAt: taken)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if end > now { Thread.sleep(forTimeInterval: Double(end - now) / 1e9) }
                 return frame
             }
             return (frames, shotStart)
         }
+    }
+
+    /// When a frame's exposure and readout end, in uptime nanoseconds. On the session's live clock, its start there
+    /// plus its frame interval: with zero shutter lag the frame is the one already in progress at the call, so only the
+    /// rest of it is waited for (an iPhone takes it from its ring buffer), and a bracket's frames follow their planned
+    /// slots. Off the live clock (the synthetic per-request clock) it starts when the sensor takes it, `takenAt`.
+    package static func frameEnd(_ exposure: SensorExposure, live: Bool, clockOrigin: UInt64, takenAt: UInt64) -> UInt64 {
+        let interval = CapturePlanner.frameInterval(exposure.duration)
+        guard live, exposure.startTime.isFinite, exposure.startTime >= 0 else {
+            return takenAt &+ UInt64(max(interval, 0) * 1e9)
+        }
+        return clockOrigin &+ UInt64((exposure.startTime + max(interval, 0)) * 1e9)
     }
 
     private static func sessionSeconds(since origin: UInt64) -> Double {
