@@ -42,12 +42,11 @@ final class AVCamMovieRecording: NSObject, AVCaptureFileOutputRecordingDelegate,
                 self.session.beginConfiguration()
                 self.session.addOutput(movieFileOutput)
                 self.session.sessionPreset = .high
-                // MISSING in OpenCapture: AVCaptureConnection.isVideoStabilizationSupported / preferredVideoStabilizationMode
-                // if let connection = movieFileOutput.connection(with: .video) {
-                //     if connection.isVideoStabilizationSupported {
-                //         connection.preferredVideoStabilizationMode = .auto
-                //     }
-                // }
+                if let connection = movieFileOutput.connection(with: .video) {
+                    if connection.isVideoStabilizationSupported {
+                        connection.preferredVideoStabilizationMode = .auto
+                    }
+                }
                 self.session.commitConfiguration()
                 
                 // Linux: removed DispatchQueue.main.async { captureModeControl.isEnabled = true }

@@ -152,6 +152,11 @@ final class AVCamSampleTests: XCTestCase {
             XCTAssertNotNil(movieMode.movieFileOutput)
             XCTAssertFalse(avcam.photoOutput.isLivePhotoCaptureSupported, "no Live Photo with a movie file output")
             XCTAssertEqual(avcam.session.sessionPreset, .high)
+            // No simulated format stabilises video: AVCam's check leaves the preference off, as on such a device.
+            let connection = movieMode.movieFileOutput?.connection(with: .video)
+            XCTAssertEqual(connection?.isVideoStabilizationSupported, false)
+            XCTAssertEqual(connection?.preferredVideoStabilizationMode, .off)
+            XCTAssertEqual(connection?.activeVideoStabilizationMode, .off)
         }
         let started = expectation(description: "didStartRecording"), saved = expectation(description: "saved")
         let lock = NSLock()

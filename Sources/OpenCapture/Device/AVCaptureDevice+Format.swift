@@ -116,6 +116,13 @@ extension AVCaptureDevice {
             super.init()
         }
 
+        /// Whether connections using this format can apply `videoStabilizationMode`. OpenCapture: only `.off` — the
+        /// simulated camera does not stabilise video yet (its frames keep the hand shake; photos have optical
+        /// stabilisation where the module has it).
+        public func isVideoStabilizationModeSupported(_ videoStabilizationMode: AVCaptureVideoStabilizationMode) -> Bool {
+            videoStabilizationMode == .off
+        }
+
         public override var description: String {
             if mediaType == .depthData { return depthFormatDescription }
             if mediaType == .audio { return "<AVCaptureDeviceFormat 'soun'/'lpcm' 48000 Hz, 16-bit, mono>" }

@@ -4,13 +4,15 @@ import Foundation
 /// Links an input to an output (Apple's `AVCaptureConnection`). Its rotation and mirroring are
 /// recorded in photos as the EXIF orientation, as on iOS (pixels are never rotated).
 ///
-/// `@unchecked Sendable`: `lock` guards rotation, mirroring and enabled; `automaticallyAdjustsVideoMirroring`
-/// is `@Locked`; `input` is a weak reference set once at creation.
+/// `@unchecked Sendable`: `lock` guards rotation, mirroring, enabled and the preferred stabilisation;
+/// `automaticallyAdjustsVideoMirroring` is `@Locked`; `input` is a weak reference set once at creation.
 public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     private let lock = NSLock()
     private var _rotation: CGFloat = 0
     private var _mirrored = false
     private var _enabled = true
+    /// `preferredVideoStabilizationMode` (read and written through `withConnectionLock`).
+    var preferredStabilization = AVCaptureVideoStabilizationMode.off
 
     let mediaType: AVMediaType
     weak var input: AVCaptureDeviceInput?
@@ -29,6 +31,12 @@ public final class AVCaptureConnection: NSObject, @unchecked Sendable {
     public var isEnabled: Bool {
         get { lock.lock(); defer { lock.unlock() }; return _enabled }
         set { lock.lock(); _enabled = newValue; lock.unlock() }
+    }
+
+    /// Runs `body` under the connection's lock (for the state extensions keep here).
+    func withConnectionLock<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock(); defer { lock.unlock() }
+        return try body()
     }
 
     /// Whether the connection is enabled and its input has a device.
