@@ -62,16 +62,29 @@ package enum CaptureExif {
         exif.sensingMethod = 2
         exif.sceneType = 1
         if let focus = device.focus {
-            // Where and how far the lens focused: SubjectArea as iPhones write it (the AF window's
-            // centre and size in photo pixels), plus the standard SubjectDistance.
+            // Where and how far the lens focused: the standard SubjectDistance, and SubjectArea as iPhones write it.
             exif.subjectDistance = focus.distance
-            let w = Double(request.photoSize.width), h = Double(request.photoSize.height)
-            func clamp(_ v: Double) -> UInt16 { UInt16(min(max(v.rounded(), 0), Double(UInt16.max))) }
-            exif.subjectArea = [clamp(focus.pointOfInterest.x * w), clamp(focus.pointOfInterest.y * h),
-                                clamp(w / 4), clamp(h / 4)]
+            exif.subjectArea = subjectArea(pointOfInterest: focus.pointOfInterest, photoSize: request.photoSize)
         }
         apply(request.metadata, to: &exif)
         return exif
+    }
+
+    /// SubjectArea (centre x, y, width, height) as iPhones write it, in the stored photo's pixels: the point of interest
+    /// is Apple's (0, 0)–(1, 1) of the unrotated landscape picture, which is how the photo's pixels are stored (the
+    /// turn is only the Orientation tag), so a portrait photo's area is where a landscape one's is, as an iPhone's is
+    /// (an iPhone SE held upright, Orientation 6, writes 2013 1511 2217 1330 in its 4032×3024). The centre is the pixel
+    /// the point falls on, counted from pixel centres (the middle of 4032×3024 is 2015, 1511, as an iPhone XS writes).
+    /// The box is the auto-focus window: at the default, centred point 55 % × 44 % of the photo, an iPhone's
+    /// (2217×1330 of 4032×3024 on the XS and SE, 1794×1079 of 3264×2448 on the iPhone 6); a point of interest set
+    /// elsewhere (a tap) focuses a small window, 18.7 % × 25 % (753×756 of 4032×3024 on an iPhone 6s Plus). Both scale
+    /// with the photo's size.
+    package static func subjectArea(pointOfInterest point: SIMD2<Double>, photoSize: Size) -> [UInt16] {
+        let w = Double(photoSize.width), h = Double(photoSize.height)
+        func pixels(_ v: Double) -> UInt16 { UInt16(min(max(v.rounded(.down), 0), Double(UInt16.max))) }
+        let centred = abs(point.x - 0.5) < 1e-9 && abs(point.y - 0.5) < 1e-9
+        let (fw, fh) = centred ? (0.55, 0.44) : (0.187, 0.25)
+        return [pixels(min(point.x * w - 0.5, w - 1)), pixels(min(point.y * h - 0.5, h - 1)), pixels(w * fw), pixels(h * fh)]
     }
 
     /// EXIF Flash bits: fired (0x01), mode (0x08 on, 0x10 off, 0x18 auto), no flash (0x20), red-eye (0x40).
