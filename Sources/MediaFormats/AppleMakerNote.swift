@@ -29,21 +29,40 @@ public enum AppleMakerNote {
 
     /// The content identifier in MakerNote `bytes`, if they are Apple's and hold one.
     public static func contentIdentifier(in bytes: [UInt8]) -> String? {
-        guard bytes.count >= header.count + 2, Array(bytes.prefix(header.count)) == header else { return nil }
+        guard let field = entries(in: bytes).first(where: { $0.tag == 0x0011 && $0.field.type == .ascii && $0.field.count > 0 }) else {
+            return nil
+        }
+        return field.field.string
+    }
+
+    /// The fields of MakerNote `bytes` (Apple's, else none), as `ExifField`s of `.appleMakerNote`: what ImageIO's
+    /// `{MakerApple}` dictionary holds, keyed by the tag in decimal ("1" MakerNoteVersion, "17" ContentIdentifier).
+    static func fields(in bytes: [UInt8]) -> [ExifField] {
+        entries(in: bytes).compactMap { entry in
+            entry.field.exifValue.map { ExifField(directory: .appleMakerNote, tag: entry.tag, value: $0) }
+        }
+    }
+
+    /// The entries of the big-endian IFD after the header, value offsets counted from the MakerNote's start; reading
+    /// stops at the first entry that does not fit (at most 64).
+    private static func entries(in bytes: [UInt8]) -> [(tag: UInt16, field: TIFFField)] {
+        guard bytes.count >= header.count + 2, Array(bytes.prefix(header.count)) == header else { return [] }
         func u16(_ at: Int) -> Int? { at + 2 <= bytes.count ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : nil }
         func u32(_ at: Int) -> Int? {
             guard let hi = u16(at), let lo = u16(at + 2) else { return nil }
             return hi << 16 | lo
         }
-        guard let count = u16(header.count) else { return nil }
+        guard let count = u16(header.count) else { return [] }
+        var result: [(tag: UInt16, field: TIFFField)] = []
         for i in 0..<min(count, 64) {
             let entry = header.count + 2 + i * 12
-            guard let tag = u16(entry), let type = u16(entry + 2), let n = u32(entry + 4), let offset = u32(entry + 8) else { return nil }
-            guard tag == 0x0011, type == 2, n > 0 else { continue }
-            let start = n <= 4 ? entry + 8 : offset
-            guard start >= 0, start + n <= bytes.count else { return nil }
-            return String(decoding: bytes[start..<(start + n)].prefix { $0 != 0 }, as: UTF8.self)
+            guard let tag = u16(entry), let rawType = u16(entry + 2), let n = u32(entry + 4), let offset = u32(entry + 8) else { break }
+            guard let type = TIFFType(rawValue: UInt16(rawType)) else { continue }
+            let size = n * type.size
+            let start = size <= 4 ? entry + 8 : offset
+            guard start >= 0, start + size <= bytes.count else { break }
+            result.append((UInt16(tag), TIFFField(type: type, count: n, bytes: Array(bytes[start..<(start + size)]), byteOrder: .bigEndian)))
         }
-        return nil
+        return result
     }
 }

@@ -62,16 +62,7 @@ public enum ExifReader {
             }
             exif.subjectArea = e[0x9214]?.integers.map { $0.map { UInt16(clamping: $0) } }
             if let note = e[0x927C] { exif.appleContentIdentifier = AppleMakerNote.contentIdentifier(in: note.bytes) }
-            if let raw = e[0x9286], raw.bytes.count >= 8 {
-                let header = raw.bytes.prefix(8)
-                let body = ByteReader(Array(raw.bytes.dropFirst(8)), byteOrder: tiff.byteOrder)
-                if header.starts(with: Array("UNICODE".utf8)) {
-                    let units = stride(from: 0, to: body.count - 1, by: 2).compactMap { try? body.u16($0) }
-                    exif.userComment = String(decoding: units, as: UTF16.self)
-                } else {
-                    exif.userComment = String(decoding: body.bytes, as: UTF8.self)
-                }
-            }
+            if let raw = e[0x9286] { exif.userComment = userComment(raw.bytes, byteOrder: tiff.byteOrder) }
             exif.colorSpace = e[0xA001]?.integer.map { UInt16(clamping: $0) } ?? 1
             exif.pixelXDimension = e[0xA002]?.integer
             exif.pixelYDimension = e[0xA003]?.integer
@@ -111,6 +102,18 @@ public enum ExifReader {
             }
         }
         return exif
+    }
+
+    /// A UserComment's text: its 8-byte character code ("UNICODE": UTF-16 in the file's byte order; else the bytes as
+    /// UTF-8) then the text. Nil when the field is shorter than its code.
+    static func userComment(_ bytes: [UInt8], byteOrder: ByteOrder) -> String? {
+        guard bytes.count >= 8 else { return nil }
+        let body = ByteReader(Array(bytes.dropFirst(8)), byteOrder: byteOrder)
+        if bytes.starts(with: Array("UNICODE".utf8)) {
+            let units = stride(from: 0, to: body.count - 1, by: 2).compactMap { try? body.u16($0) }
+            return String(decoding: units, as: UTF16.self)
+        }
+        return String(decoding: body.bytes, as: UTF8.self)
     }
 
     /// The IFD1 JPEG thumbnail of a JPEG's EXIF (or raw TIFF blob), if there is one.

@@ -9,28 +9,8 @@ public enum ExifWriter {
     /// IFD1 with a JPEG thumbnail via JPEGInterchangeFormat/Length), suitable for a JPEG APP1
     /// after the "Exif\0\0" header and for HEIF Exif items.
     public static func tiffData(for exif: ExifMetadata, thumbnailJPEG: Data? = nil) -> Data {
-        var ifd0 = TIFFDirectory()
-        var gpsIFD = TIFFDirectory()   // empty: no GPS IFD
+        var (ifd0, exifIFD, gpsIFD) = directories(for: exif)
         var ifd1 = TIFFDirectory()
-
-        ifd0.ascii(0x010E, exif.imageDescription)
-        ifd0.ascii(0x010F, exif.make)
-        ifd0.ascii(0x0110, exif.model)
-        ifd0.short(0x0112, UInt16(clamping: (1...8).contains(exif.orientation) ? exif.orientation : 1))
-        ifd0.rationals(0x011A, [(72, 1)])
-        ifd0.rationals(0x011B, [(72, 1)])
-        ifd0.short(0x0128, 2)
-        ifd0.ascii(0x0131, exif.software)
-        ifd0.ascii(0x013B, exif.artist)
-        ifd0.short(0x0213, 1)
-        ifd0.ascii(0x8298, exif.copyright)
-
-        if let date = exif.dateTimeOriginal {
-            ifd0.ascii(0x0132, ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds).dateTime)
-        }
-        let exifIFD = exifDirectory(for: exif, imageTags: .compressed)
-
-        if let gps = exif.gps { gpsIFD = gpsDirectory(for: gps) }
 
         // Pointers are 4-byte values, so directory sizes are known before their targets are.
         ifd0.long(0x8769, 0)
@@ -62,6 +42,47 @@ public enum ExifWriter {
             out += thumbnail
         }
         return Data(out)
+    }
+
+    /// Every field `tiffData(for:)` writes for `exif` (IFD0, the Exif IFD, the GPS IFD, and the Apple MakerNote's own
+    /// IFD; the pointers between them and the thumbnail's IFD1 left out), each value decoded from the bytes written: the
+    /// one list a metadata dictionary (`AVCapturePhoto.metadata`) is built from, so it says what the file says.
+    public static func fields(for exif: ExifMetadata) -> [ExifField] {
+        let (ifd0, exifIFD, gpsIFD) = directories(for: exif)
+        func decoded(_ directory: TIFFDirectory, _ kind: ExifField.Directory) -> [ExifField] {
+            directory.entries.sorted { $0.tag < $1.tag }.flatMap { entry -> [ExifField] in
+                let field = TIFFField(type: entry.type, count: Int(entry.count), bytes: entry.bytes, byteOrder: .littleEndian)
+                switch (kind, entry.tag) {
+                case (.exif, 0x927C): return AppleMakerNote.fields(in: entry.bytes)
+                case (.exif, 0x9286):
+                    return ExifReader.userComment(entry.bytes, byteOrder: .littleEndian)
+                        .map { [ExifField(directory: kind, tag: entry.tag, value: .text($0))] } ?? []
+                default: return field.exifValue.map { [ExifField(directory: kind, tag: entry.tag, value: $0)] } ?? []
+                }
+            }
+        }
+        return decoded(ifd0, .image) + decoded(exifIFD, .exif) + decoded(gpsIFD, .gps)
+    }
+
+    /// IFD0 (without its pointers), the Exif IFD and the GPS IFD (empty without a location) for `exif`.
+    private static func directories(for exif: ExifMetadata) -> (image: TIFFDirectory, exif: TIFFDirectory, gps: TIFFDirectory) {
+        var ifd0 = TIFFDirectory()
+        ifd0.ascii(0x010E, exif.imageDescription)
+        ifd0.ascii(0x010F, exif.make)
+        ifd0.ascii(0x0110, exif.model)
+        ifd0.short(0x0112, UInt16(clamping: (1...8).contains(exif.orientation) ? exif.orientation : 1))
+        ifd0.rationals(0x011A, [(72, 1)])
+        ifd0.rationals(0x011B, [(72, 1)])
+        ifd0.short(0x0128, 2)
+        ifd0.ascii(0x0131, exif.software)
+        ifd0.ascii(0x013B, exif.artist)
+        ifd0.short(0x0213, 1)
+        ifd0.ascii(0x8298, exif.copyright)
+
+        if let date = exif.dateTimeOriginal {
+            ifd0.ascii(0x0132, ExifDate(date: date, offsetSeconds: exif.timeZoneOffsetSeconds).dateTime)
+        }
+        return (ifd0, exifDirectory(for: exif, imageTags: .compressed), exif.gps.map { gpsDirectory(for: $0) } ?? TIFFDirectory())
     }
 
     /// Which of the tags that describe the stored image an Exif IFD carries.

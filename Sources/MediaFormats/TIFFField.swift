@@ -49,6 +49,16 @@ struct TIFFField: Sendable {
         }
     }
 
+    /// The value as `ExifField` carries it: ASCII as text, UNDEFINED as bytes, integers and reals by their type.
+    var exifValue: ExifField.Value? {
+        switch type {
+        case .ascii: return string.map { .text($0) }
+        case .undefined: return .bytes(Array(bytes.prefix(count)))
+        case .rational, .srational, .float, .double: return reals.map { .reals($0) }
+        default: return integers.map { .integers($0) }
+        }
+    }
+
     var integer: Int? { integers?.first }
     var real: Double? { reals?.first }
 }

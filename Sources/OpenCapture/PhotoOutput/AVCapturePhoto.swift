@@ -16,8 +16,11 @@ public class AVCapturePhoto: NSObject, @unchecked Sendable {
     public let previewPixelBuffer: CVPixelBuffer?
     /// The thumbnail format used for the embedded thumbnail, if any.
     public let embeddedThumbnailPhotoFormat: [String: Any]?
-    /// ImageIO-style metadata: `Orientation`, `{Exif}`, `{TIFF}`, `{MakerApple}` (empty), and what the settings' `metadata`
-    /// added; numbers are `NSNumber`s, as ImageIO's are.
+    /// ImageIO-style metadata: `Orientation`, `{Exif}`, `{TIFF}`, `{MakerApple}` (the Live Photo content identifier as
+    /// "17", with MakerNoteVersion "1", when the photo has one), and what the settings' `metadata` added. The entries are
+    /// the EXIF fields the photo's file carries, by ImageIO's names (ExposureTime, ShutterSpeedValue and ApertureValue
+    /// in APEX, SubjectArea in stored pixels, SubjectDistance, the Subsec and Offset times…), with the file's values;
+    /// numbers are `NSNumber`s, as ImageIO's are.
     public let metadata: [String: Any]
     /// The same object every callback of the request receives.
     public let resolvedSettings: AVCaptureResolvedPhotoSettings

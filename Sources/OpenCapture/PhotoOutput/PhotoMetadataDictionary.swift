@@ -121,49 +121,26 @@ enum PhotoMetadataDictionary {
         return info
     }
 
-    /// ImageIO's shape: `Orientation`, `{TIFF}`, `{Exif}`, `{MakerApple}`, with the request's overrides on top. Numbers
-    /// are `NSNumber`s, as ImageIO's are, so they read as any numeric type that holds them exactly (AVCam's
-    /// `metadata[kCGImagePropertyOrientation] as? UInt32`; a Swift `Int` in an `Any` reads only `as? Int` on Linux).
+    /// ImageIO's shape: `Orientation`, `{TIFF}`, `{Exif}`, `{MakerApple}`, with the request's overrides on top. The
+    /// entries are the fields the photo's file carries (`ExifWriter.fields(for:)`, read back from the bytes written, so
+    /// ShutterSpeedValue, ApertureValue, SubjectArea… say what the file says), by ImageIO's names (`ImageIOExifNames`);
+    /// `{GPS}` is the request's own dictionary. Numbers are `NSNumber`s, as ImageIO's are, so they read as any numeric
+    /// type that holds them exactly (AVCam's `metadata[kCGImagePropertyOrientation] as? UInt32`; a Swift `Int` in an
+    /// `Any` reads only `as? Int` on Linux).
     static func make(_ exif: ExifMetadata, overrides: [String: Any]) -> [String: Any] {
-        let exifDate = exif.dateTimeOriginal.map { ExifDate(date: $0, offsetSeconds: exif.timeZoneOffsetSeconds) }
-        let date = exifDate?.dateTime
-        let offsetString = exif.timeZoneOffsetRecorded ? exifDate?.offset : nil
-        var tiff: [String: Any] = ["XResolution": 72, "YResolution": 72, "ResolutionUnit": 2,
-                                   kCGImagePropertyTIFFOrientation: exif.orientation]
-        tiff[kCGImagePropertyTIFFMake] = exif.make
-        tiff[kCGImagePropertyTIFFModel] = exif.model
-        tiff[kCGImagePropertyTIFFSoftware] = exif.software
-        tiff[kCGImagePropertyTIFFDateTime] = date
-        tiff[kCGImagePropertyTIFFArtist] = exif.artist
-        tiff[kCGImagePropertyTIFFCopyright] = exif.copyright
-        tiff[kCGImagePropertyTIFFImageDescription] = exif.imageDescription
-        var e: [String: Any] = [kCGImagePropertyExifColorSpace: Int(exif.colorSpace) as Int,
-                                "ExifVersion": [2, 3, 2], "FlashPixVersion": [1, 0], "ComponentsConfiguration": [1, 2, 3, 0]]
-        e["SensingMethod"] = exif.sensingMethod.map { Int($0) }
-        e["SceneType"] = exif.sceneType.map { Int($0) }
-        e[kCGImagePropertyExifExposureTime] = exif.exposureTime
-        e[kCGImagePropertyExifFNumber] = exif.fNumber
-        e[kCGImagePropertyExifISOSpeedRatings] = exif.iso.map { [$0] }
-        e[kCGImagePropertyExifFocalLength] = exif.focalLength
-        e[kCGImagePropertyExifFocalLenIn35mmFilm] = exif.focalLengthIn35mmFilm
-        e[kCGImagePropertyExifExposureBiasValue] = exif.exposureBiasValue
-        e[kCGImagePropertyExifFlash] = exif.flash.map { Int($0) }
-        e[kCGImagePropertyExifDateTimeOriginal] = date
-        e[kCGImagePropertyExifDateTimeDigitized] = date
-        e[kCGImagePropertyExifOffsetTimeOriginal] = offsetString
-        e[kCGImagePropertyExifPixelXDimension] = exif.pixelXDimension
-        e[kCGImagePropertyExifPixelYDimension] = exif.pixelYDimension
-        e[kCGImagePropertyExifLensMake] = exif.lensMake
-        e[kCGImagePropertyExifLensModel] = exif.lensModel
-        e[kCGImagePropertyExifLensSpecification] = exif.lensSpecification
-        e[kCGImagePropertyExifBrightnessValue] = exif.brightnessValue
-        e[kCGImagePropertyExifExposureProgram] = exif.exposureProgram.map { Int($0) }
-        e[kCGImagePropertyExifMeteringMode] = exif.meteringMode.map { Int($0) }
-        e[kCGImagePropertyExifWhiteBalance] = exif.whiteBalance.map { Int($0) }
-        e["ExposureMode"] = exif.exposureMode.map { Int($0) }
-        e[kCGImagePropertyExifUserComment] = exif.userComment
-        var result: [String: Any] = [kCGImagePropertyOrientation: exif.orientation, kCGImagePropertyTIFFDictionary: tiff,
-                                     kCGImagePropertyExifDictionary: e, kCGImagePropertyMakerAppleDictionary: [String: Any]()]
+        var tiff: [String: Any] = [:], e: [String: Any] = [:], maker: [String: Any] = [:]
+        for field in ExifWriter.fields(for: exif) {
+            guard let (key, value) = ImageIOExifNames.entry(field) else { continue }
+            switch field.directory {
+            case .image: tiff[key] = value
+            case .exif: e[key] = value
+            case .appleMakerNote: maker[key] = value
+            case .gps: break
+            }
+        }
+        var result: [String: Any] = [kCGImagePropertyOrientation: tiff[kCGImagePropertyTIFFOrientation] ?? exif.orientation,
+                                     kCGImagePropertyTIFFDictionary: tiff, kCGImagePropertyExifDictionary: e,
+                                     kCGImagePropertyMakerAppleDictionary: maker]
         for (key, value) in overrides {
             if let sub = value as? [String: Any], let existing = result[key] as? [String: Any] {
                 result[key] = existing.merging(sub) { $1 }
