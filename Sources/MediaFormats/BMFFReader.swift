@@ -26,10 +26,10 @@ struct BMFFReader {
         try boxes(in: range, stoppingAtDamage: false)
     }
 
-    /// The whole boxes before the first that is damaged (or runs past the end) at the top level: what a reader that
-    /// ignores trailing bytes sees.
-    func leadingWholeBoxes() -> [Box] {
-        (try? boxes(in: nil, stoppingAtDamage: true)) ?? []
+    /// The whole boxes before the first that is damaged (or runs past the end) in `range` (the top level by default):
+    /// what a reader that ignores trailing bytes sees (a QuickTime sample description's boxes may end in a 4-byte 0).
+    func leadingWholeBoxes(in range: Range<Int>? = nil) -> [Box] {
+        (try? boxes(in: range, stoppingAtDamage: true)) ?? []
     }
 
     private func boxes(in range: Range<Int>?, stoppingAtDamage: Bool) throws -> [Box] {

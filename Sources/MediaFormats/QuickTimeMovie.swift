@@ -4,20 +4,45 @@ import Foundation
 /// through `LivePhotoMovieAtoms`, its Live Photo pairing. Parsed from the `moov` box only; media is not read.
 public struct QuickTimeMovie: Sendable, Equatable {
     /// One track: its handler (`vide`, `soun`, `meta`), first sample description format (`avc1`, `hvc1`, `mp4a`,
-    /// `mebx`, …), for video the presentation size (`tkhd`'s, before its matrix turns it) and display matrix, and its
-    /// number of samples (video frames; from `stsz`, and a fragmented movie's `trun` boxes).
+    /// `mebx`, …), for video the track header's size, the frames' coded size and pixel aspect (the sample description's)
+    /// and the display matrix, and its number of samples (video frames; from `stsz`, and a fragmented movie's `trun`
+    /// boxes).
     public struct Track: Sendable, Equatable {
         public var handler: String
         public var format: String
+        /// The track header's (`tkhd`) size, before its matrix turns it. Writers differ on what it is: an MPEG-4 file's
+        /// is the coded size widened by the pixel aspect (FFmpeg: 426×240 for 320×240 frames of 4:3 pixels), a
+        /// QuickTime movie's often the coded size.
         public var width: Int
         public var height: Int
         public var sampleCount: Int = 0
         /// How players turn the track's frames (`tkhd`'s matrix): an upright phone's movie, stored landscape, is turned
         /// a quarter to show portrait.
         public var displayMatrix = DisplayMatrix.identity
-        /// The size as shown: `width`×`height`, sides swapped when the matrix turns the frames a quarter.
-        public var displayWidth: Int { displayMatrix.swapsSides ? height : width }
-        public var displayHeight: Int { displayMatrix.swapsSides ? width : height }
+        /// The frames' stored (coded) size, from the first visual sample description (`avc1`, `hvc1`…); nil when the
+        /// track has none.
+        public var codedWidth: Int?
+        public var codedHeight: Int?
+        /// The pixel aspect (`pasp`: horizontal by vertical spacing), 1:1 when the sample description has none: 4:3
+        /// pixels show 320×240 frames 426 wide.
+        public var pixelAspectHorizontal = 1
+        public var pixelAspectVertical = 1
+        /// Whether the pixels are not square.
+        public var isAnamorphic: Bool { pixelAspectHorizontal != pixelAspectVertical }
+        /// The size the frames are shown at before the matrix turns them: the coded size widened (or narrowed) by the
+        /// pixel aspect, as FFmpeg and players apply it (the height kept, the width rounded down); the track header's
+        /// size when there is no visual sample description.
+        public var presentationWidth: Int {
+            guard let codedWidth else { return width }
+            return codedWidth * pixelAspectHorizontal / max(pixelAspectVertical, 1)
+        }
+        public var presentationHeight: Int { codedHeight ?? height }
+        /// The size as shown: the presentation size, sides swapped when the matrix turns the frames a quarter.
+        public var displayWidth: Int { displayMatrix.swapsSides ? presentationHeight : presentationWidth }
+        public var displayHeight: Int { displayMatrix.swapsSides ? presentationWidth : presentationHeight }
+        /// The stored frame size: the coded size, else the track header's.
+        public var storedWidth: Int { codedWidth ?? width }
+        public var storedHeight: Int { codedHeight ?? height }
     }
 
     /// The `ftyp` major brand, if the file has one.
@@ -132,6 +157,19 @@ public struct QuickTimeMovie: Sendable, Equatable {
         }
         if let stsd = try bmff.box(path: ["mdia", "minf", "stbl", "stsd"], in: trak.body), stsd.body.count >= 16 {
             result.format = try r.fourCC(stsd.body.lowerBound + 12)
+            // A video sample description: SampleEntry's 8 bytes, then 16 of VisualSampleEntry before width and height
+            // (16 bits each), 78 in all before its boxes (`avcC`, `pasp`, `colr`…).
+            // Read leniently: a damaged description leaves the sizes to the track header, as before.
+            if result.handler == "vide", let entry = bmff.leadingWholeBoxes(in: (stsd.body.lowerBound + 8)..<stsd.body.upperBound).first,
+               entry.body.count >= 78 {
+                let width = Int(try r.u16(entry.body.lowerBound + 24)), height = Int(try r.u16(entry.body.lowerBound + 26))
+                if width > 0, height > 0 { (result.codedWidth, result.codedHeight) = (width, height) }
+                if let pasp = bmff.leadingWholeBoxes(in: (entry.body.lowerBound + 78)..<entry.body.upperBound).first(where: { $0.type == "pasp" }),
+                   pasp.body.count >= 8 {
+                    let h = Int(try r.u32(pasp.body.lowerBound)), v = Int(try r.u32(pasp.body.lowerBound + 4))
+                    if h > 0, v > 0, h <= 1 << 16, v <= 1 << 16 { (result.pixelAspectHorizontal, result.pixelAspectVertical) = (h, v) }
+                }
+            }
         }
         if let stsz = try bmff.box(path: ["mdia", "minf", "stbl", "stsz"], in: trak.body), stsz.body.count >= 12 {
             result.sampleCount = Int(try r.u32(stsz.body.lowerBound + 8))

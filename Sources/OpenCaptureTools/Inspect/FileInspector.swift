@@ -134,8 +134,9 @@ public enum FileInspector {
 
     // MARK: - Movie
 
-    /// A QuickTime/MPEG-4 movie: size as shown (its video track's matrix applied, as players and Photos show it) and
-    /// that turn, duration, tracks, movie metadata and, for a Live Photo's movie, its pairing.
+    /// A QuickTime/MPEG-4 movie: size as shown (its video track's pixel aspect and matrix applied, as players and Photos
+    /// show it), the frames' stored (coded) size when it differs, and that turn, duration, tracks, movie metadata and,
+    /// for a Live Photo's movie, its pairing.
     private static func movie(_ data: Data) throws -> FileReport {
         let movie: QuickTimeMovie
         do {
@@ -148,8 +149,13 @@ public enum FileInspector {
         report.add("File", "Kind", movie.brand == "qt  " || movie.brand == nil ? "QuickTime movie" : "MPEG-4 movie (\(movie.brand!))")
         if let video {
             report.add("File", "Size", "\(video.displayWidth)×\(video.displayHeight)")
+            let stored = "stored \(video.storedWidth)×\(video.storedHeight)"
+            if video.isAnamorphic {
+                report.add("Movie", "Pixel aspect", "\(video.pixelAspectHorizontal):\(video.pixelAspectVertical), \(stored) shown "
+                           + "\(video.presentationWidth)×\(video.presentationHeight)" + (turn(video.displayMatrix) == nil ? "" : " before the turn"))
+            }
             if let turn = turn(video.displayMatrix) {
-                report.add("Movie", "Rotation", "\(turn) (track matrix), stored \(video.width)×\(video.height)")
+                report.add("Movie", "Rotation", "\(turn) (track matrix), \(stored)")
             }
         }
         report.add("Movie", "Duration", String(format: "%.3f s", movie.duration))
@@ -157,8 +163,10 @@ public enum FileInspector {
         for (index, track) in movie.tracks.enumerated() {
             var detail = ""
             if track.handler == "vide" {
-                let shown = turn(track.displayMatrix).map { " shown \(track.displayWidth)×\(track.displayHeight) (\($0))" } ?? ""
-                detail = " \(track.width)×\(track.height)\(shown), \(track.sampleCount) frames"
+                let changes = [track.isAnamorphic ? "\(track.pixelAspectHorizontal):\(track.pixelAspectVertical) pixels" : nil,
+                               turn(track.displayMatrix)].compactMap { $0 }
+                let shown = changes.isEmpty ? "" : " shown \(track.displayWidth)×\(track.displayHeight) (\(changes.joined(separator: ", ")))"
+                detail = " \(track.storedWidth)×\(track.storedHeight)\(shown), \(track.sampleCount) frames"
                 if movie.duration > 0 { detail += String(format: " (%.1f fps on average)", Double(track.sampleCount) / movie.duration) }
             }
             report.add("Movie", "Track \(index + 1)", "\(track.handler) \(track.format.trimmingCharacters(in: .whitespaces))\(detail)")
