@@ -108,7 +108,9 @@ let package = Package(
         .testTarget(name: "MediaFormatsTests", dependencies: ["MediaFormats", "OpenCaptureTestSupport"]),
         .testTarget(name: "DepthTests", dependencies: ["Depth", "CaptureCore", "CameraSimulation", "OpenCaptureTestSupport"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "MediaFormats", "OpenCaptureTestSupport"]),
-        .testTarget(name: "CaptureEngineTests", dependencies: ["CaptureEngine", "CameraSimulation", "CaptureCore", "ImagePipeline"]),
+        .testTarget(name: "CaptureEngineTests", dependencies: [
+            "CaptureEngine", "CameraSimulation", "CaptureCore", "ImagePipeline", "MediaFormats", "OpenCaptureTestSupport",
+        ]),
         .testTarget(name: "OpenCaptureToolsTests", dependencies: [
             "OpenCaptureTools", "CaptureCore", "CameraSimulation", "ImagePipeline", "MediaFormats", "OpenCaptureTestSupport",
         ]),

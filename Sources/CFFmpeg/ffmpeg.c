@@ -20,10 +20,11 @@ struct ocav_writer {
     AVStream *video_stream, *audio_stream;
     AVFrame *video_frame, *audio_frame;
     AVPacket *packet;
+    AVPacket *held;            // the newest video packet, written when the next one comes or by ocav_finish
+    int has_held;
     int audio_fill;            // samples already in audio_frame
     int64_t audio_next_pts;    // in samples
     int header_written;
-    int64_t video_end;         // where the last frame ends, in the video codec's time base (0: a frame interval after it)
 };
 
 // Every FFmpeg function used, and the library that exports it.
@@ -140,6 +141,7 @@ static void ocav_free(ocav_writer *w) {
     if (w->video_frame) ff.av_frame_free(&w->video_frame);
     if (w->audio_frame) ff.av_frame_free(&w->audio_frame);
     if (w->packet) ff.av_packet_free(&w->packet);
+    if (w->held) ff.av_packet_free(&w->held);
     if (w->format) {
         if (w->format->pb) ff.avio_closep(&w->format->pb);
         ff.avformat_free_context(w->format);
@@ -147,7 +149,17 @@ static void ocav_free(ocav_writer *w) {
     ff.av_free(w);
 }
 
-/// Sends a frame (or NULL to flush) and writes every packet the encoder returns.
+/// Writes `packet` (in `codec`'s time base) to `stream`; the muxer takes its contents.
+static int ocav_write_packet(ocav_writer *w, AVCodecContext *codec, AVStream *stream, AVPacket *packet, char *error, int size) {
+    ff.av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
+    packet->stream_index = stream->index;
+    int ret = ff.av_interleaved_write_frame(w->format, packet);
+    if (ret < 0) ocav_message(ret, "writing the movie failed", error, size);
+    return ret;
+}
+
+/// Sends a frame (or NULL to flush) and writes every packet the encoder returns, except the newest video packet: it
+/// waits in `held` for the next one or for ocav_finish, which sets where the movie's last frame ends.
 static int ocav_drain(ocav_writer *w, AVCodecContext *codec, AVStream *stream, AVFrame *frame, char *error, int size) {
     int ret = ff.avcodec_send_frame(codec, frame);
     if (ret < 0) { ocav_message(ret, "encoder refused a frame", error, size); return ret; }
@@ -160,14 +172,17 @@ static int ocav_drain(ocav_writer *w, AVCodecContext *codec, AVStream *stream, A
         if (w->packet->duration == 0 && codec->codec_type == AVMEDIA_TYPE_VIDEO && codec->framerate.num > 0 && codec->time_base.num > 0)
             w->packet->duration = (int64_t)codec->time_base.den * codec->framerate.den
                                 / ((int64_t)codec->time_base.num * codec->framerate.num);
-        // A movie cut short (a maximum duration inside the last frame's interval) ends there.
-        if (codec->codec_type == AVMEDIA_TYPE_VIDEO && w->video_end > w->packet->pts
-            && w->packet->pts + w->packet->duration > w->video_end)
-            w->packet->duration = w->video_end - w->packet->pts;
-        ff.av_packet_rescale_ts(w->packet, codec->time_base, stream->time_base);
-        w->packet->stream_index = stream->index;
-        ret = ff.av_interleaved_write_frame(w->format, w->packet);
-        if (ret < 0) { ocav_message(ret, "writing the movie failed", error, size); return ret; }
+        if (codec->codec_type == AVMEDIA_TYPE_VIDEO) {
+            // Only the file's last sample takes its length from its packet (the others last until the next one), and
+            // which packet is last is known only at the end: keep the newest, write the one it replaces.
+            AVPacket *newest = w->packet;
+            w->packet = w->held;
+            w->held = newest;
+            int had = w->has_held;
+            w->has_held = 1;
+            if (!had) continue;
+        }
+        if ((ret = ocav_write_packet(w, codec, stream, w->packet, error, size)) < 0) return ret;
     }
 }
 
@@ -185,8 +200,9 @@ ocav_writer *ocav_open(const ocav_params *p, char *error, int size) {
     w->video_stream = ff.avformat_new_stream(w->format, NULL);
     w->video = ff.avcodec_alloc_context3(vc);
     w->packet = ff.av_packet_alloc();
+    w->held = ff.av_packet_alloc();
     w->video_frame = ff.av_frame_alloc();
-    if (!w->video_stream || !w->video || !w->packet || !w->video_frame) { snprintf(error, (size_t)size, "out of memory"); goto fail; }
+    if (!w->video_stream || !w->video || !w->packet || !w->held || !w->video_frame) { snprintf(error, (size_t)size, "out of memory"); goto fail; }
     w->video->width = p->width;
     w->video->height = p->height;
     w->video->pix_fmt = AV_PIX_FMT_YUV420P;
@@ -299,7 +315,6 @@ int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *e
 /// Flushes the encoders, writes the trailer and closes the file; frees the writer either way.
 int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size) {
     int ret = 0;
-    w->video_end = video_end;
     if (w->audio && w->audio_fill > 0) {
         w->audio_frame->nb_samples = w->audio_fill;
         w->audio_frame->pts = w->audio_next_pts;
@@ -308,6 +323,13 @@ int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size) {
         ret = ocav_drain(w, w->audio, w->audio_stream, w->audio_frame, error, size);
     }
     if (ret >= 0) ret = ocav_drain(w, w->video, w->video_stream, NULL, error, size);
+    if (ret >= 0 && w->has_held) {
+        // The last frame lasts until `video_end` when given: cut at a maximum duration inside its interval, or held
+        // to one the recording reached after frames it could not take (as a gap between frames holds the one before).
+        if (video_end > w->held->pts) w->held->duration = video_end - w->held->pts;
+        w->has_held = 0;
+        ret = ocav_write_packet(w, w->video, w->video_stream, w->held, error, size);
+    }
     if (ret >= 0 && w->audio) ret = ocav_drain(w, w->audio, w->audio_stream, NULL, error, size);
     if (ret >= 0) {
         ret = ff.av_write_trailer(w->format);

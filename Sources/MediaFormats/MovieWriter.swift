@@ -127,7 +127,8 @@ public final class MovieWriter {
     }
 
     /// Finishes the movie and moves it to `url`; throws (leaving nothing at `url`) if any step fails. The last frame
-    /// lasts a frame interval, or until `end` (seconds) when that is sooner: a movie cut at a maximum duration.
+    /// lasts a frame interval, or until `end` (seconds) when given: a movie cut at a maximum duration inside that
+    /// interval, or held to one it reached after frames that never came (as a gap between frames holds the one before).
     @discardableResult
     public func finish(endingAt end: Double? = nil) throws -> URL {
         guard let writer else { throw MediaFormatError.writeFailed("the movie is already finished") }

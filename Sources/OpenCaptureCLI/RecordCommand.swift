@@ -56,7 +56,8 @@ struct RecordCommand: AsyncParsableCommand {
         } else if let error {
             throw CLIError("recording failed: \(MovieRecordingWaiter.describe(error))")
         }
-        // What the file holds, read back: frames the camera could not make in time on this CPU are missing, not padded.
+        // What the file holds, read back: frames this CPU could not make or encode in time are missing, not padded (the
+        // frame before is held, also to the end of a movie that reached --duration).
         let elapsed = Date().timeIntervalSince(start)
         guard let written = try? QuickTimeMovie.parse(Data(contentsOf: url)), let video = written.videoTrack else {
             print(String(format: "  wrote %@ in %.2f s", url.lastPathComponent, elapsed))
@@ -65,7 +66,7 @@ struct RecordCommand: AsyncParsableCommand {
         let slots = Int((written.duration * Double(fps)).rounded())
         let skipped = max(0, slots - video.sampleCount)
         print(String(format: "  wrote %@: %.2f s, %d frames%@ in %.2f s", url.lastPathComponent, written.duration, video.sampleCount,
-                     skipped > 0 ? " (\(skipped) of \(slots) frame slots skipped: the camera could not make them in time on this CPU)" : "",
+                     skipped > 0 ? " (\(skipped) of \(slots) frame slots skipped: this CPU could not make or encode them in time; the frame before is held)" : "",
                      elapsed))
     }
 }

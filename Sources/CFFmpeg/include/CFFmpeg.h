@@ -48,8 +48,8 @@ int ocav_write_nv12(ocav_writer *w, const uint8_t *y, int y_stride, const uint8_
 /// Appends interleaved signed 16-bit samples (`frames` per channel).
 int ocav_write_pcm16(ocav_writer *w, const int16_t *samples, int frames, char *error, int size);
 
-/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way. With `video_end` > 0 (in
-/// the movie's timescale) the last frame ends there if that is sooner than a frame interval after it.
+/// Flushes the encoders, writes the trailer and closes the file; frees the writer either way. The last frame lasts a
+/// frame interval, or with `video_end` > 0 (in the movie's timescale) until `video_end`, sooner or later.
 int ocav_finish(ocav_writer *w, int64_t video_end, char *error, int size);
 
 /// Frees the writer without finishing the file (the caller deletes it).

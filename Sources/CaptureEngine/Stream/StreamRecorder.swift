@@ -6,10 +6,12 @@ import MediaFormats
 /// Records a running stream into a movie: subscribes to the stream, encodes each new frame on a serial
 /// queue of its own, and finishes the file (temporary name, then rename) when stopped or when the maximum
 /// duration is reached. At most `maxPendingFrames` frames wait for the
-/// encoder; beyond that new frames are skipped (counted in `skippedFrames`), so memory stays flat.
+/// encoder; beyond that new frames are skipped (counted in `skippedFrames`), so memory stays flat. A skipped frame
+/// leaves the one before on screen longer; at a maximum duration the last frame recorded is held to the limit, so
+/// the movie lasts the maximum duration even when the frames before it were skipped (the sound runs to the same end).
 ///
 /// `@unchecked Sendable`: `lock` guards every mutable field (the writer, the subscription, the times
-/// and counters, the finished flag) except `audioSamplesWritten`, which only the serial `encoder` queue touches.
+/// and counters, the finished flags) except `audioSamplesWritten`, which only the serial `encoder` queue touches.
 package final class StreamRecorder: @unchecked Sendable {
     /// How a recording ended.
     package enum Ending: Sendable {
@@ -28,7 +30,8 @@ package final class StreamRecorder: @unchecked Sendable {
     private let takesFrame: @Sendable () -> Bool
     private let onStart: @Sendable (Double) -> Void
     private let onFinish: @Sendable (_ duration: Double, _ ending: Ending, _ error: (any Error)?) -> Void
-    private let encoder = DispatchQueue(label: "OpenCapture.StreamRecorder")
+    /// The serial queue frames are encoded on (internal: a test holds it up to make the recorder skip frames).
+    let encoder = DispatchQueue(label: "OpenCapture.StreamRecorder")
     private let lock = NSLock()
     private var writer: MovieWriter?
     private var token: UInt64?
@@ -38,6 +41,8 @@ package final class StreamRecorder: @unchecked Sendable {
     private var pending = 0
     private var skipped = 0
     private var ended = false
+    /// Whether the recording ended at its maximum duration (it then lasts exactly that long).
+    private var reachedLimit = false
     package static let maxPendingFrames = 8
 
     /// Opens the movie now (throws `MediaFormatError` when the destination cannot be written). Frames for which
@@ -64,12 +69,15 @@ package final class StreamRecorder: @unchecked Sendable {
         lock.withLock { self.token = token }
     }
 
-    /// Seconds recorded so far (first frame's start to the last frame's end, within the maximum duration).
+    /// Seconds recorded so far (first frame's start to the last frame's end, within the maximum duration; the maximum
+    /// duration once the recording has reached it).
     package var recordedDuration: Double { lock.withLock { recordedLocked } }
 
-    /// `recordedDuration`, with `lock` held: a maximum duration inside the last frame's interval cuts it there.
+    /// `recordedDuration`, with `lock` held: a maximum duration inside the last frame's interval cuts it there, and
+    /// one reached after the last frames were skipped holds the last frame recorded until then.
     private var recordedLocked: Double {
-        min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity)
+        if reachedLimit, firstTime != nil, let maxDuration { return maxDuration }
+        return min(firstTime.map { (lastTime ?? $0) + frameDuration - $0 } ?? 0, maxDuration ?? .infinity)
     }
 
     package var skippedFrames: Int { lock.withLock { skipped } }
@@ -77,7 +85,8 @@ package final class StreamRecorder: @unchecked Sendable {
     /// Stops taking frames and finishes the movie; `onFinish` follows once the file is in place.
     package func stop() { end(.stopped) }
 
-    private func receive(_ frame: StreamFrame) {
+    /// Takes one of the stream's frames (internal: a test hands frames in itself).
+    func receive(_ frame: StreamFrame) {
         guard takesFrame() else { return }
         lock.lock()
         guard !ended else { lock.unlock(); return }
@@ -125,15 +134,16 @@ package final class StreamRecorder: @unchecked Sendable {
         let token = lock.withLock { () -> UInt64?? in
             if ended { return nil }
             ended = true
+            if case .maximumDuration = ending { reachedLimit = true }
             defer { self.token = nil }
             return .some(self.token)
         }
         guard let token else { return }
         if let token { stream.unsubscribe(token) }
         encoder.async { [self] in
-            let (writer, duration, frames) = lock.withLock { () -> (MovieWriter?, Double, Int) in
+            let (writer, duration, frames, start) = lock.withLock { () -> (MovieWriter?, Double, Int, Double?) in
                 defer { self.writer = nil }
-                return (self.writer, recordedLocked, self.writer?.frameCount ?? 0)
+                return (self.writer, recordedLocked, self.writer?.frameCount ?? 0, firstTime)
             }
             var error: (any Error)?
             if case .failed(let reason) = ending { error = reason }
@@ -142,7 +152,16 @@ package final class StreamRecorder: @unchecked Sendable {
                     writer.cancel()
                     if error == nil { error = MediaFormatError.writeFailed("\(url.path): no frames were recorded") }
                 } else {
-                    do { try writer.finish(endingAt: duration) } catch let failure { error = failure }
+                    do {
+                        // The sound goes on to the movie's end (past the last frame's, where the limit holds it).
+                        if let sound, let start {
+                            try Self.appendSound(sound, to: writer, movieStart: start, through: duration, written: &audioSamplesWritten)
+                        }
+                        try writer.finish(endingAt: duration)
+                    } catch let failure {
+                        writer.cancel()
+                        error = failure
+                    }
                 }
             }
             onFinish(duration, ending, error)

@@ -29,7 +29,9 @@ public class AVCaptureFileOutput: AVCaptureOutput, @unchecked Sendable {
         CMTime(seconds: lock.withLock { recorder?.recordedDuration } ?? 0, preferredTimescale: 600)
     }
     /// The longest recording; `.invalid` (the default) for no limit. Reaching it ends the recording with
-    /// `AVError.maximumDurationReached` and a complete file.
+    /// `AVError.maximumDurationReached` and a complete file that lasts this long, sound included: frames this CPU
+    /// could not encode in time just before the limit are missing and the frame before them is held to the end, as
+    /// in a gap mid-movie.
     public var maxRecordedDuration: CMTime {
         get { lock.withLock { _maxDuration } }
         set { lock.withLock { _maxDuration = newValue } }
