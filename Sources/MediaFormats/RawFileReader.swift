@@ -180,11 +180,17 @@ public enum RawFileReader {
         return SIMD3(1, 1, 1)
     }
 
-    private static func orientation(flip: Int) -> Int {
+    /// LibRaw's `flip` (bit 0 mirrors left-right, bit 1 top-bottom, bit 2 transposes; LibRaw reads a TIFF Orientation
+    /// through "50132467") as the EXIF orientation: the mirrored ones too (a front camera's or a scanned film's).
+    static func orientation(flip: Int) -> Int {
         switch flip {
+        case 1: return 2
+        case 2: return 4
         case 3: return 3
+        case 4: return 5
         case 5: return 8
         case 6: return 6
+        case 7: return 7
         default: return 1
         }
     }

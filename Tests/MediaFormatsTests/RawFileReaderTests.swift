@@ -31,6 +31,17 @@ import Testing
         for (a, b) in zip(read.noiseProfile, raw.noiseProfile) { #expect(a.scale == b.scale && a.offset == b.offset) }
     }
 
+    /// Every TIFF orientation a DNG states reads back as itself: the mirrored ones (2, 4, 5, 7 — LibRaw's flips 1, 2,
+    /// 4, 7) read as 1, so a mirrored DNG developed unmirrored and one stored transposed (5, 7) was sized landscape.
+    @Test(arguments: 1...8)
+    func everyOrientationReadsBack(_ orientation: Int) throws {
+        let raw = DNGFixtures.raw(width: 64, height: 48)
+        var metadata = DNGMetadata.derived(from: raw, make: "OpenCapture", model: "Turned", exif: DNGFixtures.exif())
+        metadata.orientation = orientation
+        let (_, info) = try RawFileReader.read(try DNGWriter.write(raw, metadata: metadata, preview: nil))
+        #expect(info.orientation == orientation)
+    }
+
     @Test(arguments: CFAPattern.allCases)
     func everyCFAPatternRoundTrips(_ cfa: CFAPattern) throws {
         var raw = DNGFixtures.raw(width: 64, height: 48, cfa: cfa)
