@@ -80,6 +80,17 @@ extension RawFileReader {
                 throw MediaFormatError.invalidMetadata("\(name) \(value) is not a tile size")
             }
         }
+        // A tile table must list every tile: with fewer (PiDNG's, given a TileWidth smaller than the image, lists its one
+        // run of samples), the file is not cut short, its table is wrong.
+        if let offsets = raw.integers(324), let width = raw.integer(256), let height = raw.integer(257), width > 0, height > 0,
+           let tileWidth = raw.integer(322), let tileLength = raw.integer(323) {
+            let needed = ((width + tileWidth - 1) / tileWidth) * ((height + tileLength - 1) / tileLength)
+            let counts = raw.integers(325)?.count ?? 0
+            if offsets.count != needed || counts != needed {
+                throw MediaFormatError.invalidMetadata("the CFA image's \(width)×\(height) samples in \(tileWidth)×\(tileLength) tiles "
+                                                       + "need \(needed) tiles; TileOffsets lists \(offsets.count), TileByteCounts \(counts)")
+            }
+        }
         // Lossless JPEG tiles or strips start with a JPEG's SOI; LibRaw decodes anything else to a black picture.
         if raw.integer(259) == 7, let first = (raw.integers(324) ?? raw.integers(273))?.first, first >= 0,
            first < bytes.count - 1, bytes[first] != 0xFF || bytes[first + 1] != 0xD8 {

@@ -170,6 +170,9 @@ import Testing
         #expect(read({ $0.add(339, type: 3, t.u16(3)) }) == .unsupported("floating-point samples of fewer than 32 bits in the CFA image"))
         #expect(read({ $0.remove(322); $0.add(322, type: 4, t.u32(0)) }, tile: (32, 20))
                 == .invalidMetadata("TileWidth 0 is not a tile size"))
+        // A tile table shorter than the tiles (PiDNG's, given tiles smaller than its image) was "the file is truncated".
+        #expect(read({ $0.remove(325); $0.add(325, type: 4, t.u32(64 * 40 * 2)) }, tile: (32, 20))
+                == .invalidMetadata("the CFA image's 64×40 samples in 32×20 tiles need 4 tiles; TileOffsets lists 4, TileByteCounts 1"))
         #expect(read({ $0.add(50829, type: 4, [0, 0, 50, 64].flatMap { t.u32(UInt32($0)) }) })
                 == .invalidMetadata("ActiveArea 0, 0, 50, 64 does not lie inside the 64×40 image"))
         #expect(read({ $0.remove(50714); $0.add(50714, type: 4, t.u32(5000)) })
