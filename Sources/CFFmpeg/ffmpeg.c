@@ -12,6 +12,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/display.h>
+#include <libavutil/pixdesc.h>
 #include <libavutil/version.h>
 
 struct ocav_writer {
@@ -78,7 +79,8 @@ struct ocav_writer {
     X(codec, avcodec_send_packet) \
     X(codec, avcodec_receive_frame) \
     X(util, av_frame_unref) \
-    X(util, av_frame_move_ref)
+    X(util, av_frame_move_ref) \
+    X(util, av_get_pix_fmt_name)
 
 // The functions, resolved from the libraries this file was compiled against (their major versions name them).
 static struct {
@@ -435,33 +437,61 @@ void ocav_frame_free(ocav_frame *f) {
     ff.av_free(f);
 }
 
-/// How a sample format lays out its planes (bit depth, planes, chroma subsampling); 0 for one this reader does not take.
+/// How a sample format lays out its planes (bit depth, planes, chroma subsampling; for RGB, the planes' order or the
+/// packed bytes' places); 0 for one this reader does not take. An alpha plane or byte is left out: a movie's frame is
+/// shown opaque (ProRes 4444's, QuickTime Animation's).
 static int ocav_layout(int format, ocav_frame_info *info) {
-    int depth, planes = 3, sx = 1, sy = 1, full = 0;
+    int depth, planes = 3, sx = 1, sy = 1, full = 0, rgb = 0, packed = 0, r = 0, g = 1, b = 2;
     switch (format) {
     case AV_PIX_FMT_YUVJ420P: full = 1; // fallthrough
+    case AV_PIX_FMT_YUVA420P:
     case AV_PIX_FMT_YUV420P: depth = 8; break;
     case AV_PIX_FMT_YUVJ422P: full = 1; // fallthrough
+    case AV_PIX_FMT_YUVA422P:
     case AV_PIX_FMT_YUV422P: depth = 8; sy = 0; break;
     case AV_PIX_FMT_YUVJ444P: full = 1; // fallthrough
+    case AV_PIX_FMT_YUVA444P:
     case AV_PIX_FMT_YUV444P: depth = 8; sx = sy = 0; break;
     case AV_PIX_FMT_NV12: depth = 8; planes = 2; break;
     case AV_PIX_FMT_GRAY8: depth = 8; planes = 1; break;
+    case AV_PIX_FMT_YUVA420P10LE:
     case AV_PIX_FMT_YUV420P10LE: depth = 10; break;
+    case AV_PIX_FMT_YUVA422P10LE:
     case AV_PIX_FMT_YUV422P10LE: depth = 10; sy = 0; break;
+    case AV_PIX_FMT_YUVA444P10LE:
     case AV_PIX_FMT_YUV444P10LE: depth = 10; sx = sy = 0; break;
     case AV_PIX_FMT_YUV420P12LE: depth = 12; break;
+    case AV_PIX_FMT_YUVA422P12LE:
     case AV_PIX_FMT_YUV422P12LE: depth = 12; sy = 0; break;
+    case AV_PIX_FMT_YUVA444P12LE:
     case AV_PIX_FMT_YUV444P12LE: depth = 12; sx = sy = 0; break;
     case AV_PIX_FMT_GRAY10LE: depth = 10; planes = 1; break;
     case AV_PIX_FMT_GRAY12LE: depth = 12; planes = 1; break;
+    // Planar RGB (VP9, AV1, H.264 and HEVC coded as RGB), stored G, B, R.
+    case AV_PIX_FMT_GBRAP:
+    case AV_PIX_FMT_GBRP: depth = 8; rgb = 1; sx = sy = 0; break;
+    case AV_PIX_FMT_GBRAP10LE:
+    case AV_PIX_FMT_GBRP10LE: depth = 10; rgb = 1; sx = sy = 0; break;
+    case AV_PIX_FMT_GBRAP12LE:
+    case AV_PIX_FMT_GBRP12LE: depth = 12; rgb = 1; sx = sy = 0; break;
+    // Packed 8-bit RGB (QuickTime Animation, PNG, raw video): bytes per pixel and where R, G and B sit.
+    case AV_PIX_FMT_RGB24: depth = 8; packed = 3; break;
+    case AV_PIX_FMT_BGR24: depth = 8; packed = 3; r = 2; b = 0; break;
+    case AV_PIX_FMT_RGBA: case AV_PIX_FMT_RGB0: depth = 8; packed = 4; break;
+    case AV_PIX_FMT_BGRA: case AV_PIX_FMT_BGR0: depth = 8; packed = 4; r = 2; b = 0; break;
+    case AV_PIX_FMT_ARGB: case AV_PIX_FMT_0RGB: depth = 8; packed = 4; r = 1; g = 2; b = 3; break;
+    case AV_PIX_FMT_ABGR: case AV_PIX_FMT_0BGR: depth = 8; packed = 4; r = 3; g = 2; b = 1; break;
     default: return 0;
     }
+    if (packed) { planes = 1; sx = sy = 0; }
     info->bit_depth = depth;
     info->planes = planes;
     info->chroma_shift_x = planes == 1 ? 0 : sx;
     info->chroma_shift_y = planes == 1 ? 0 : sy;
     info->full_range = full;
+    info->rgb = rgb || packed;
+    info->packed_bytes = packed;
+    info->packed_offsets[0] = r; info->packed_offsets[1] = g; info->packed_offsets[2] = b;
     return 1;
 }
 
@@ -545,7 +575,9 @@ ocav_frame *ocav_decode_frame(const char *path, double seconds, ocav_frame_info 
         goto done;
     }
     if (!ocav_layout(kept->format, info)) {
-        snprintf(error, (size_t)size, "video frames in sample format %d are not read", kept->format);
+        const char *name = ff.av_get_pix_fmt_name(kept->format);
+        if (name) snprintf(error, (size_t)size, "video frames in sample format %s are not read", name);
+        else snprintf(error, (size_t)size, "video frames in sample format %d are not read", kept->format);
         goto done;
     }
     info->width = kept->width;

@@ -10,7 +10,8 @@ public enum MovieFrameDecoder {
     /// end), 8-bit RGB (3 channels), its Y′CbCr converted with the matrix and range the stream declares (BT.601 when
     /// it declares none, as FFmpeg's scaler takes it). Throws `.invalidImage` for a file that is no movie FFmpeg reads
     /// or has no video, `.decoderFailed` when no frame decodes, `.unsupported` without FFmpeg or for a sample format
-    /// other than 8- to 12-bit Y′CbCr or grey, or a frame beyond `ImageLimits`.
+    /// other than 8- to 12-bit Y′CbCr (alpha, as ProRes 4444 has, left out), grey, planar RGB or packed 8-bit RGB, or a
+    /// frame beyond `ImageLimits`.
     public static func frame(contentsOf url: URL, at seconds: Double = 0) throws -> Raster<UInt8> {
         var info = ocav_frame_info()
         var error = [CChar](repeating: 0, count: 256)
@@ -34,7 +35,7 @@ public enum MovieFrameDecoder {
         return orientation == 1 ? stored : ExifOrientationTransform(exifOrientation: orientation, size: stored.size).apply(stored)
     }
 
-    /// The frame's Y′CbCr (or grey) samples as RGB, row bands on every core.
+    /// The frame's Y′CbCr, grey or RGB samples as 8-bit RGB, row bands on every core.
     private static func rgb(_ info: ocav_frame_info, width: Int, height: Int) -> Raster<UInt8> {
         let depth = Int(info.bit_depth), planes = Int(info.planes)
         // BT.601 is what an undeclared matrix is taken as.
@@ -49,6 +50,9 @@ public enum MovieFrameDecoder {
         let crR = 2 * (1 - kr), cbB = 2 * (1 - kb), cbG = -2 * kb * (1 - kb) / kg, crG = -2 * kr * (1 - kr) / kg
         let shiftX = Int(info.chroma_shift_x), shiftY = Int(info.chroma_shift_y)
         let data = [info.data.0, info.data.1, info.data.2], strides = [Int(info.linesize.0), Int(info.linesize.1), Int(info.linesize.2)]
+        let isRGB = info.rgb != 0, packed = Int(info.packed_bytes)
+        let offsets = [Int(info.packed_offsets.0), Int(info.packed_offsets.1), Int(info.packed_offsets.2)]
+        let rgbGain = 255 / Float((1 << depth) - 1)
 
         /// Sample `x` of row `y` in plane `p`, widened to Float.
         func convert<Sample: FixedWidthInteger & UnsignedInteger>(_: Sample.Type, into out: UnsafeMutablePointer<UInt8>) {
@@ -59,6 +63,22 @@ public enum MovieFrameDecoder {
             Parallel.forEachBand(height: height, bandHeight: 32) { band in
                 for y in band {
                     let luma = row(0, y), o = out + 3 * width * y
+                    // Packed 8-bit RGB: each pixel's bytes, R, G and B where the format keeps them (alpha left out).
+                    if packed > 0 {
+                        let bytes = UnsafeRawPointer(data[0]!).advanced(by: y * strides[0]).assumingMemoryBound(to: UInt8.self)
+                        for x in 0..<width { for c in 0..<3 { o[3 * x + c] = bytes[packed * x + offsets[c]] } }
+                        continue
+                    }
+                    // Planar RGB: planes G, B, R, full range.
+                    if isRGB {
+                        let g = row(0, y), b = row(1, y), r = row(2, y)
+                        for x in 0..<width {
+                            o[3 * x] = byte(Float(Sample(littleEndian: r[x])) * rgbGain)
+                            o[3 * x + 1] = byte(Float(Sample(littleEndian: g[x])) * rgbGain)
+                            o[3 * x + 2] = byte(Float(Sample(littleEndian: b[x])) * rgbGain)
+                        }
+                        continue
+                    }
                     guard planes > 1 else {
                         for x in 0..<width {
                             let v = byte((Float(Sample(littleEndian: luma[x])) - yOffset) * yGain)

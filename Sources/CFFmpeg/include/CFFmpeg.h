@@ -78,12 +78,15 @@ typedef struct ocav_frame_info {
     int has_display_matrix;
     int32_t display_matrix[9];               // the track's, as stored (a, b, u, c, d, v, x, y, w; 16.16 and 2.30 fixed point)
     double time;                             // when the frame is shown, seconds from the movie's start
+    int rgb;                                 // 1: R′G′B′ samples, no matrix (planar: planes G, B, R)
+    int packed_bytes;                        // packed 8-bit RGB: bytes per pixel in plane 0 (0: planar)
+    int packed_offsets[3];                   // packed: where R, G and B sit in a pixel's bytes
 } ocav_frame_info;
 
 /// Decodes the frame the first video stream of the QuickTime/MP4 movie at `path` shows at `seconds` (the first frame for
 /// 0 or less; the last one for a time past the end). Only a plain file in that container is opened: a playlist or an
 /// image named .mov is not a movie. NULL on failure, with the reason in `error` (FFmpeg missing, not a movie,
-/// no video stream, undecodable data, a sample format other than 8- to 16-bit Y′CbCr or grey).
+/// no video stream, undecodable data, a sample format other than 8- to 12-bit Y′CbCr, grey or RGB).
 ocav_frame *ocav_decode_frame(const char *path, double seconds, ocav_frame_info *info, char *error, int size);
 
 /// Frees a frame `ocav_decode_frame` returned.

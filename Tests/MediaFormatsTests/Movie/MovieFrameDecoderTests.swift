@@ -68,6 +68,38 @@ import Testing
         #expect(Self.mean(shown, rows: 40..<60, columns: 4..<28)[0] > 220 && Self.mean(shown, rows: 4..<24, columns: 4..<28)[2] > 220)
     }
 
+    /// Movies coded in RGB or with alpha decode as FFmpeg shows them: QuickTime Animation and PNG frames (packed RGB24),
+    /// planar RGB (an RGB source through lossless FFV1 or x264's RGB mode, what `-c:v libvpx-vp9` also makes of one) and
+    /// ProRes 4444 with its alpha plane (shown opaque). Each was refused as "sample format 71" (a number): the library
+    /// imports them, and the studio's thumbnail of each failed.
+    @Test(.enabled(if: ExternalTool.ffmpeg.isInstalled, "ffmpeg not installed"))
+    func rgbAndAlphaMoviesDecodeAsFFmpegShowsThem() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = ["-v", "error", "-y", "-f", "lavfi", "-i", "color=red:s=64x32:r=10:d=1",
+                      "-vf", "drawbox=x=32:y=0:w=32:h=32:color=blue:t=fill,drawbox=x=0:y=16:w=16:h=16:color=0x30C060:t=fill"]
+        let movies: [(String, [String])] = [("qtrle.mov", ["-c:v", "qtrle"]), ("png.mov", ["-c:v", "png"]),
+                                            ("bgr0.mov", ["-c:v", "ffv1", "-pix_fmt", "gbrp"]),
+                                            ("gbrp.mp4", ["-c:v", "libx264rgb", "-qp", "0"]),
+                                            ("gbrp10.mov", ["-c:v", "ffv1", "-pix_fmt", "gbrp10le"]),
+                                            ("bgra.mov", ["-c:v", "qtrle", "-pix_fmt", "argb"]),
+                                            ("prores4444.mov", ["-c:v", "prores_ks", "-profile:v", "4444", "-pix_fmt", "yuva444p10le"])]
+        for (name, codec) in movies {
+            let movie = folder.appendingPathComponent(name)
+            let made = try ExternalTool.ffmpeg.run(source + codec + [movie.path])
+            guard made.status == 0 else { continue }    // an FFmpeg built without that encoder
+            let ours = try MovieFrameDecoder.frame(contentsOf: movie)
+            let png = folder.appendingPathComponent(name + ".png")
+            let run = try ExternalTool.ffmpeg.run(["-v", "error", "-y", "-i", movie.path, "-frames:v", "1", "-pix_fmt", "rgb24", png.path])
+            try #require(run.status == 0, "\(run.errorOutput)")
+            let theirs = try PNGCodec.decode(try Data(contentsOf: png))
+            #expect(ours.size == Size(width: 64, height: 32) && theirs.size == ours.size, "\(name)")
+            #expect(Self.meanDifference(ours, theirs) < 2.5, "\(name): \(Self.meanDifference(ours, theirs))")
+            let red = Self.mean(ours, rows: 2..<14, columns: 4..<28)
+            #expect(red[0] > 220 && red[1] < 40 && red[2] < 40, "\(name): \(red)")
+        }
+    }
+
     /// Saturated red, green and blue side by side, in each third of a `width`×`height` frame.
     static func primaries(width: Int, height: Int) -> Raster<UInt8> {
         var image = Raster<UInt8>(width: width, height: height, channels: 3, repeating: 0)
