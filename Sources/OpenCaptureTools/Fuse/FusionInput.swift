@@ -108,8 +108,10 @@ struct FusionInput {
         // The colour space the file declares: an ICC profile (iCCP), else cICP primaries, else sRGB.
         let icc = try? PNGHeader.iccProfile(in: data)
         let space = ColorSpace.declared(iccProfile: icc, codingPrimaries: try? PNGHeader.codingPrimaries(in: data))
-        return FusionInput(name: name, data: data, kind: .png, size: Size(width: header.width, height: header.height), exif: nil,
-                           orientation: 1, colorSpace: space, exposure: nil, response: .linear)
+        // Its eXIf chunk (what OpenCapture's develop writes, exiftool too): orientation, exposure and camera, as a JPEG's.
+        let exif = ExifReader.read(photo: data)
+        return FusionInput(name: name, data: data, kind: .png, size: Size(width: header.width, height: header.height), exif: exif,
+                           orientation: exif?.orientation ?? 1, colorSpace: space, exposure: exposure(exif), response: .linear)
     }
 
     private static func probeTIFF(_ data: Data, name: String) throws -> FusionInput {

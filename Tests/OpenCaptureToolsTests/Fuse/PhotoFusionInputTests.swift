@@ -119,6 +119,24 @@ import Testing
         #expect(Self.iccDescription(result.fusedJPEG) == "Display P3")
     }
 
+
+    /// PNGs carrying EXIF in an `eXIf` chunk (as `develop --format png` writes them from a portrait DNG, and exiftool
+    /// writes them) keep their orientation and give their exposures, as JPEGs do: the eXIf chunk was ignored, so a
+    /// portrait bracket of PNGs fused into a landscape picture and `--hdr` asked for exposures the files carried.
+    @Test func pngsCarryTheirEXIFOrientationAndExposures() throws {
+        let files = try Self.bracket().enumerated().map { index, image in
+            try PNGCodec.encode(image, exif: Self.portraitExif(index))
+        }
+        let result = try PhotoFusion().fuse(fileData: files)
+        #expect(result.orientation == 6)
+        #expect(result.exposures?.count == 3)
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).orientation == 6)
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).exposureTime == 1.0 / 60)
+        let mixed = [files[0], try PNGCodec.encode(Self.bracket()[1]), files[2]]
+        #expect(throws: PhotoFusionError.mixedOrientations("image 1 has EXIF orientation 6, image 2 has 1")) {
+            try PhotoFusion().fuse(fileData: mixed)
+        }
+    }
     @Test func sRGBFilesGiveSRGBOutputs() throws {
         let files = try Self.bracket().map { try PNGCodec.encode($0) }
         let result = try PhotoFusion().fuse(fileData: files)
