@@ -27,6 +27,8 @@ struct FusionInput {
     var exposure: Double?
     /// How 8-bit values relate to scene light.
     var response: ToneCurve
+    /// The ICC profile the file carries, when it has one.
+    var iccProfile: Data? = nil
     /// The mosaic LibRaw read while probing a raw file, kept so it is read once.
     var raw: RawImage? = nil
 
@@ -96,7 +98,7 @@ struct FusionInput {
         let ours = exif?.software?.hasPrefix("OpenCapture") ?? false
         return FusionInput(name: name, data: data, kind: .jpeg, size: size, exif: exif, orientation: exif?.orientation ?? 1,
                            colorSpace: ColorSpace.declared(iccProfile: icc),
-                           exposure: exposure(exif), response: ours ? .standard : .linear)
+                           exposure: exposure(exif), response: ours ? .standard : .linear, iccProfile: icc)
     }
 
     private static func probePNG(_ data: Data, name: String) throws -> FusionInput {
@@ -111,7 +113,8 @@ struct FusionInput {
         // Its eXIf chunk (what OpenCapture's develop writes, exiftool too): orientation, exposure and camera, as a JPEG's.
         let exif = ExifReader.read(photo: data)
         return FusionInput(name: name, data: data, kind: .png, size: Size(width: header.width, height: header.height), exif: exif,
-                           orientation: exif?.orientation ?? 1, colorSpace: space, exposure: exposure(exif), response: .linear)
+                           orientation: exif?.orientation ?? 1, colorSpace: space, exposure: exposure(exif), response: .linear,
+                           iccProfile: icc)
     }
 
     private static func probeTIFF(_ data: Data, name: String) throws -> FusionInput {
@@ -121,7 +124,8 @@ struct FusionInput {
         let exif = try? ExifReader.read(jpeg: data)
         let icc = ifd0.bytes(34675).map { Data($0) }
         return FusionInput(name: name, data: data, kind: .tiff, size: size, exif: exif, orientation: ifd0.integer(274) ?? 1,
-                           colorSpace: ColorSpace.declared(iccProfile: icc), exposure: exposure(exif), response: .linear)
+                           colorSpace: ColorSpace.declared(iccProfile: icc), exposure: exposure(exif), response: .linear,
+                           iccProfile: icc)
     }
 
     /// From the file's boxes: the primary image's size as displayed (libheif applies `irot`, so the
@@ -131,7 +135,8 @@ struct FusionInput {
         let exif = heif.exif.flatMap { try? ExifReader.read(jpeg: $0) }
         let space = ColorSpace.declared(iccProfile: heif.iccProfile, codingPrimaries: heif.colorPrimaries)
         return FusionInput(name: name, data: data, kind: .heif, size: Size(width: heif.width, height: heif.height), exif: exif,
-                           orientation: 1, colorSpace: space, exposure: exposure(exif), response: .standard)
+                           orientation: 1, colorSpace: space, exposure: exposure(exif), response: .standard,
+                           iccProfile: heif.iccProfile)
     }
 
     /// Camera raws are read by LibRaw here (its header reading needs the file); a cut file fails.

@@ -117,7 +117,7 @@ public struct PhotoFusion: Sendable {
         // them), else the middle file.
         let reference = exposures.map { e in e.indices.sorted { (e[$0], $0) < (e[$1], $1) }[e.count / 2] } ?? inputs.count / 2
         let exif = outputExif(inputs[reference], colorSpace: colorSpace)
-        let icc = ICCProfile.data(for: colorSpace)
+        let icc = Self.outputProfile(inputs[reference], colorSpace: colorSpace)
         let quality = max(1, min(100, Int((jpegQuality * 100).rounded())))
 
         // A bracket of raw frames with known exposures is merged before it is developed, as a phone's HDR does: one
@@ -247,11 +247,25 @@ public struct PhotoFusion: Sendable {
         return try RadianceHDR.encode(transform.apply(hdr))
     }
 
+    /// The ICC profile the outputs carry: the reference frame's own when it names neither sRGB nor P3 (Adobe RGB, ProPhoto,
+    /// a scanner's), whose values the fusion keeps in that encoding, so they show as the frames did; else the profile of
+    /// the colour space the frames were read in. Tagging an Adobe RGB bracket's fusion sRGB showed it desaturated.
+    static func outputProfile(_ input: FusionInput, colorSpace: ColorSpace) -> Data {
+        if let profile = input.iccProfile, let description = ICCProfile.description(of: profile),
+           description.range(of: "P3", options: .caseInsensitive) == nil, description.range(of: "sRGB", options: .caseInsensitive) == nil {
+            return profile
+        }
+        return ICCProfile.data(for: colorSpace)
+    }
+
     /// The reference frame's EXIF for a derived photo: its capture details and orientation, the
-    /// output's colour space, Software = OpenCapture; sizes and thumbnail are the new file's own. A frame without
+    /// output's colour space, Software = OpenCapture (ColorSpace "uncalibrated" beside a profile of
+    /// the reference's own); sizes and thumbnail are the new file's own. A frame without
     /// EXIF claims no camera detail (not even a sensor's sensing method).
     private func outputExif(_ input: FusionInput, colorSpace: ColorSpace) -> ExifMetadata {
         let base = input.exif ?? { var none = ExifMetadata(); none.sensingMethod = nil; return none }()
-        return base.derived(by: "fusion", orientation: input.orientation, colorSpace: colorSpace)
+        var exif = base.derived(by: "fusion", orientation: input.orientation, colorSpace: colorSpace)
+        if Self.outputProfile(input, colorSpace: colorSpace) != ICCProfile.data(for: colorSpace) { exif.colorSpace = 0xFFFF }
+        return exif
     }
 }

@@ -137,6 +137,26 @@ import Testing
             try PhotoFusion().fuse(fileData: mixed)
         }
     }
+    /// A bracket tagged with a profile of another colour space (Adobe RGB here, as cameras and ImageMagick's `-profile`
+    /// write it) keeps that profile: the fused values are in its encoding, and tagging them sRGB (as they were) shows
+    /// them desaturated. ColorSpace is then "uncalibrated", as for any profile that is not sRGB.
+    @Test func aProfileOtherThanSRGBOrP3IsKept() throws {
+        let utf16 = { (text: String) in Data(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) }
+        var adobe = ICCProfile.data(for: .sRGB)
+        let name = try #require(adobe.range(of: utf16("sRGB IEC61966-2.1")))
+        adobe.replaceSubrange(name, with: utf16("Adobe RGB (1998) "))
+        #expect(ICCProfile.description(of: adobe) == "Adobe RGB (1998) ")
+        let files = try Self.bracket().map { try JPEGEncoder.encode($0, exif: ExifMetadata(), iccProfile: adobe) }
+        let result = try PhotoFusion().fuse(fileData: files)
+        #expect(try JPEGSegments.iccProfile(in: result.fusedJPEG) == adobe)
+        #expect(try ExifReader.read(jpeg: result.fusedJPEG).colorSpace == 0xFFFF)
+        // sRGB- and P3-tagged frames still get the profile of their colour space.
+        let srgb = try Self.bracket().map { try JPEGEncoder.encode($0, exif: ExifMetadata(), iccProfile: ICCProfile.data(for: .sRGB)) }
+        let plain = try PhotoFusion().fuse(fileData: srgb)
+        #expect(try JPEGSegments.iccProfile(in: plain.fusedJPEG) == ICCProfile.data(for: .sRGB))
+        #expect(try ExifReader.read(jpeg: plain.fusedJPEG).colorSpace == 1)
+    }
+
     @Test func sRGBFilesGiveSRGBOutputs() throws {
         let files = try Self.bracket().map { try PNGCodec.encode($0) }
         let result = try PhotoFusion().fuse(fileData: files)
