@@ -91,6 +91,11 @@ extension RawFileReader {
                                                        + "need \(needed) tiles; TileOffsets lists \(offsets.count), TileByteCounts \(counts)")
             }
         }
+        // Deflate (8, Adobe's 8 too) holds integer samples LibRaw does not unpack (it inflates floating-point DNGs only):
+        // it reported "Corrupted data or unexpected EOF" for a whole, valid file.
+        if [8, 32946].contains(raw.integer(259) ?? 1), (raw.integer(339) ?? 1) != 3 {
+            throw MediaFormatError.unsupported("Deflate-compressed integer samples in the CFA image (LibRaw inflates only floating-point DNGs)")
+        }
         // Lossless JPEG tiles or strips start with a JPEG's SOI; LibRaw decodes anything else to a black picture.
         if raw.integer(259) == 7, let first = (raw.integers(324) ?? raw.integers(273))?.first, first >= 0,
            first < bytes.count - 1, bytes[first] != 0xFF || bytes[first + 1] != 0xD8 {

@@ -179,6 +179,9 @@ import Testing
                 == .invalidMetadata("black level 5000 is not below the white level 4095"))
         #expect(read({ $0.remove(259); $0.add(259, type: 3, t.u16(7)) })
                 == .invalidMetadata("the CFA image is said to be lossless JPEG (Compression 7), but its data is not JPEG"))
+        // Deflate-compressed integer samples (tifffile's `compression='zlib'`): LibRaw called them corrupted data.
+        #expect(read({ $0.remove(259); $0.add(259, type: 3, t.u16(8)) })
+                == .unsupported("Deflate-compressed integer samples in the CFA image (LibRaw inflates only floating-point DNGs)"))
         var bigTIFF = Self.dng(width: 64, height: 40, littleEndian: true).bytes
         bigTIFF[2] = 43
         #expect(throws: MediaFormatError.unsupported("BigTIFF (64-bit offsets) raw files are not supported")) {
