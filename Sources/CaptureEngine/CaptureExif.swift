@@ -57,7 +57,7 @@ package enum CaptureExif {
         exif.exposureProgram = manual ? 1 : 2
         exif.exposureMode = manual ? 1 : bracketed ? 2 : 0
         exif.meteringMode = 5
-        exif.whiteBalance = 0
+        exif.whiteBalance = device.whiteBalanceNeutral == nil ? 0 : 1   // 0 auto, 1 manual (locked gains)
         exif.sceneCaptureType = 0
         exif.sensingMethod = 2
         exif.sceneType = 1

@@ -19,6 +19,9 @@ package struct DeviceSnapshot: Sendable {
     package var seed: UInt64
     /// Where auto exposure meters (`AVCaptureDevice.exposurePointOfInterest`): (0, 0) top-left … (1, 1) bottom-right.
     package var exposurePoint = SIMD2<Double>(0.5, 0.5)
+    /// The camera response to white that locked white balance makes neutral (green = 1; `AVCaptureDevice`'s locked
+    /// gains); nil for auto white balance (the frame's own as-shot neutral).
+    package var whiteBalanceNeutral: SIMD3<Double>?
     /// The colour space photos are rendered and tagged in (the device's active colour space).
     package var colorSpace: ColorSpace
     /// The lens's focus at the call; nil for sources without focus (replayed files).

@@ -24,6 +24,8 @@ package enum ShotDeveloper {
         case .quality: isp.noiseReduction = 1.2
         }
         isp.colorSpace = request.colorSpace
+        // Locked white balance: the device's gains (the DNG keeps the camera's calibration and auto AsShotNeutral).
+        if let neutral = request.device.whiteBalanceNeutral { isp.whiteBalance = 1 / neutral }
         isp.correctsDistortion = request.device.correctsDistortion
         return isp
     }

@@ -107,6 +107,8 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     private var trueDepthRigs: [SimulatedLighting: TrueDepthRig] = [:]
     /// Focus state (guarded by `state`, used by `AVCaptureDevice+Focus`).
     var focusState: FocusState
+    /// White-balance state (guarded by `state`, used by `AVCaptureDevice+WhiteBalance`).
+    var whiteBalanceState = WhiteBalanceState()
     /// Held while auto focus sweeps, so a warm-up and a request needing the same focus sweep once.
     let autoFocusLock = NSLock()
     /// Recorded frames that replace the simulation (a replay device).
@@ -254,6 +256,12 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
     func withFocusState<T>(_ body: (inout FocusState) -> T) -> T {
         state.lock(); defer { state.unlock() }
         return body(&focusState)
+    }
+
+    /// Runs `body` on the white-balance state under the device's lock.
+    func withWhiteBalanceState<T>(_ body: (inout WhiteBalanceState) -> T) -> T {
+        state.lock(); defer { state.unlock() }
+        return body(&whiteBalanceState)
     }
 
     /// Read with `state` held (inside `withFocusState`).
@@ -694,6 +702,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
                                       colorSpace: _colorSpace == .P3_D65 ? .displayP3 : .sRGB, focus: focus, depthSource: depthSource)
         snapshot.correctsDistortion = _geometricDistortionCorrection
         snapshot.exposurePoint = _exposurePoint
+        snapshot.whiteBalanceNeutral = whiteBalanceState.lockedGains.map(WhiteBalanceConversion.neutral(gains:))
         snapshot.swings = { [weak self] in
             guard let self else { return [] }
             return state.withLock { _swings }
