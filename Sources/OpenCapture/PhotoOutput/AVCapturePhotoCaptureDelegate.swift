@@ -18,6 +18,10 @@ public protocol AVCapturePhotoCaptureDelegate: NSObjectProtocol {
     func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings)
     /// A photo is ready; called `expectedPhotoCount` times. `photo` is never nil, even with an error.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?)
+    /// A deferred photo's proxy is ready, instead of `didFinishProcessingPhoto` for that photo (iOS 17). Never called
+    /// here: deferred delivery is not simulated (`isAutoDeferredPhotoDeliverySupported` is false).
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?,
+                     error: Error?)
     /// A Live Photo's movie media is captured (its post-roll has ended); the file is not written yet.
     func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
                      resolvedSettings: AVCaptureResolvedPhotoSettings)
@@ -34,6 +38,8 @@ extension AVCapturePhotoCaptureDelegate {
     public func photoOutput(_ output: AVCapturePhotoOutput, willCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {}
     public func photoOutput(_ output: AVCapturePhotoOutput, didCapturePhotoFor resolvedSettings: AVCaptureResolvedPhotoSettings) {}
     public func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingPhoto photo: AVCapturePhoto, error: Error?) {}
+    public func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?,
+                            error: Error?) {}
     public func photoOutput(_ output: AVCapturePhotoOutput, didFinishRecordingLivePhotoMovieForEventualFileAt outputFileURL: URL,
                             resolvedSettings: AVCaptureResolvedPhotoSettings) {}
     public func photoOutput(_ output: AVCapturePhotoOutput, didFinishProcessingLivePhotoToMovieFileAt outputFileURL: URL,
