@@ -230,14 +230,15 @@ extension PhotoCaptureProcessor: AVCapturePhotoCaptureDelegate {
 }
 
 // iOS 17 revision of AVCam (deferred photo delivery) adds this callback.
-// MISSING in OpenCapture: class AVCaptureDeferredPhotoProxy: AVCapturePhoto (iOS 17) and the delegate requirement optional func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: Error?)
-// extension PhotoCaptureProcessor {
-//     func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: Error?) {
-//         if let error = error {
-//             print("Error capturing deferred photo: \(error)")
-//             return
-//         }
+// OpenCapture declares the proxy and the callback; deferred delivery is unsupported (`isAutoDeferredPhotoDeliverySupported`
+// is false), so the callback never fires here.
+extension PhotoCaptureProcessor {
+    func photoOutput(_ output: AVCapturePhotoOutput, didFinishCapturingDeferredPhotoProxy deferredPhotoProxy: AVCaptureDeferredPhotoProxy?, error: Error?) {
+        if let error = error {
+            print("Error capturing deferred photo: \(error)")
+            return
+        }
         
-//         self.photoData = deferredPhotoProxy?.fileDataRepresentation()
-//     }
-// }
+        self.photoData = deferredPhotoProxy?.fileDataRepresentation()
+    }
+}
