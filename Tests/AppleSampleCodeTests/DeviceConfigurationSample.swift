@@ -743,9 +743,16 @@ final class DeviceConfigurationSampleTests: XCTestCase {
         XCTAssertEqual(readinessCoordinator.captureReadiness, .ready)
         XCTAssertEqual(controller.photoOutput.captureReadiness, .ready)
 
-        // Track each request from the tap until it has been handed to the output.
+        // Track each request from the tap until it has been handed to the output: the shutter is disabled at once and
+        // enabled again once the output is ready for the next photo.
+        var sawNotReady = false
+        let readyAgain = expectation(description: "ready again")
+        shutterButton.onChange = { state in
+            if state != .ready { sawNotReady = true } else if sawNotReady { readyAgain.fulfill() }
+        }
         let settings = AVCapturePhotoSettings()
         readinessCoordinator.startTrackingCaptureRequest(using: settings)
+        XCTAssertEqual(readinessCoordinator.captureReadiness, .notReadyMomentarily, "a tracked request disables the shutter at once")
         let done = expectation(description: "photo")
         var delivered: AVCapturePhoto?
         controller.capturePhoto(with: settings) { photo, _ in
@@ -754,8 +761,11 @@ final class DeviceConfigurationSampleTests: XCTestCase {
         }
         controller.sessionQueue.sync {}
         readinessCoordinator.stopTrackingCaptureRequest(using: settings.uniqueID)
-        wait(for: [done], timeout: captureTimeout)
+        wait(for: [done, readyAgain], timeout: captureTimeout)
+        shutterButton.onChange = nil
         XCTAssertNotNil(delivered?.fileDataRepresentation())
+        XCTAssertTrue(shutterButton.isEnabled)
+        XCTAssertTrue(shutterButton.readinessChanges.contains(.notReadyMomentarily))
 
         let stopped = expectation(description: "not running")
         shutterButton.onChange = { if $0 == .sessionNotRunning { stopped.fulfill() } }

@@ -33,6 +33,8 @@ final class PhotoDeliveryAdapter: Sendable {
     func handle(_ event: CaptureEvent) {
         switch event {
         case .resolved(let native):
+            let long = native.flash || native.stillImageStabilization || settings is AVCapturePhotoBracketSettings
+            output.updateReadiness { $0.planned(settings.uniqueID, long: long) }
             let resolved = Self.resolvedSettings(native)
             self.resolved.wrappedValue = resolved
             post { $0.photoOutput($1, willBeginCaptureFor: resolved) }
@@ -40,6 +42,7 @@ final class PhotoDeliveryAdapter: Sendable {
             let resolved = current
             post { $0.photoOutput($1, willCapturePhotoFor: resolved) }
         case .exposureFinished:
+            output.updateReadiness { $0.captured(settings.uniqueID) }
             let resolved = current
             post { $0.photoOutput($1, didCapturePhotoFor: resolved) }
         case .photo(let native, let error):
@@ -65,6 +68,7 @@ final class PhotoDeliveryAdapter: Sendable {
                                resolvedSettings: resolved, error: error)
             }
         case .finished(let error):
+            output.updateReadiness { $0.finished(settings.uniqueID) }
             let resolved = current
             post { $0.photoOutput($1, didFinishCaptureFor: resolved, error: error) }
         }

@@ -5,11 +5,14 @@ extension AVCapturePhotoOutput {
              notReadyWaitingForProcessing = 4
     }
 
-    /// `.sessionNotRunning` until the output is in a running session with a camera, then `.ready`.
-    /// Difference: OpenCapture queues requests instead of refusing them while the sensor is busy,
-    /// so it never reports the `notReady…` states.
+    /// Whether a photo requested now would be taken at once (Apple's, iOS 17): `.sessionNotRunning` until the output
+    /// is in a running session with an active camera connection; while a request is on (or waiting for) the sensor,
+    /// `.notReadyWaitingForCapture` if it is a long capture (flash, a stabilised multi-frame merge, a bracket) and
+    /// `.notReadyMomentarily` otherwise, until its `didCapturePhoto`; `.notReadyWaitingForProcessing` while
+    /// `PhotoOutputReadiness.processingLimit` (4) photos are being developed; else `.ready`. Requests made while not
+    /// ready are still queued and taken in order (Apple's output takes them too; the states are for shutter buttons).
     public var captureReadiness: CaptureReadiness {
-        guard session?.isRunning == true, connections.first?.isActive == true else { return .sessionNotRunning }
-        return .ready
+        let running = session?.isRunning == true && connections.first?.isActive == true
+        return withOutputLock { readiness.readiness(running: running) }
     }
 }

@@ -45,6 +45,10 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     var livePhotoAutoTrimming = true
     /// What `isZeroShutterLagEnabled` was set to (default on, as for apps built with the iOS 17 SDK).
     var zeroShutterLagRequested = true
+    /// The requests in hand, for `captureReadiness` (read and written through `withOutputLock`).
+    var readiness = PhotoOutputReadiness()
+    /// Called (on a global queue) after `readiness` changes: the readiness coordinators of this output, by identity.
+    var readinessListeners: [ObjectIdentifier: @Sendable () -> Void] = [:]
 
     /// The serial queue every delegate callback runs on.
     let delegateQueue = DispatchQueue(label: "OpenCapture.AVCapturePhotoOutput.delegate")
@@ -97,6 +101,7 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
                 request.livePhoto?.creationDate = request.captureDate
             }
             // Submitted under the lock, so requests reach the sensor in call order from any thread.
+            updateReadiness { $0.submitted(snapshot.uniqueID) }
             engine.submit(request, events: adapter.handle)
         } catch {
             adapter.refuse(error)
@@ -362,6 +367,16 @@ public final class AVCapturePhotoOutput: AVCaptureOutput, @unchecked Sendable {
     }
 
     // MARK: Internals
+
+    /// Changes `readiness` under the lock and tells the readiness coordinators, each on a global queue.
+    func updateReadiness(_ change: (inout PhotoOutputReadiness) -> Void) {
+        let listeners = withOutputLock { () -> [@Sendable () -> Void] in
+            let before = readiness
+            change(&readiness)
+            return readiness == before ? [] : Array(readinessListeners.values)
+        }
+        for listener in listeners { DispatchQueue.global().async(execute: listener) }
+    }
 
     /// Runs `body` holding the output's lock (for extensions in other files).
     func withOutputLock<T>(_ body: () -> T) -> T {

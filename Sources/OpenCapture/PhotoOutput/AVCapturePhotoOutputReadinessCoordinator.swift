@@ -4,9 +4,10 @@ import Foundation
 /// queue when it changes (Apple's `AVCapturePhotoOutputReadinessCoordinator`, iOS 17), so a shutter button can be
 /// enabled only while a photo can be taken.
 ///
-/// Difference: the output queues requests instead of refusing them while the sensor is busy (its `captureReadiness`
-/// is `.sessionNotRunning` or `.ready`), so tracked requests do not make it not ready either; the delegate hears of
-/// the session starting and stopping (`.ready` / `.sessionNotRunning`, from the session's notifications).
+/// A tracked request makes it `.notReadyMomentarily` from `startTrackingCaptureRequest(using:)` until the output has
+/// it (`stopTrackingCaptureRequest(using:)` after `capturePhoto`), so a second tap cannot slip in; from then on the
+/// output's own `captureReadiness` counts it until the sensor has captured it. The delegate hears of every change:
+/// tracking, the output's requests moving on, the session starting and stopping.
 ///
 /// `@unchecked Sendable`: `lock` guards the tracked requests, the last readiness told and the delegate.
 public final class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecked Sendable {
@@ -28,10 +29,14 @@ public final class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecke
                 self?.update()
             }
         }
+        let key = ObjectIdentifier(self)
+        photoOutput.withOutputLock { photoOutput.readinessListeners[key] = { [weak self] in self?.update() } }
     }
 
     deinit {
         for observer in observers { NotificationCenter.default.removeObserver(observer) }
+        let key = ObjectIdentifier(self), output = photoOutput
+        output.withOutputLock { _ = output.readinessListeners.removeValue(forKey: key) }
     }
 
     /// Told on the main queue when `captureReadiness` changes (held weakly, as Apple's).
@@ -40,8 +45,16 @@ public final class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecke
         set { lock.withLock { _delegate = newValue } }
     }
 
-    /// The output's readiness with the tracked requests counted: `.sessionNotRunning` or `.ready`.
-    public var captureReadiness: AVCapturePhotoOutput.CaptureReadiness { photoOutput.captureReadiness }
+    /// The output's readiness with the tracked requests counted: `.notReadyMomentarily` where the output would say
+    /// `.ready` while a request is tracked, else the output's.
+    public var captureReadiness: AVCapturePhotoOutput.CaptureReadiness {
+        lock.withLock { readinessLocked() }
+    }
+
+    private func readinessLocked() -> AVCapturePhotoOutput.CaptureReadiness {
+        let output = photoOutput.captureReadiness
+        return output == .ready && !tracked.isEmpty ? .notReadyMomentarily : output
+    }
 
     /// Counts a request from the moment the app decides to make it (a tap on the shutter) until
     /// `stopTrackingCaptureRequest(using:)` with its `uniqueID`, after `capturePhoto(with:delegate:)`.
@@ -58,10 +71,11 @@ public final class AVCapturePhotoOutputReadinessCoordinator: NSObject, @unchecke
 
     /// Tells the delegate, on the main queue, when the readiness differs from what it was last told.
     private func update() {
-        let now = captureReadiness
-        let changed = lock.withLock { () -> Bool in
+        // Read and compared under the lock, so concurrent updates tell the delegate the states in the order they were.
+        let (now, changed) = lock.withLock { () -> (AVCapturePhotoOutput.CaptureReadiness, Bool) in
+            let now = readinessLocked()
             defer { reported = now }
-            return reported != now
+            return (now, reported != now)
         }
         guard changed else { return }
         DispatchQueue.main.async { [weak self] in
