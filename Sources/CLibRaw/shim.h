@@ -23,6 +23,9 @@ typedef struct {
     long long timestamp;
     char make[64], model[64];
     const unsigned short *raw_image;
+    /* A linear (demosaiced) DNG's unpacked samples, four per pixel (R, G, B, unused), raw_pitch bytes a row; NULL
+       for a mosaic. */
+    const unsigned short *color4_image;
 } opencapture_libraw_info;
 
 static inline void opencapture_libraw_get_info(const libraw_data_t *lr, opencapture_libraw_info *out) {
@@ -60,6 +63,7 @@ static inline void opencapture_libraw_get_info(const libraw_data_t *lr, opencapt
     memcpy(out->model, lr->idata.model, sizeof out->model);
     out->model[63] = 0;
     out->raw_image = lr->rawdata.raw_image;
+    out->color4_image = lr->rawdata.color4_image ? lr->rawdata.color4_image[0] : NULL;
 }
 
 /* Counts data errors (truncated or corrupt streams) instead of printing them to stderr. */

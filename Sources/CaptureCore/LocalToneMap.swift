@@ -121,6 +121,7 @@ package struct LocalToneMap: Sendable {
     /// `shading` — `RawImage.vignettingCorrection` — at the cell's centre): see `accumulate(width:height:cell:quads:)`; a
     /// quad with a sample at the clip level counts as clipped.
     static func accumulate(_ raw: RawImage, cell: Int, scale: Double, shading: LensCorrection?) -> [[Float]] {
+        if raw.isLinear { return accumulateLinear(raw, cell: cell, scale: scale, shading: shading) }
         let w = raw.width, h = raw.height, colors = raw.cfa.colors
         let blacks = (0..<4).map { raw.blackLevel.isEmpty ? 0 : Float(raw.blackLevel[$0 % raw.blackLevel.count]) }
         let greenPositions = (0..<4).filter { colors[$0] == 1 }
@@ -168,6 +169,34 @@ package struct LocalToneMap: Sendable {
                     values[q] = (Float(row[x + green0]) + Float(row[x + green1]) - offset) * factor
                     clipped[q] = hottest >= clipCode ? 1 : 0
                     q += 1
+                }
+            }
+        }
+    }
+
+    /// `accumulate(_:cell:scale:shading:)` for a linear image (camera RGB, three samples a pixel): each 2 × 2 quad's
+    /// value is the mean of its top-left and bottom-right pixels' green, as a mosaic's quad has its two greens there
+    /// (RGGB), and it is clipped when any sample of its four pixels is.
+    private static func accumulateLinear(_ raw: RawImage, cell: Int, scale: Double, shading: LensCorrection?) -> [[Float]] {
+        let w = raw.width, h = raw.height
+        let greenBlack = raw.blackLevel.isEmpty ? 0 : raw.blackLevel[1 % raw.blackLevel.count]
+        let range = max(1, Float(raw.whiteLevel) - greenBlack)
+        let clipCode = raw.clipCode
+        let columns = (w + cell - 1) / cell, rows = (h + cell - 1) / cell
+        let factors: [Float] = (0..<(columns * rows)).map { k in
+            let centre = SIMD2(Double(k % columns) + 0.5, Double(k / columns) + 0.5) * Double(cell)
+            return Float(scale / Double(2 * range) * (shading?.gain(at: centre) ?? 1))
+        }
+        return raw.bayer.storage.withUnsafeBufferPointer { codes in
+            let s = codes.baseAddress!
+            return accumulate(width: w, height: h, cell: cell) { x0, y, count, k, values, clipped in
+                let row = s + y * w * 3, next = row + w * 3, factor = factors[k]
+                for q in 0..<count {
+                    let x = 3 * (x0 + 2 * q)
+                    var hottest: UInt16 = 0
+                    for c in 0..<6 { hottest = max(hottest, row[x + c], next[x + c]) }
+                    values[q] = (Float(row[x + 1]) + Float(next[x + 4]) - 2 * greenBlack) * factor
+                    clipped[q] = hottest >= clipCode ? 1 : 0
                 }
             }
         }

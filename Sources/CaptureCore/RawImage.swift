@@ -1,11 +1,18 @@
 /// A Bayer frame as read out of the sensor, with what a raw developer needs to interpret it.
 /// This is the hand-off between the camera simulation and the image pipeline (and later DNG).
+///
+/// A linear DNG's image (PhotometricInterpretation LinearRaw: camera RGB already demosaiced, as Apple ProRAW and
+/// Adobe DNG Converter's linear option store it) is a `RawImage` too, whose `bayer` holds three interleaved samples
+/// per pixel (`isLinear`): the ISP takes it through the same stages, the demosaic skipped.
 public struct RawImage: Sendable {
-    /// One 16-bit word per photosite, holding `bitDepth`-bit ADC codes (black level included).
+    /// One 16-bit word per photosite, holding `bitDepth`-bit ADC codes (black level included); for a linear image
+    /// (`isLinear`), three per pixel (camera R, G, B interleaved).
     public var bayer: Raster<UInt16>
+    /// The mosaic's layout; not used for a linear image (which has none).
     public var cfa: CFAPattern
     public var bitDepth: Int
-    /// ADC code of zero light, per CFA position in row-major 2×2 order.
+    /// ADC code of zero light, per CFA position in row-major 2×2 order (for a linear image: per channel R, G, B, or
+    /// one for all).
     public var blackLevel: [Float]
     /// Largest code the ADC produces (2^bitDepth − 1 unless saturation is lower).
     public var whiteLevel: Int
@@ -40,6 +47,9 @@ public struct RawImage: Sendable {
         self.noiseProfile = noiseProfile
         self.exposure = exposure
     }
+
+    /// Whether the image is linear camera RGB (three samples per pixel, no mosaic): a linear DNG's.
+    public var isLinear: Bool { bayer.channels == 3 }
 
     public var width: Int { bayer.width }
     public var height: Int { bayer.height }

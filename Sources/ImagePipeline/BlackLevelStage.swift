@@ -1,6 +1,7 @@
 import CaptureCore
 
-/// Stage 1: 14-bit codes → normalised, white-balanced, exposure-scaled Float Bayer samples.
+/// Stage 1: 14-bit codes → normalised, white-balanced, exposure-scaled Float Bayer samples (a linear image's: RGB
+/// planes, the demosaic skipped).
 ///
 /// Subtracts the black level per CFA position, divides by the white − black range, applies the
 /// white-balance gain of the photosite's colour and the digital exposure gain, and clips at the
@@ -11,6 +12,8 @@ struct BlackLevelStage {
     /// Per 2×2 CFA position (row-major): black level and the combined scale.
     private let black: [Float]
     private let scale: [Float]
+    /// For a linear image (`RawImage.isLinear`): black level and combined scale per channel R, G, B.
+    private let linear: (black: [Float], scale: [Float])?
     /// The level every channel is clipped to (the smallest channel's saturation on white).
     let clip: Float
     /// Vignetting gain 1 + k0 r² + … + k4 r¹⁰ (nil: none): centre, 1 / normalising radius², coefficients.
@@ -23,6 +26,14 @@ struct BlackLevelStage {
         scale = (0..<4).map { i in
             let range = max(1, Double(raw.whiteLevel) - Double(blacks[i]))
             return Float(gains[colors[i]] * exposureGain / range)
+        }
+        if raw.isLinear {
+            let channelBlacks = (0..<3).map { raw.blackLevel.isEmpty ? 0 : raw.blackLevel[$0 % raw.blackLevel.count] }
+            linear = (channelBlacks, (0..<3).map { c in
+                Float(gains[c] * exposureGain / max(1, Double(raw.whiteLevel) - Double(channelBlacks[c])))
+            })
+        } else {
+            linear = nil
         }
         // Each channel saturates at its gain × 1.0 normalised; the smallest of those is where
         // white stops being white, so nothing may exceed it.
@@ -65,6 +76,35 @@ struct BlackLevelStage {
             let iy = ISPBand.reflect(band.rows.lowerBound - ISPBand.bayerPad + j, band.height)
             convert(codes + iy * w, into: band.bayerRow(j), width: w, row: iy)
             band.padBayerRow(j)
+        }
+    }
+
+    /// A linear image's rows of `band.rows` (camera RGB, three codes a pixel) straight into planes 0…2, converted as
+    /// `run` converts a mosaic's: what the demosaic would have made of a mosaic.
+    func runLinear(_ codes: UnsafePointer<UInt16>, into band: ISPBand) {
+        guard let linear else { preconditionFailure("not a linear image") }
+        let w = band.width, c = clip
+        let b0 = linear.black[0], b1 = linear.black[1], b2 = linear.black[2]
+        let s0 = linear.scale[0], s1 = linear.scale[1], s2 = linear.scale[2]
+        for y in band.rows {
+            let src = codes + y * w * 3
+            let r = band.row(0, y), g = band.row(1, y), b = band.row(2, y)
+            for x in 0..<w {
+                r[x] = min((Float(src[3 * x]) - b0) * s0, c)
+                g[x] = min((Float(src[3 * x + 1]) - b1) * s1, c)
+                b[x] = min((Float(src[3 * x + 2]) - b2) * s2, c)
+            }
+            if let shading {
+                let dy = Float(y) + 0.5 - shading.center.y
+                for x in 0..<w {
+                    let dx = Float(x) + 0.5 - shading.center.x
+                    let gain = Self.vignettingGain(r2: SIMD8(repeating: (dx * dx + dy * dy) * shading.inverseRadius2),
+                                                   k: shading.k)[0]
+                    r[x] *= gain
+                    g[x] *= gain
+                    b[x] *= gain
+                }
+            }
         }
     }
 

@@ -1,7 +1,8 @@
 import CaptureCore
 import Foundation
 
-/// Develops raw Bayer frames into display-ready or linear RGB.
+/// Develops raw Bayer frames (and linear DNGs' camera RGB, `RawImage.isLinear`, whose demosaic is skipped) into
+/// display-ready or linear RGB.
 ///
 /// The frame flows through the stages in bands of rows, all stages fused per band so the
 /// intermediate Float data stays in cache:
@@ -248,7 +249,7 @@ public struct ImageSignalProcessor: Sendable {
                                         matrix: color.matrix, strength: settings.noiseReduction * (averaged ? 4.0 / 9 : 1),
                                         sharpening: settings.sharpening)
         if let lens, let knots {
-            if settings.demosaic == .residualInterpolation {
+            if settings.demosaic == .residualInterpolation, !raw.isLinear {
                 demosaic.chromaticGuides = [0, 1, 2].map { plane in
                     plane == 1 ? nil : lens.greenAlignment(plane: plane, within: DemosaicStage.guideReach)?
                         .knots(width: w, height: h, planes: 1)
@@ -261,11 +262,23 @@ public struct ImageSignalProcessor: Sendable {
         raw.bayer.storage.withUnsafeBufferPointer { codes in
             let codes = codes.baseAddress!
             ISPBand.forEachBand(width: w, height: h, bandHeight: bandHeight,
-                                context: noise.context) { band in
-                black.run(codes, into: band)
-                demosaic.run(band)
+                                context: noise.context, demosaics: !raw.isLinear) { band in
+                Self.cameraRGB(codes, linear: raw.isLinear, into: band, black: black, demosaic: demosaic)
                 Self.finish(band, color: color, noise: noise, local: local, emit: emit)
             }
+        }
+    }
+
+    /// Stages 1–2: a mosaic's black level and demosaic, or a linear image's black level alone (its camera RGB is
+    /// already whole), into planes 0…2 of `band.rows`.
+    @inline(__always)
+    private static func cameraRGB(_ codes: UnsafePointer<UInt16>, linear: Bool, into band: ISPBand, black: BlackLevelStage,
+                                  demosaic: DemosaicStage) {
+        if linear {
+            black.runLinear(codes, into: band)
+        } else {
+            black.run(codes, into: band)
+            demosaic.run(band)
         }
     }
 
@@ -333,8 +346,7 @@ public struct ImageSignalProcessor: Sendable {
                             for b in run {
                                 window.cover(needs[b], chunk: chunk) { rows in
                                     let source = demosaicBand(rows)
-                                    black.run(codes, into: source)
-                                    demosaic.run(source)
+                                    Self.cameraRGB(codes, linear: raw.isLinear, into: source, black: black, demosaic: demosaic)
                                     for y in rows { for c in 0..<3 { window.store(source.row(c, y), plane: c, row: y) } }
                                 }
                                 let band = layout(bands[b])

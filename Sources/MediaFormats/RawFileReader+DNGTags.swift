@@ -63,12 +63,19 @@ extension RawFileReader {
     /// Why a DNG's raw directory (`raw`) cannot be read as it claims, found from its tags before LibRaw reads them
     /// (LibRaw reports most of these as a file cut short, or decodes them to garbage): a CFA image of other than one
     /// sample per pixel, signed or floating-point samples of fewer than 32 bits, a tile of no width or length, an
-    /// ActiveArea outside the image, "lossless JPEG" data that is not JPEG. Throws `.unsupported` or
+    /// ActiveArea outside the image, "lossless JPEG" data that is not JPEG; a linear (LinearRaw) image of other than three
+    /// samples per pixel. Throws `.unsupported` or
     /// `.invalidMetadata`.
     static func checkDNGLayout(_ raw: TIFFTagReader.Directory, bytes: [UInt8]) throws {
-        guard raw.integer(262) == 32803 else { return }
-        if let samples = raw.integer(277), samples != 1 {
+        let photometric = raw.integer(262)
+        guard photometric == 32803 || photometric == 34892 else { return }
+        if photometric == 32803, let samples = raw.integer(277), samples != 1 {
             throw MediaFormatError.unsupported("the CFA image has \(samples) samples per pixel; a Bayer mosaic has 1")
+        }
+        // A linear DNG (LinearRaw) is read as camera RGB: one or four samples a pixel (monochrome, or a fourth colour)
+        // are not.
+        if photometric == 34892, (raw.integer(277) ?? 1) != 3 {
+            throw MediaFormatError.unsupported("the linear DNG has \(raw.integer(277) ?? 1) samples per pixel; RGB ones (3) are read")
         }
         switch (raw.integer(339) ?? 1, raw.integer(258) ?? 0) {
         case (2, _): throw MediaFormatError.unsupported("signed samples in the CFA image")

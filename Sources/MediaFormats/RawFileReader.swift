@@ -8,8 +8,10 @@ import Foundation
 /// DNG's DefaultCrop. An uncompressed 16-bit DNG's samples are copied straight from the file on every
 /// core instead of through LibRaw's unpack (the same values; LibRaw still reads all its metadata).
 ///
-/// Only Bayer (2×2 RGB) mosaics are supported; X-Trans, Foveon, four-colour and linear (demosaiced)
-/// files throw `.unsupported`. LibRaw 0.20 does not expose DNG NoiseProfile, so libtiff reads it from
+/// Bayer (2×2 RGB) mosaics are read, and with `acceptingLinear` linear DNGs (PhotometricInterpretation LinearRaw,
+/// three samples per pixel: Apple ProRAW, Adobe DNG Converter's linear option, PiDNG's and tifffile's), whose camera
+/// RGB LibRaw unpacks (its `color4_image`, black level per channel) into a `RawImage` with `isLinear`; X-Trans,
+/// Foveon and four-colour files throw `.unsupported`, and so does a linear DNG without `acceptingLinear`. LibRaw 0.20 does not expose DNG NoiseProfile, so libtiff reads it from
 /// IFD0 of a DNG; other formats get an empty `noiseProfile`. LibRaw ignores frames under 22 pixels.
 public enum RawFileReader {
     public static func read(contentsOf url: URL) throws -> (raw: RawImage, info: RawFileInfo) {
@@ -31,8 +33,15 @@ public enum RawFileReader {
         try read(bytes: bytes, copyingUncompressedMosaic: true)
     }
 
+    /// The same, reading a linear DNG too when `acceptingLinear` (as a `RawImage` whose `isLinear`, which
+    /// `ImageSignalProcessor` develops; frame merging, DNG writing and replay take mosaics only, so they do not ask).
+    public static func read(bytes: [UInt8], acceptingLinear: Bool) throws -> (raw: RawImage, info: RawFileInfo) {
+        try read(bytes: bytes, copyingUncompressedMosaic: true, acceptingLinear: acceptingLinear)
+    }
+
     /// `copyingUncompressedMosaic: false` has LibRaw unpack every file (tests compare the two).
-    static func read(bytes: [UInt8], copyingUncompressedMosaic: Bool) throws -> (raw: RawImage, info: RawFileInfo) {
+    static func read(bytes: [UInt8], copyingUncompressedMosaic: Bool,
+                     acceptingLinear: Bool = false) throws -> (raw: RawImage, info: RawFileInfo) {
         guard !bytes.isEmpty else { throw MediaFormatError.invalidImage("empty data") }
         // TIFF-based raws (DNG, NEF, CR2, ARW, ORF, RW2…): LibRaw parses every file that starts with a byte order as
         // TIFF, whatever its magic number, and trusts its directory pointers and value offsets, so check them first.
@@ -76,14 +85,22 @@ public enum RawFileReader {
         var s = opencapture_libraw_info()
         opencapture_libraw_get_info(lr, &s)
 
-        guard uncompressed != nil || s.raw_image != nil else {
-            throw MediaFormatError.unsupported("not a single-channel mosaic (linear DNG, Foveon or float data)")
-        }
-        guard s.filters >= 1000, s.colors == 3, string(s.cdesc).hasPrefix("RGBG") else {
-            throw MediaFormatError.unsupported("not an RGB Bayer mosaic (colours \(s.colors), \(string(s.cdesc)))")
+        // A linear DNG: no CFA, three colours, LibRaw's samples four to a pixel (R, G, B, unused).
+        let linear = uncompressed == nil && s.raw_image == nil && s.color4_image != nil && s.filters == 0 && s.colors == 3
+        if linear {
+            guard acceptingLinear else {
+                throw MediaFormatError.unsupported("not a single-channel mosaic (a linear DNG, read only to develop)")
+            }
+        } else {
+            guard uncompressed != nil || s.raw_image != nil else {
+                throw MediaFormatError.unsupported("not a single-channel mosaic (linear DNG, Foveon or float data)")
+            }
+            guard s.filters >= 1000, s.colors == 3, string(s.cdesc).hasPrefix("RGBG") else {
+                throw MediaFormatError.unsupported("not an RGB Bayer mosaic (colours \(s.colors), \(string(s.cdesc)))")
+            }
         }
         let width = Int(s.width), height = Int(s.height), top = Int(s.top_margin), left = Int(s.left_margin)
-        let pitch = uncompressed == nil ? Int(s.raw_pitch) / 2 : Int(s.raw_width)
+        let pitch = linear ? Int(s.raw_pitch) / 8 : uncompressed == nil ? Int(s.raw_pitch) / 2 : Int(s.raw_width)
         guard width >= 2, height >= 2, top + height <= Int(s.raw_height), left + width <= Int(s.raw_width),
               pitch >= Int(s.raw_width) else {
             throw MediaFormatError.invalidImage("inconsistent raw geometry \(width)×\(height) in \(s.raw_width)×\(s.raw_height)")
@@ -96,16 +113,31 @@ public enum RawFileReader {
         let crop = s.dng_version != 0 ? rawDirectory.flatMap { dngDefaultCrop($0, visible: visible) } : nil
         let cx = crop?.x ?? 0, cy = crop?.y ?? 0, w = crop?.width ?? width, h = crop?.height ?? height
 
-        // LibRaw's colour index per visible position: 0 R, 1 G, 2 B, 3 second G.
+        // LibRaw's colour index per visible position: 0 R, 1 G, 2 B, 3 second G (a linear image's channels, for its
+        // black levels; its `cfa` is unused).
         let index = { (row: Int, col: Int) in Int(libraw_COLOR(lr, Int32(row), Int32(col))) }
-        let tile = (0..<4).map { index(cy + $0 >> 1, cx + $0 & 1) }
-        let periodic = (0..<16).allSatisfy { index(cy + $0 >> 2, cx + $0 & 3) == tile[($0 >> 2 & 1) << 1 | ($0 & 1)] }
-        guard periodic, let cfa = CFAPattern.allCases.first(where: { $0.colors == tile.map { $0 == 3 ? 1 : $0 } }) else {
+        let tile = linear ? [0, 1, 2] : (0..<4).map { index(cy + $0 >> 1, cx + $0 & 1) }
+        let periodic = linear || (0..<16).allSatisfy { index(cy + $0 >> 2, cx + $0 & 3) == tile[($0 >> 2 & 1) << 1 | ($0 & 1)] }
+        guard periodic, let cfa = linear ? CFAPattern.rggb : CFAPattern.allCases.first(where: { $0.colors == tile.map { $0 == 3 ? 1 : $0 } }) else {
             throw MediaFormatError.unsupported("CFA layout \(tile) is not a 2×2 Bayer pattern")
         }
+        let channels = linear ? 3 : 1
 
         var mosaic: [UInt16]
-        if let uncompressed {
+        if linear {
+            let source = s.color4_image!
+            mosaic = [UInt16](unsafeUninitializedCapacity: w * h * 3) { out, initialized in
+                for y in 0..<h {
+                    let row = source + ((top + cy + y) * pitch + left + cx) * 4, o = out.baseAddress! + y * w * 3
+                    for x in 0..<w {
+                        o[3 * x] = row[4 * x]
+                        o[3 * x + 1] = row[4 * x + 1]
+                        o[3 * x + 2] = row[4 * x + 2]
+                    }
+                }
+                initialized = w * h * 3
+            }
+        } else if let uncompressed {
             mosaic = uncompressed.copy(from: bytes, top: top + cy, left: left + cx, width: w, height: h)
         } else {
             let source = s.raw_image!
@@ -122,9 +154,10 @@ public enum RawFileReader {
             mosaic.withUnsafeMutableBufferPointer { samples in
                 for y in 0..<h {
                     let rowDelta = deltas.rows[cy + y]
-                    for x in 0..<w {
-                        let value = Double(samples[y * w + x]) - rowDelta - deltas.columns[cx + x]
-                        samples[y * w + x] = UInt16(min(65_535, max(0, value.rounded())))
+                    for i in 0..<(w * channels) {
+                        let at = y * w * channels + i
+                        let value = Double(samples[at]) - rowDelta - deltas.columns[cx + i / channels]
+                        samples[at] = UInt16(min(65_535, max(0, value.rounded())))
                     }
                 }
             }
@@ -132,8 +165,8 @@ public enum RawFileReader {
 
         let cblack = withUnsafeBytes(of: s.cblack) { Array($0.bindMemory(to: UInt32.self)) }
         let pattern = withUnsafeBytes(of: s.cblack_pattern) { Array($0.bindMemory(to: UInt32.self)) }
-        let blackLevel: [Float] = (0..<4).map { i in
-            let row = cy + i >> 1, col = cx + i & 1
+        let blackLevel: [Float] = tile.indices.map { i in
+            let row = linear ? cy : cy + i >> 1, col = linear ? cx : cx + i & 1
             var b = Double(s.black) + Double(cblack[tile[i]])
             if s.cblack_rows > 0, s.cblack_cols > 0 {
                 b += Double(pattern[(row % Int(s.cblack_rows)) * Int(s.cblack_cols) + col % Int(s.cblack_cols)])
@@ -150,7 +183,7 @@ public enum RawFileReader {
         var matrix = Matrix3(rowMajor: (0..<9).map { Double(rgbCam[($0 / 3) * 4 + $0 % 3]) })
         if matrix.m.allSatisfy({ $0 == 0 }) { matrix = .identity }
 
-        var raw = RawImage(bayer: Raster(width: w, height: h, storage: mosaic), cfa: cfa,
+        var raw = RawImage(bayer: Raster(width: w, height: h, channels: channels, storage: mosaic), cfa: cfa,
                            bitDepth: min(16, max(1, Int(log2(Double(s.maximum) + 1).rounded(.up)))),
                            blackLevel: blackLevel, whiteLevel: Int(s.maximum),
                            asShotNeutral: 1 / multipliers, cameraToSRGB: matrix,

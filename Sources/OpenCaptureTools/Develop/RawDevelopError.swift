@@ -8,7 +8,7 @@ public enum RawDevelopError: DescribedError, Equatable, Sendable {
     case notRecognized(String)
     /// The data ends before the image is complete.
     case truncated
-    /// The file is valid but uses something OpenCapture does not develop (X-Trans, linear DNG, …).
+    /// The file is valid but uses something OpenCapture does not develop (X-Trans, Foveon, a Deflate-compressed DNG, …).
     case unsupported(String)
     /// A developer setting is out of range.
     case invalidSetting(String)

@@ -7,7 +7,10 @@ import MediaFormats
 ///
 /// LibRaw only reads the file: the undeveloped Bayer mosaic, black and white levels, CFA layout,
 /// as-shot neutral and colour matrix. Black level, white balance, demosaic, colour, noise reduction,
-/// sharpening and tone are OpenCapture's `ImageSignalProcessor`, the same path a capture takes, so a
+/// sharpening and tone are OpenCapture's `ImageSignalProcessor`, the same path a capture takes. A linear DNG
+/// (LinearRaw: camera RGB already demosaiced — Apple ProRAW, Adobe DNG Converter's linear option, PiDNG's and
+/// tifffile's) goes through the same stages without the demosaic: its black and white levels, AsShotNeutral,
+/// colour matrix, BaselineExposure, lens opcodes, orientation and EXIF are used as a mosaic's are. So a
 /// DNG written by OpenCapture develops to the photo the camera would have produced (with
 /// `sharpening = 0.5`, the camera's look; the default 0 renders faithfully, as LibRaw does).
 /// Orientation is recorded in the output's metadata, never applied to the pixels.
@@ -25,8 +28,8 @@ public struct RawDeveloper: Sendable {
 
     public init() {}
 
-    /// Reads any camera raw or DNG through LibRaw, develops the *mosaic* with OpenCapture's own pipeline
-    /// (not LibRaw's), encodes.
+    /// Reads any camera raw or DNG (Bayer or linear) through LibRaw, develops the *mosaic* (or a linear DNG's camera
+    /// RGB) with OpenCapture's own pipeline (not LibRaw's), encodes.
     public func develop(contentsOf url: URL, as format: DevelopedFileFormat) throws -> DevelopedPhoto {
         try photo(prepare(bytes: Self.readFile(url)), as: format)
     }
@@ -167,7 +170,7 @@ public struct RawDeveloper: Sendable {
 
     static func read(_ bytes: [UInt8]) throws -> (RawImage, RawFileInfo) {
         do {
-            return try RawFileReader.read(bytes: bytes)
+            return try RawFileReader.read(bytes: bytes, acceptingLinear: true)
         } catch let error as MediaFormatError {
             switch error {
             case .truncated: throw RawDevelopError.truncated
@@ -185,7 +188,7 @@ public struct RawDeveloper: Sendable {
         return RawPhotoInfo(make: file.make, model: file.model, iso: file.iso, exposureTime: file.exposureTime,
                             fNumber: file.fNumber, focalLength: file.focalLength, captureDate: file.timestamp,
                             orientation: file.orientation, dngVersion: version,
-                            sensorWidth: raw.width, sensorHeight: raw.height, cfaPattern: raw.cfa.rawValue.uppercased(),
+                            sensorWidth: raw.width, sensorHeight: raw.height, cfaPattern: raw.isLinear ? "linear" : raw.cfa.rawValue.uppercased(),
                             bitDepth: raw.bitDepth, blackLevel: raw.blackLevel.map(Double.init), whiteLevel: raw.whiteLevel,
                             asShotNeutral: [n.x, n.y, n.z])
     }

@@ -17,10 +17,10 @@ public struct RawPhotoInfo: Sendable, Equatable {
     public var orientation: Int
     /// "1.4.0.0" for a DNG, nil for other raw formats.
     public var dngVersion: String?
-    /// Visible mosaic size.
+    /// Visible mosaic size (a linear DNG's image size).
     public var sensorWidth: Int
     public var sensorHeight: Int
-    /// "RGGB", "BGGR", "GRBG" or "GBRG".
+    /// "RGGB", "BGGR", "GRBG" or "GBRG"; "linear" for a linear DNG (camera RGB, no mosaic).
     public var cfaPattern: String
     public var bitDepth: Int
     public var blackLevel: [Double]
