@@ -98,6 +98,15 @@ static inline int ocj_decoder_start_rgb(ocj_decoder *dec) {
     return 0;
 }
 
+/// Starts decompression of a CMYK or YCCK JPEG to interleaved 8-bit CMYK (libjpeg turns YCCK into CMYK; the values
+/// come as stored: Adobe's files, those with an APP14 marker, store them inverted). Returns 0 on success.
+static inline int ocj_decoder_start_cmyk(ocj_decoder *dec) {
+    if (setjmp(dec->err.jump)) return 1;
+    dec->cinfo.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&dec->cinfo);
+    return 0;
+}
+
 /// Reads all scanlines into `pixels` (output_height rows of `stride` bytes) and finishes.
 static inline int ocj_decoder_read_all(ocj_decoder *dec, unsigned char *pixels, size_t stride) {
     if (setjmp(dec->err.jump)) return 1;
@@ -174,6 +183,8 @@ typedef struct ocj_encode_params {
     int restart_in_rows;   // a restart marker after every this many MCU rows (0: none)
     const unsigned char *app1; unsigned int app1_length;   // APP1 payload or NULL
     const unsigned char *icc;  unsigned int icc_length;    // ICC profile or NULL
+    int cmyk;              // 0: as `channels` says; 1: 4-channel CMYK coded as CMYK; 2: coded as YCCK (tests' files)
+    int adobe_marker;      // with `cmyk`: write Adobe's APP14 marker (whose readers take the values as inverted)
 } ocj_encode_params;
 
 /// Encodes `pixels` into dec->dest.buffer (malloc'd; take ownership or free with
@@ -203,7 +214,12 @@ static inline int ocj_encode(ocj_encoder *enc, const unsigned char *pixels, cons
     enc->cinfo.optimize_coding = p->optimize_coding ? TRUE : FALSE;
     enc->cinfo.write_JFIF_header = p->write_jfif ? TRUE : FALSE;
     enc->cinfo.restart_in_rows = p->restart_in_rows;
-    if (p->channels != 1) {
+    if (p->cmyk) {
+        enc->cinfo.in_color_space = JCS_CMYK;
+        enc->cinfo.input_components = 4;
+        jpeg_set_colorspace(&enc->cinfo, p->cmyk == 2 ? JCS_YCCK : JCS_CMYK);
+        enc->cinfo.write_Adobe_marker = p->adobe_marker ? TRUE : FALSE;
+    } else if (p->channels != 1) {
         int h = p->subsampling == 0 ? 1 : 2;
         int v = p->subsampling == 2 ? 2 : 1;
         enc->cinfo.comp_info[0].h_samp_factor = h;

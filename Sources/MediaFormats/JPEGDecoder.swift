@@ -6,33 +6,53 @@ import Foundation
 /// corrupt-data warnings (premature end, bad Huffman code, lost sync) are treated as errors
 /// rather than silently grey-filled; benign warnings (extraneous bytes) are tolerated.
 public enum JPEGDecoder {
-    /// Decodes to 3-channel 8-bit RGB (grayscale JPEGs are expanded).
+    /// Decodes to 3-channel 8-bit RGB (grayscale JPEGs are expanded). A CMYK or YCCK JPEG (a print workflow's, or
+    /// ImageMagick's `-colorspace CMYK`) is read as CMYK through libjpeg-turbo — which turns YCCK into CMYK — and shown
+    /// as browsers, ImageMagick and Pillow show one without an ICC profile: R = 255·(1 − C)(1 − K), and so on, the
+    /// values taken as inverted (R = C·K / 255) when Adobe's APP14 marker is there, as Photoshop writes them.
     public static func decode(_ data: Data) throws -> Raster<UInt8> {
         try withDecoder(data) { decoder in
             let cs = decoder.pointee.cinfo.jpeg_color_space
-            guard cs != JCS_CMYK, cs != JCS_YCCK else {
-                throw MediaFormatError.unsupported("CMYK/YCCK JPEG")
-            }
+            let cmyk = cs == JCS_CMYK || cs == JCS_YCCK
             // The frame header's dimensions, checked before libjpeg allocates anything for the scan.
             try ImageLimits.check(width: Int(decoder.pointee.cinfo.image_width), height: Int(decoder.pointee.cinfo.image_height),
                                   format: "JPEG")
-            guard ocj_decoder_start_rgb(decoder) == 0 else { throw error(decoder) }
+            guard (cmyk ? ocj_decoder_start_cmyk(decoder) : ocj_decoder_start_rgb(decoder)) == 0 else { throw error(decoder) }
             let width = Int(decoder.pointee.cinfo.output_width)
             let height = Int(decoder.pointee.cinfo.output_height)
-            let count = try ImageLimits.check(width: width, height: height, format: "JPEG") * 3
+            let pixels = try ImageLimits.check(width: width, height: height, format: "JPEG")
+            let channels = cmyk ? 4 : 3
             var status: Int32 = 0
-            let storage = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                status = ocj_decoder_read_all(decoder, buffer.baseAddress, width * 3)
+            var storage = [UInt8](unsafeUninitializedCapacity: pixels * channels) { buffer, initialized in
+                status = ocj_decoder_read_all(decoder, buffer.baseAddress, width * channels)
                 if status == 0 {
-                    initialized = count
+                    initialized = pixels * channels
                 } else {
                     initialized = 0
                 }
             }
             guard status == 0 else { throw error(decoder) }
             if decoder.pointee.err.corrupt_warnings > 0 { throw error(decoder) }
+            if cmyk { rgb(fromCMYK: &storage, pixels: pixels, inverted: decoder.pointee.cinfo.saw_Adobe_marker != 0) }
             return Raster(width: width, height: height, channels: 3, storage: storage)
         }
+    }
+
+    /// Interleaved CMYK turned into RGB in place (the first `3 · pixels` bytes), then cut to them: the conversion
+    /// browsers make without an ICC profile. `inverted`: the values are stored as 255 − ink (Adobe's APP14 convention).
+    static func rgb(fromCMYK storage: inout [UInt8], pixels: Int, inverted: Bool) {
+        storage.withUnsafeMutableBufferPointer { buffer in
+            // Forward in place: pixel p's four bytes are read before its three, which end at or before them, are written.
+            for p in 0..<pixels {
+                var c = Int(buffer[4 * p]), m = Int(buffer[4 * p + 1]), y = Int(buffer[4 * p + 2]), k = Int(buffer[4 * p + 3])
+                if !inverted { (c, m, y, k) = (255 - c, 255 - m, 255 - y, 255 - k) }
+                // Here each value is 255 − ink: R = 255·(1 − C)(1 − K) = c·k / 255, rounded.
+                buffer[3 * p] = UInt8((c * k + 127) / 255)
+                buffer[3 * p + 1] = UInt8((m * k + 127) / 255)
+                buffer[3 * p + 2] = UInt8((y * k + 127) / 255)
+            }
+        }
+        storage.removeLast(pixels)
     }
 
     /// The image dimensions, from the header only.

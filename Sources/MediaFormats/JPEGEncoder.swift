@@ -146,4 +146,31 @@ public enum JPEGEncoder {
         }
         return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
     }
+
+    /// A CMYK JPEG of 4-channel `cmyk` (stored as given), coded as CMYK or, with `ycck`, as YCCK, with or without
+    /// Adobe's APP14 marker — the files print workflows and ImageMagick write, for tests of their decoding.
+    package static func encodeCMYK(_ cmyk: Raster<UInt8>, quality: Int = 95, ycck: Bool = false, adobeMarker: Bool = true) throws -> Data {
+        precondition(cmyk.channels == 4, "CMYK needs four channels")
+        let encoder = UnsafeMutablePointer<ocj_encoder>.allocate(capacity: 1)
+        encoder.initialize(to: ocj_encoder())
+        defer {
+            ocj_encoder_destroy(encoder)
+            encoder.deallocate()
+        }
+        let status = cmyk.storage.withUnsafeBufferPointer { pixels in
+            var params = ocj_encode_params()
+            params.width = Int32(cmyk.width)
+            params.height = Int32(cmyk.height)
+            params.channels = 4
+            params.stride = cmyk.rowStride
+            params.quality = Int32(quality)
+            params.cmyk = ycck ? 2 : 1
+            params.adobe_marker = adobeMarker ? 1 : 0
+            return ocj_encode(encoder, pixels.baseAddress, &params)
+        }
+        guard status == 0 else { throw MediaFormatError.encoderFailed(JPEGSegments.message(&encoder.pointee.err.message)) }
+        var size = 0
+        guard let buffer = ocj_encoder_take_buffer(encoder, &size) else { throw MediaFormatError.encoderFailed("no output") }
+        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+    }
 }

@@ -5,7 +5,7 @@ import CaptureCore
 public enum MediaFormatError: DescribedError, Equatable, Sendable {
     /// The input is not a valid image of the expected kind (bad signature, corrupt stream).
     case invalidImage(String)
-    /// The input is valid but uses a feature this module does not handle (e.g. CMYK JPEG).
+    /// The input is valid but uses a feature this module does not handle (e.g. a BigTIFF raw file).
     case unsupported(String)
     /// The underlying encoder reported a failure.
     case encoderFailed(String)
