@@ -120,8 +120,8 @@ struct PreparedAsset: Sendable {
 
     /// Throws unless the image is whole, as MediaFormats' readers see it: a JPEG's image data through its end marker
     /// and enough of it for the frame its header claims, a PNG's chunks through IEND, a TIFF's or DNG's directories and
-    /// their strips or tiles inside the file, a HEIF's boxes inside the file. (Other camera raws are checked only as the
-    /// primary photo, whose size LibRaw reads.)
+    /// their strips or tiles inside the file, a HEIF's boxes inside the file, a DNG or camera raw read by LibRaw as
+    /// `RawFileReader` reads it for developing.
     static func checkWhole(image data: Data, kind: FileKind, label: String) throws {
         switch kind == .jpeg ? JPEGSegments.imageDataProblem(in: data) : nil {
         case .cutShort?: throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
@@ -144,6 +144,14 @@ struct PreparedAsset: Sendable {
             }
         } catch {
             throw PHPhotosError(.invalidResource, "\(label) is a damaged \(kind.rawValue): \(error)")
+        }
+        // A DNG or camera raw must read as `develop` and the studio read it — LibRaw opens it and unpacks its mosaic —
+        // as Photos imports only the raws it can read: a whole file LibRaw does not take (a 2×2 DNG, a short tile
+        // table, a linear or Deflate-compressed DNG) would otherwise be stored and never shown.
+        if kind == .dng || kind == .cameraRaw {
+            do { _ = try RawFileReader.read(data) } catch {
+                throw PHPhotosError(.invalidResource, "\(label) is a \(kind.rawValue) that cannot be read: \(error)")
+            }
         }
     }
 

@@ -126,6 +126,30 @@ struct LibraryCommandTests {
         #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 1)
     }
 
+    /// A DNG LibRaw cannot read (a 2×2 one, one whose tile table is short) is left out as any unreadable file is — one
+    /// line naming it and why, the rest imported, exit status 1 — where it was imported and never shown.
+    @Test func aDNGLibRawCannotReadIsLeftOut() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Photos").path
+        let good = try Self.photo(6, in: folder, name: "good.jpg")
+        let files = try [("tiny.dng", UnreadableDNGFixture.tiny()), ("tiles.dng", UnreadableDNGFixture.shortTileTable()),
+                         ("ramp.dng", UnreadableDNGFixture.dng(width: 48, height: 32))].map { name, data -> URL in
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            return url
+        }
+        let result = try OpenCaptureBinary.tool.run(["library", "import", good.path] + files.map(\.path) + ["--library", library])
+        #expect(result.status == 1)
+        for name in ["tiny.dng", "tiles.dng"] {
+            #expect(result.errorOutput.contains("\(name) not imported: ") && result.errorOutput.contains("\(name)) is a DNG that cannot be read: "),
+                    "\(result.errorOutput)")
+        }
+        #expect(!result.errorOutput.contains("ramp.dng"), "\(result.errorOutput)")
+        #expect(result.output.contains("imported 2 assets into") && result.output.contains("left out 2"), "\(result.output)")
+        #expect(Self.storedFiles(URL(fileURLWithPath: library)) == 2)
+    }
+
     /// Two photos of one name (an export's HEIC and JPEG of different shots) are two assets: the second was dropped
     /// without a word; a movie of the still's name that is not its Live Photo movie is a video of its own, said.
     @Test func filesOfOneNameThatDoNotBelongTogetherAreAllImported() throws {

@@ -57,6 +57,27 @@ import Testing
         #expect(library.fetchAssets().count == 4)
     }
 
+    /// A DNG LibRaw cannot read — a 2×2 one, one whose tile table is short — is refused as Photos refuses a raw it
+    /// cannot read, naming the file and why, whether it is the photo or a JPEG's RAW: it was stored, whole as a TIFF,
+    /// and then never shown (the studio's thumbnail and developed view failed). A readable DNG is still saved.
+    @Test func dngsLibRawCannotReadAreRefused() throws {
+        let (library, folder) = try PhotoFixtures.library()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try PhotoFixtures.jpeg(seed: 5)
+        for (name, dng) in [("tiny.dng", try UnreadableDNGFixture.tiny()), ("short-tiles.dng", try UnreadableDNGFixture.shortTileTable())] {
+            #expect(throws: (any Error).self, "\(name) reads") { try RawFileReader.read(dng) }
+            for resources in [[(PHAssetResourceType.photo, name, dng)], [(.photo, "raw.jpg", photo), (.alternatePhoto, name, dng)]] {
+                let error = try Self.refusal(resources, in: folder, library: library)
+                #expect(error?.code == .invalidResource && error?.reason.contains("\(name)) is a DNG that cannot be read: ") == true,
+                        "\(resources.map(\.1)): \(String(describing: error))")
+            }
+        }
+        #expect(library.fetchAssets().count == 0 && PhotoFixtures.storedFiles(library).isEmpty)
+        let tiled = try UnreadableDNGFixture.dng(width: 600, height: 24, compression: .losslessJPEG)
+        #expect(try Self.refusal([(.photo, "whole.dng", try PhotoFixtures.dng())], in: folder, library: library) == nil)
+        #expect(try Self.refusal([(.photo, "tiled.dng", tiled)], in: folder, library: library) == nil)
+    }
+
     /// A JPEG whose frame header claims far more pixels than its image data can hold (65500×65500, or 256×192, over a
     /// 64×48 picture's data) is a damaged file: refused naming the size it claims, not stored with it. A real photo of
     /// one flat colour — the least data a frame can take — is saved at its size.
