@@ -17,6 +17,22 @@ enum StudioMedia {
         return try read(resource)
     }
 
+    /// Runs `body`, whose refusal (a 4xx or 5xx `StudioError`) then names the file as the user knows it: the asset's
+    /// resource of `type` (its photo, or a video's movie, by default) by its original filename, said first and put in
+    /// place of the library's stored name (the SHA-256 of its bytes), which means nothing to the user.
+    static func naming<T>(_ asset: PHAsset, _ type: PHAssetResourceType? = nil, _ body: () throws -> T) throws -> T {
+        let type = type ?? (asset.mediaType == .video ? .video : .photo)
+        do { return try body() } catch let error as StudioError {
+            guard let resource = PHAssetResource.assetResources(for: asset).first(where: { $0.type == type }) else { throw error }
+            throw error.naming(resource)
+        }
+    }
+
+    /// `body` for one resource, its refusal naming the resource's original file (see above).
+    static func naming<T>(_ resource: PHAssetResource, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as StudioError { throw error.naming(resource) }
+    }
+
     static func read(_ resource: PHAssetResource) throws -> Data {
         do { return try PHAssetResourceManager.default().data(for: resource) } catch { throw StudioError(status: 500, "\(error)") }
     }

@@ -88,29 +88,37 @@ public struct StudioServer: Sendable {
         router.post("/api/capture") { request, context in try await capture(request, context: context) }
         router.post("/api/mode") { request, _ in try await selectMode(request) }
         router.get("/api/assets/:id/thumbnail.jpg") { _, context in
-            StudioServer.data(try StudioServer.picture(of: try asset(context), maxSide: 360), type: "image/jpeg")
+            let asset = try asset(context)
+            return StudioServer.data(try StudioMedia.naming(asset) { try StudioServer.picture(of: asset, maxSide: 360) }, type: "image/jpeg")
         }
         router.get("/api/assets/:id/photo.jpg") { _, context in
-            StudioServer.data(try StudioServer.picture(of: try asset(context), maxSide: 2400), type: "image/jpeg")
+            let asset = try asset(context)
+            return StudioServer.data(try StudioMedia.naming(asset) { try StudioServer.picture(of: asset, maxSide: 2400) }, type: "image/jpeg")
         }
         router.get("/api/assets/:id/depth.png") { _, context in
-            StudioServer.data(try StudioMedia.depthPNG(try StudioMedia.data(of: try asset(context))), type: "image/png")
+            let asset = try asset(context)
+            return StudioServer.data(try StudioMedia.naming(asset) { try StudioMedia.depthPNG(try StudioMedia.data(of: asset)) }, type: "image/png")
         }
         router.get("/api/assets/:id/matte.png") { _, context in
-            StudioServer.data(try StudioMedia.mattePNG(try StudioMedia.data(of: try asset(context))), type: "image/png")
+            let asset = try asset(context)
+            return StudioServer.data(try StudioMedia.naming(asset) { try StudioMedia.mattePNG(try StudioMedia.data(of: asset)) }, type: "image/png")
         }
         router.get("/api/assets/:id/portrait.jpg") { _, context in
-            StudioServer.data(try StudioMedia.jpeg(try StudioMedia.portraitJPEG(try StudioMedia.data(of: try asset(context))), maxSide: 2400),
-                              type: "image/jpeg")
+            let asset = try asset(context)
+            return StudioServer.data(try StudioMedia.naming(asset) {
+                try StudioMedia.jpeg(try StudioMedia.portraitJPEG(try StudioMedia.data(of: asset)), maxSide: 2400)
+            }, type: "image/jpeg")
         }
         router.get("/api/assets/:id/developed.jpg") { _, context in
-            let raw = try StudioMedia.data(of: try asset(context), type: .alternatePhoto)
-            return StudioServer.data(try StudioMedia.jpeg(raw, maxSide: 2400), type: "image/jpeg")
+            let asset = try asset(context)
+            return StudioServer.data(try StudioMedia.naming(asset, .alternatePhoto) {
+                try StudioMedia.jpeg(try StudioMedia.data(of: asset, type: .alternatePhoto), maxSide: 2400)
+            }, type: "image/jpeg")
         }
         router.get("/api/assets/:id/info") { _, context in
             let asset = try asset(context)
             // A photo's facts, or a video's (an asset imported from a movie alone has no photo).
-            let primary = try StudioMedia.data(of: asset, type: asset.mediaType == .video ? .video : .photo)
+            let primary = try StudioMedia.naming(asset) { try StudioMedia.data(of: asset, type: asset.mediaType == .video ? .video : .photo) }
             return StudioServer.json(["asset": StudioServer.describe(asset, photo: primary), "facts": StudioMedia.facts(primary)])
         }
         router.get("/api/assets/:id/live.mov") { request, context in
@@ -118,14 +126,18 @@ public struct StudioServer: Sendable {
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .pairedVideo }) else {
                 throw StudioError(status: 404, "not a Live Photo")
             }
-            return try await StudioServer.ranged(movie, type: StudioMedia.mimeType(of: movie), request: request, context: context)
+            return try await StudioMedia.naming(movie) {
+                try await StudioServer.ranged(movie, type: StudioMedia.mimeType(of: movie), request: request, context: context)
+            }
         }
         router.get("/api/assets/:id/video.mov") { request, context in
             let asset = try asset(context)
             guard let movie = PHAssetResource.assetResources(for: asset).first(where: { $0.type == .video }) else {
                 throw StudioError(status: 404, "not a video")
             }
-            return try await StudioServer.ranged(movie, type: StudioMedia.mimeType(of: movie), request: request, context: context)
+            return try await StudioMedia.naming(movie) {
+                try await StudioServer.ranged(movie, type: StudioMedia.mimeType(of: movie), request: request, context: context)
+            }
         }
         router.get("/api/assets/:id/files/:index") { request, context in
             let asset = try asset(context)
@@ -133,7 +145,9 @@ public struct StudioServer: Sendable {
             guard let index = context.parameters.get("index", as: Int.self), resources.indices.contains(index) else {
                 throw StudioError(status: 404, "no such file")
             }
-            var response = try await StudioServer.ranged(resources[index], type: "application/octet-stream", request: request, context: context)
+            var response = try await StudioMedia.naming(resources[index]) {
+                try await StudioServer.ranged(resources[index], type: "application/octet-stream", request: request, context: context)
+            }
             response.headers[.contentDisposition] = "attachment; filename=\"\(StudioServer.downloadNames(resources)[index])\""
             return response
         }

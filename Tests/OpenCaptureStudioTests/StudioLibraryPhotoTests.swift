@@ -52,4 +52,49 @@ import Testing
         }
     }
 
+    /// A photo that does not decode is a 422 naming its file as imported (`broken.png`), not the library's stored name
+    /// (the SHA-256 of its bytes), which means nothing to the user.
+    @Test func aDecodeErrorNamesTheOriginalFile() async throws {
+        let studio = try await StudioServerTests.Running()
+        defer { studio.stop() }
+        let broken = try Self.pngWithHalfItsImageData(Raster<UInt8>(width: 64, height: 48, channels: 3, repeating: 90))
+        let ids = try Self.add([("broken.png", broken)], to: studio)
+        let asset = try #require(studio.server.library.fetchAssets(with: PHFetchOptions()).firstObject)
+        let resource = try #require(PHAssetResource.assetResources(for: asset).first)
+        let stored = try PHAssetResourceManager.default().fileURL(for: resource).deletingPathExtension().lastPathComponent
+        for path in ["thumbnail.jpg", "photo.jpg", "portrait.jpg"] {
+            let r = try await studio.request("/api/assets/\(ids[0])/\(path)")
+            let error = studio.json(r.body)["error"] as? String ?? ""
+            #expect(r.status >= 400 && r.type == "application/json", "\(path): \(r.status)")
+            #expect(error.contains("broken.png") && !error.contains(stored), "\(path): \(error)")
+        }
+    }
+
+    /// `image` as a PNG whose IDAT holds only the first half of its zlib stream (its CRC right): whole as a file, the
+    /// library takes it; its pixels do not decode.
+    static func pngWithHalfItsImageData(_ image: Raster<UInt8>) throws -> Data {
+        let png = [UInt8](try PNGCodec.encode(image))
+        var out = Array(png[0..<8]), offset = 8
+        while offset + 12 <= png.count {
+            let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = Array(png[offset + 4..<offset + 8])
+            var body = Array(png[offset + 8..<offset + 8 + length])
+            if type == Array("IDAT".utf8) { body = Array(body.prefix(body.count / 2)) }
+            let count = UInt32(body.count)
+            out += [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)] + type + body
+            let crc = crc32(type + body)
+            out += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+            offset += 12 + length
+        }
+        return Data(out)
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
 }

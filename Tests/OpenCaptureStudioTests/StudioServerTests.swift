@@ -337,6 +337,12 @@ import Testing
         let refused = try await studio.request("/api/assets/\(ids[1])/thumbnail.jpg")
         #expect(refused.status == 422 && refused.type == "application/json")
         #expect((studio.json(refused.body)["error"] as? String)?.contains("the video cannot be decoded") == true, "\(studio.json(refused.body))")
+        // The movie named as imported, not by the library's stored (SHA-256) name.
+        let stored = try #require((0..<2).lazy.flatMap { PHAssetResource.assetResources(for: studio.server.library.fetchAssets().object(at: $0)) }
+            .first { $0.originalFilename == "broken.mov" })
+        let storedName = try PHAssetResourceManager.default().fileURL(for: stored).deletingPathExtension().lastPathComponent
+        let why = studio.json(refused.body)["error"] as? String ?? ""
+        #expect(why.contains("broken.mov") && !why.contains(storedName), "\(why)")
         #expect(try await studio.request("/api/state").status == 200)
     }
 
