@@ -8,31 +8,48 @@ public enum HEIFDecoder {
     /// as coded (`applyingTransformations` false: without `irot`/`imir`, in the geometry its auxiliary
     /// depth and matte images share). The file's box structure is parsed first: truncated files and
     /// primary images over `ImageLimits` are refused before libheif allocates anything.
-    public static func decode(_ data: Data, applyingTransformations: Bool = true) throws -> Raster<UInt8> {
+    /// An alpha plane is handled as `transparency` says: dropped by default, as a JPEG-minded reader drops it.
+    public static func decode(_ data: Data, applyingTransformations: Bool = true, transparency: Transparency = .ignored) throws -> Raster<UInt8> {
         try HEIFStructure.parse(data).checkDecodable()
         return try withPrimaryImage(data) { _, handle in
             var image: OpaquePointer?
             let options = heif_decoding_options_alloc()
             defer { heif_decoding_options_free(options) }
             options?.pointee.ignore_transformations = applyingTransformations ? 0 : 1
-            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options))
+            let alpha = transparency != .ignored && heif_image_handle_has_alpha_channel(handle) != 0
+            try check(heif_decode_image(handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                        options))
             guard let image else { throw MediaFormatError.decoderFailed("libheif returned no image") }
             defer { heif_image_release(image) }
             let width = Int(heif_image_get_width(image, heif_channel_interleaved))
             let height = Int(heif_image_get_height(image, heif_channel_interleaved))
             var stride: Int32 = 0
             try ImageLimits.check(width: width, height: height, format: "HEIF image")
+            let channels = alpha ? 4 : 3
             guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-                  Int(stride) >= width * 3 else {
+                  Int(stride) >= width * channels else {
                 throw MediaFormatError.decoderFailed("libheif returned no RGB plane")
             }
-            var raster = Raster<UInt8>(width: width, height: height, channels: 3)
-            raster.storage.withUnsafeMutableBytes { out in
+            var storage = [UInt8](repeating: 0, count: width * height * channels)
+            storage.withUnsafeMutableBytes { out in
                 for y in 0..<height {
-                    memcpy(out.baseAddress! + y * width * 3, plane + y * Int(stride), width * 3)
+                    memcpy(out.baseAddress! + y * width * channels, plane + y * Int(stride), width * channels)
                 }
             }
-            return raster
+            if alpha {
+                if heif_image_is_premultiplied_alpha(image) != 0 { unpremultiply(&storage) }
+                try transparency.rgb(fromRGBA: &storage, pixels: width * height, format: "HEIF image")
+            }
+            return Raster(width: width, height: height, channels: 3, storage: storage)
+        }
+    }
+
+    /// Premultiplied RGBA made straight (a colour over alpha 0 stays 0).
+    private static func unpremultiply(_ rgba: inout [UInt8]) {
+        for p in stride(from: 0, to: rgba.count, by: 4) {
+            let a = Int(rgba[p + 3])
+            guard a > 0, a < 255 else { continue }
+            for c in 0..<3 { rgba[p + c] = UInt8(min(255, (Int(rgba[p + c]) * 255 + a / 2) / a)) }
         }
     }
 

@@ -7,10 +7,15 @@ import Foundation
 public enum PNGCodec {
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// Decodes to 8-bit RGB: palette and gray are expanded, alpha is dropped (colour values
-    /// kept as stored), 16-bit samples are reduced to 8. With `refusingTransparency`, an image with any pixel less
-    /// than opaque throws `.unsupported` instead (its dropped alpha would show what was meant to be hidden).
+    /// Decodes to 8-bit RGB: palette and gray are expanded, 16-bit samples are reduced to 8, and alpha is dropped (colour
+    /// values kept as stored). With `refusingTransparency`, an image with any pixel less than opaque throws
+    /// `.unsupported` instead (its dropped alpha would show what was meant to be hidden).
     public static func decode(_ data: Data, refusingTransparency: Bool = false) throws -> Raster<UInt8> {
+        try decode(data, transparency: refusingTransparency ? .refused : .ignored)
+    }
+
+    /// Decodes to 8-bit RGB, its alpha (a colour type with alpha, or tRNS) handled as `transparency` says.
+    public static func decode(_ data: Data, transparency: Transparency) throws -> Raster<UInt8> {
         guard data.count >= 8, data.prefix(8).elementsEqual(signature) else {
             if !data.isEmpty, data.count < 8, signature.starts(with: data) { throw MediaFormatError.truncated }
             throw MediaFormatError.invalidImage("not a PNG (bad signature)")
@@ -39,23 +44,8 @@ public enum PNGCodec {
         }
         guard finished != 0 else { throw failure(&image, decoding: true) }
         guard hasAlpha else { return Raster(width: width, height: height, channels: 3, storage: pixels) }
-        if refusingTransparency {
-            let transparent = stride(from: 3, to: pixels.count, by: 4).reduce(0) { $0 + (pixels[$1] < 255 ? 1 : 0) }
-            if transparent > 0 {
-                throw MediaFormatError.unsupported("a PNG with transparent pixels (\(transparent) of \(width * height) are not opaque)")
-            }
-        }
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        rgb.withUnsafeMutableBufferPointer { dst in
-            pixels.withUnsafeBufferPointer { src in
-                for p in 0..<(width * height) {
-                    dst[3 * p] = src[4 * p]
-                    dst[3 * p + 1] = src[4 * p + 1]
-                    dst[3 * p + 2] = src[4 * p + 2]
-                }
-            }
-        }
-        return Raster(width: width, height: height, channels: 3, storage: rgb)
+        try transparency.rgb(fromRGBA: &pixels, pixels: width * height, format: "PNG")
+        return Raster(width: width, height: height, channels: 3, storage: pixels)
     }
 
     /// `image` as PNG (8-bit grey, RGB or RGBA) and, with `exif`, its EXIF (orientation, dates, camera) in an `eXIf`

@@ -59,9 +59,11 @@ enum StudioMedia {
         do {
             switch FileKind.of(data) {
             case .jpeg: return (try JPEGDecoder.decode(data), orientation(of: data))
-            case .png: return (try PNGCodec.decode(data), orientation(of: data))
+            // A transparent PNG or HEIC shows over white, as a page and a photo viewer's thumbnail show it (a JPEG has no
+            // alpha; dropping it would show the colours stored under what is hidden, often black).
+            case .png: return (try PNGCodec.decode(data, transparency: .overWhite), orientation(of: data))
             case .tiff: return (try TIFFCodec.decode(data), orientation(of: data))
-            case .heif: return (try HEIFDecoder.decode(data), 1)
+            case .heif: return (try HEIFDecoder.decode(data, transparency: .overWhite), 1)
             // The developed JPEG carries the raw's orientation in its EXIF, its pixels as the sensor read them.
             case .dng, .cameraRaw: return try storedPixels(try RawDeveloper().develop(data, as: .jpeg).data)
             default: throw StudioError(status: 415, "not an image the studio can show")

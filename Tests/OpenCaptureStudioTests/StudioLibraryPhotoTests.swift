@@ -52,6 +52,25 @@ import Testing
         }
     }
 
+    /// A transparent PNG's thumbnail shows it over white, as a page shows it: its hidden pixels (stored black here) were
+    /// shown, as the alpha was dropped.
+    @Test func aTransparentPNGShowsOverWhite() async throws {
+        let studio = try await StudioServerTests.Running()
+        defer { studio.stop() }
+        var rgba = Raster<UInt8>(width: 64, height: 48, channels: 4)
+        for y in 0..<48 { for x in 0..<64 {
+            let pixel: [UInt8] = x < 32 ? [0, 0, 0, 0] : [200, 40, 40, 255]
+            for c in 0..<4 { rgba[x, y, c] = pixel[c] }
+        } }
+        let ids = try Self.add([("sticker.png", try PNGCodec.encode(rgba))], to: studio)
+        let r = try await studio.request("/api/assets/\(ids[0])/thumbnail.jpg")
+        #expect(r.status == 200 && r.type == "image/jpeg")
+        let shown = try JPEGDecoder.decode(r.body)
+        let left = (0..<3).map { Int(shown[8, 24, $0]) }, right = (0..<3).map { Int(shown[56, 24, $0]) }
+        #expect(left.allSatisfy { $0 > 245 }, "transparent half: \(left)")
+        #expect(right[0] > 180 && right[1] < 70, "opaque half: \(right)")
+    }
+
     /// A photo that does not decode is a 422 naming its file as imported (`broken.png`), not the library's stored name
     /// (the SHA-256 of its bytes), which means nothing to the user.
     @Test func aDecodeErrorNamesTheOriginalFile() async throws {

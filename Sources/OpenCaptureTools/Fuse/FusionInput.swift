@@ -66,16 +66,17 @@ struct FusionInput {
         return input
     }
 
-    /// Decodes to 8-bit RGB and checks the result has the probed size; a PNG with transparent pixels is refused (a
-    /// bracket's frames are opaque photographs: what is transparent has no exposure to fuse).
+    /// Decodes to 8-bit RGB and checks the result has the probed size; a PNG or HEIC with transparent pixels is refused
+    /// alike (a bracket's frames are opaque photographs: what is transparent has no exposure to fuse; an alpha channel
+    /// opaque everywhere is read).
     func decode() throws -> Raster<UInt8> {
         let image: Raster<UInt8>
         do {
             switch kind {
             case .jpeg: image = try JPEGDecoder.decode(data)
-            case .png: image = try PNGCodec.decode(data, refusingTransparency: true)
+            case .png: image = try PNGCodec.decode(data, transparency: .refused)
             case .tiff: image = try TIFFCodec.decode(data)
-            case .heif: image = try HEIFDecoder.decode(data)
+            case .heif: image = try HEIFDecoder.decode(data, transparency: .refused)
             case .raw: image = ImageSignalProcessor().process(try raw ?? RawFileReader.read(data).raw)
             }
         } catch let error as MediaFormatError {

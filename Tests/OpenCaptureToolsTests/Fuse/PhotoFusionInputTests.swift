@@ -106,6 +106,37 @@ import Testing
         #expect(try ExifReader.read(jpeg: fused).sensingMethod == nil)
     }
 
+    /// A HEIC with transparent pixels is refused as a PNG is, in the same words (its alpha plane was dropped without a
+    /// word, what it hid fused in, while the PNG was refused).
+    @Test(.enabled(if: ExternalTool.heifEnc.isInstalled, "heif-enc not installed"))
+    func transparentHEICsAreRefusedAsPNGsAre() throws {
+        let folder = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = Self.bracket()
+        var holed = Raster<UInt8>(width: 64, height: 48, channels: 4)
+        for y in 0..<48 { for x in 0..<64 {
+            for c in 0..<3 { holed[x, y, c] = frames[1][x, y, c] }
+            holed[x, y, 3] = x < 16 && y < 16 ? 0 : 255
+        } }
+        let pngs = try [PNGCodec.encode(frames[0]), PNGCodec.encode(holed), PNGCodec.encode(frames[2])]
+        let heics = try pngs.enumerated().map { index, png -> Data in
+            let input = folder.appendingPathComponent("\(index).png"), output = folder.appendingPathComponent("\(index).heic")
+            try png.write(to: input)
+            let run = try ExternalTool.heifEnc.run(["-L", input.path, "-o", output.path])
+            try #require(run.status == 0, "\(run.errorOutput)")
+            return try Data(contentsOf: output)
+        }
+        #expect(try HEIFDecoder.decode(heics[1]).channels == 3)   // read elsewhere with its alpha dropped, as before
+        let refusal = #expect(throws: MediaFormatError.self) { try HEIFDecoder.decode(heics[1], transparency: .refused) }
+        #expect(refusal?.description.hasPrefix("unsupported: a HEIF image with transparent pixels (256 of 3072") == true, "\(String(describing: refusal))")
+        do {
+            _ = try PhotoFusion().fuse(fileData: heics)
+            Issue.record("a transparent HEIC was fused")
+        } catch let PhotoFusionError.unreadable(name, reason) {
+            #expect(name == "image 2" && reason.hasPrefix("unsupported: a HEIF image with transparent pixels ("), "\(reason)")
+        }
+    }
+
     @Test func pngsWithADisplayP3ProfileGiveDisplayP3Outputs() throws {
         let profile = ICCProfile.data(for: .displayP3)
         let files = try Self.bracket().map { image -> Data in
