@@ -33,6 +33,8 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
     private var nextDue = -Double.infinity
     private var delivered = 0
     private var dropped = 0
+    /// A data output synchronizer's hook (see `AVCaptureOutput.attachSynchronizer`).
+    private var synchronizer: SynchronizerSink?
 
     public override init() { super.init() }
 
@@ -91,14 +93,28 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
         lock.withLock { subscription = (stream, token) }
     }
 
+    override var acceptsSynchronizer: Bool { true }
+
+    override func attachSynchronizer(_ sink: SynchronizerSink?) -> Bool {
+        lock.withLock { synchronizer = sink }
+        return true
+    }
+
     private func receive(_ frame: StreamFrame, from stream: FrameStream, delivery: DepthDelivery, interval: Double,
                          placeholder: AVDepthData?) {
         lock.lock()
-        // A disabled connection (`isEnabled` false) carries no data to its output, as on iOS.
-        guard let delegate = _delegate, let queue = _queue, let connection = connections.first, connection.isEnabled,
-              subscription?.stream === stream else { lock.unlock(); return }
-        // Not this frame's turn at the depth rate (half a video frame of slack for clock jitter).
-        guard frame.time >= nextDue - frame.duration / 2 else { lock.unlock(); return }
+        let sink = synchronizer
+        // Where the map goes: a synchronizer, else the delegate on its queue.
+        let routed: (delegate: CallbackTarget<any AVCaptureDepthDataOutputDelegate>, queue: DispatchQueue)?
+        if sink == nil, let delegate = _delegate, let queue = _queue { routed = (CallbackTarget(delegate), queue) } else { routed = nil }
+        // A disabled connection (`isEnabled` false) carries no data to its output, as on iOS; not this frame's turn at
+        // the depth rate (half a video frame of slack for clock jitter): nothing for this frame.
+        guard sink != nil || routed != nil, let connection = connections.first, connection.isEnabled,
+              subscription?.stream === stream, frame.time >= nextDue - frame.duration / 2 else {
+            lock.unlock()
+            sink?(frame.time, nil)
+            return
+        }
         nextDue = frame.time + interval
         let limit = _discardsLate ? 1 : 2
         let reason: DataDroppedReason? = inFlight < limit ? nil : (_discardsLate ? .lateData : .outOfBuffers)
@@ -107,7 +123,30 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
         lock.unlock()
 
         let timestamp = CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000)
-        let target = CallbackTarget(delegate)
+        if let sink {
+            if let reason {
+                sink(frame.time, placeholder.map { AVCaptureSynchronizedDepthData(depthData: $0, timestamp: timestamp, droppedReason: reason) })
+                return
+            }
+            worker.async { [weak self] in
+                guard let self else { return }
+                let result = self.measure(frame, stream: stream, delivery: delivery, filtered: filtered, connection: connection)
+                switch result {
+                case .success(let data):
+                    self.lock.withLock { self.delivered += 1; self.inFlight -= 1 }
+                    sink(frame.time, AVCaptureSynchronizedDepthData(depthData: data, timestamp: timestamp, droppedReason: .none))
+                case .failure(let error):
+                    DeviceDiagnostics.report(error)
+                    self.lock.withLock { self.dropped += 1; self.inFlight -= 1 }
+                    sink(frame.time, placeholder.map {
+                        AVCaptureSynchronizedDepthData(depthData: $0, timestamp: timestamp, droppedReason: .discontinuity)
+                    })
+                }
+            }
+            return
+        }
+        guard let routed else { return }
+        let (target, queue) = routed
         if let reason {
             queue.async { [weak self] in
                 guard let self, let placeholder else { return }
@@ -117,18 +156,7 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
         }
         worker.async { [weak self] in
             guard let self else { return }
-            let result: Result<AVDepthData, Error> = Result {
-                let measurer = try self.measurer(for: stream, device: stream.configuration.device, delivery: delivery, frame: frame)
-                let map = try measurer.measure(frame, filtered: filtered)
-                guard let data = AVDepthData(depthMap: map, pixelFormat: delivery.pixelFormat.rawValue) else {
-                    throw DepthDataError.unsupportedDepthDataType(delivery.pixelFormat.rawValue)
-                }
-                // A mirrored connection (the front camera's, by default) mirrors its maps as the video data output
-                // mirrors its frames, so the two stay registered: about the vertical axis of the picture as shown.
-                guard connection.isVideoMirrored else { return data }
-                let acrossRows = PixelBuffer.mirrorsTopToBottom(turnedBy: Int(connection.videoRotationAngle))
-                return data.applyingExifOrientation(acrossRows ? .downMirrored : .upMirrored)
-            }
+            let result = self.measure(frame, stream: stream, delivery: delivery, filtered: filtered, connection: connection)
             queue.async { [weak self] in
                 guard let self else { return }
                 switch result {
@@ -145,6 +173,24 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
                 }
                 self.lock.withLock { self.inFlight -= 1 }
             }
+        }
+    }
+
+    /// Measures `frame`'s map (on the worker) as delivered: in the delivery's type and size, mirrored as the
+    /// connection mirrors.
+    private func measure(_ frame: StreamFrame, stream: FrameStream, delivery: DepthDelivery, filtered: Bool,
+                         connection: AVCaptureConnection) -> Result<AVDepthData, Error> {
+        Result {
+            let measurer = try measurer(for: stream, device: stream.configuration.device, delivery: delivery, frame: frame)
+            let map = try measurer.measure(frame, filtered: filtered)
+            guard let data = AVDepthData(depthMap: map, pixelFormat: delivery.pixelFormat.rawValue) else {
+                throw DepthDataError.unsupportedDepthDataType(delivery.pixelFormat.rawValue)
+            }
+            // A mirrored connection (the front camera's, by default) mirrors its maps as the video data output
+            // mirrors its frames, so the two stay registered: about the vertical axis of the picture as shown.
+            guard connection.isVideoMirrored else { return data }
+            let acrossRows = PixelBuffer.mirrorsTopToBottom(turnedBy: Int(connection.videoRotationAngle))
+            return data.applyingExifOrientation(acrossRows ? .downMirrored : .upMirrored)
         }
     }
 

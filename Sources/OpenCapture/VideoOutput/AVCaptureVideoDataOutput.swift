@@ -24,6 +24,8 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
     /// Frames handed to the delegate and frames dropped because it was busy (for tests and benchmarks).
     private var delivered = 0
     private var dropped = 0
+    /// A data output synchronizer's hook (see `AVCaptureOutput.attachSynchronizer`).
+    private var synchronizer: SynchronizerSink?
 
     public override init() { super.init() }
 
@@ -98,22 +100,36 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
         lock.withLock { subscription = (stream, token) }
     }
 
+    override var acceptsSynchronizer: Bool { true }
+
+    override func attachSynchronizer(_ sink: SynchronizerSink?) -> Bool {
+        lock.withLock { synchronizer = sink }
+        return true
+    }
+
     private func receive(_ frame: StreamFrame) {
         lock.lock()
+        if let sink = synchronizer {
+            // Under a synchronizer: every frame goes to it (it drops late ones for its delegate), none to our delegate.
+            guard let connection = connections.first, connection.isEnabled, let pixels = frame.buffer(_pixelFormat) else {
+                lock.unlock()
+                sink(frame.time, nil)
+                return
+            }
+            delivered += 1
+            lock.unlock()
+            let buffer = sampleBuffer(pixels, frame: frame, connection: connection)
+            sink(frame.time, AVCaptureSynchronizedSampleBufferData(sampleBuffer: buffer, timestamp: buffer.presentationTimeStamp,
+                                                                   droppedReason: .none))
+            return
+        }
         // A disabled connection (`isEnabled` false) carries no data to its output, as on iOS.
         guard let delegate = _delegate, let queue = _queue, let connection = connections.first, connection.isEnabled,
-              var pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
+              let pixels = frame.buffer(_pixelFormat) else { lock.unlock(); return }
         let drop = inFlight >= (_discardsLate ? 1 : Self.queuedFrameLimit)
         if drop { dropped += 1 } else { inFlight += 1; delivered += 1 }
         lock.unlock()
-        // A mirrored connection (the front camera's, by default) delivers its frames mirrored about the vertical axis of
-        // the picture as the connection's rotation shows it (the buffers are not turned).
-        if !drop, connection.isVideoMirrored, let mirrored = pixels.mirroredAsShown(turnedBy: Int(connection.videoRotationAngle)) {
-            pixels = mirrored
-        }
-        let buffer = CMSampleBuffer(imageBuffer: pixels,
-                                    presentationTimeStamp: CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000),
-                                    duration: CMTime(seconds: frame.duration, preferredTimescale: 1_000_000_000))
+        let buffer = drop ? sampleBuffer(pixels, frame: frame, connection: nil) : sampleBuffer(pixels, frame: frame, connection: connection)
         let target = CallbackTarget(delegate)
         queue.async { [weak self] in
             guard let self else { return }
@@ -124,5 +140,19 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
                 self.lock.withLock { self.inFlight -= 1 }
             }
         }
+    }
+
+    /// A frame as delivered: stamped with its exposure start and duration on the session clock, and mirrored when
+    /// `connection` mirrors (the front camera's, by default) about the vertical axis of the picture as the connection's
+    /// rotation shows it (the buffers are not turned).
+    private func sampleBuffer(_ pixels: CVPixelBuffer, frame: StreamFrame, connection: AVCaptureConnection?) -> CMSampleBuffer {
+        var pixels = pixels
+        if let connection, connection.isVideoMirrored,
+           let mirrored = pixels.mirroredAsShown(turnedBy: Int(connection.videoRotationAngle)) {
+            pixels = mirrored
+        }
+        return CMSampleBuffer(imageBuffer: pixels,
+                              presentationTimeStamp: CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000),
+                              duration: CMTime(seconds: frame.duration, preferredTimescale: 1_000_000_000))
     }
 }
