@@ -6,12 +6,13 @@ import Testing
 /// Collects a synchronizer's collections.
 final class SynchronizedCollector: NSObject, AVCaptureDataOutputSynchronizerDelegate, @unchecked Sendable {
     private let lock = NSCondition()
-    private(set) var collections: [AVCaptureSynchronizedDataCollection] = []
+    private var _collections: [AVCaptureSynchronizedDataCollection] = []
+    var collections: [AVCaptureSynchronizedDataCollection] { lock.withLock { _collections } }
 
     func dataOutputSynchronizer(_ synchronizer: AVCaptureDataOutputSynchronizer,
                                 didOutput synchronizedDataCollection: AVCaptureSynchronizedDataCollection) {
         lock.withLock {
-            collections.append(synchronizedDataCollection)
+            _collections.append(synchronizedDataCollection)
             lock.broadcast()
         }
     }
@@ -20,8 +21,8 @@ final class SynchronizedCollector: NSObject, AVCaptureDataOutputSynchronizerDele
     func waitForMaps(_ count: Int, depth: AVCaptureDepthDataOutput, timeout: Double = 60) -> [AVCaptureSynchronizedDataCollection] {
         let deadline = Date(timeIntervalSinceNow: timeout)
         lock.lock(); defer { lock.unlock() }
-        while collections.filter({ $0[depth] != nil }).count < count { if !lock.wait(until: deadline) { break } }
-        return collections
+        while _collections.filter({ $0[depth] != nil }).count < count { if !lock.wait(until: deadline) { break } }
+        return _collections
     }
 }
 
@@ -73,6 +74,24 @@ final class SynchronizedCollector: NSObject, AVCaptureDataOutputSynchronizerDele
         // Given back: the video output's own delegate hears from it again.
         synchronizer.setDelegate(nil, queue: nil)
         #expect(frames.waitFor(3).count >= 3)
+    }
+
+    /// A synchronizer let go gives the outputs back to their own delegates, as `setDelegate(nil, queue: nil)` does.
+    @Test func aSynchronizerLetGoGivesTheOutputsBack() throws {
+        let rig = StreamRig()
+        defer { rig.session.stopRunning() }
+        let collector = SynchronizedCollector()
+        do {
+            let synchronizer = AVCaptureDataOutputSynchronizer(dataOutputs: [rig.videoOutput])
+            synchronizer.setDelegate(collector, queue: DispatchQueue(label: "synchronized"))
+            rig.session.startRunning()
+            let start = Date()
+            while collector.collections.count < 3, Date().timeIntervalSince(start) < 30 { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(collector.collections.count >= 3)
+            #expect(rig.collector.snapshot.times.isEmpty, "overridden while synchronized")
+        }
+        let before = rig.collector.snapshot.times.count
+        #expect(rig.collector.waitFor(before + 3).count >= before + 3)
     }
 
     /// Only data outputs can be synchronized: a photo output is reported and left out.
