@@ -4,8 +4,9 @@
  formats, keep the widest, and make it active under the configuration lock; and that sample's
  depth data output (added unfiltered, its connection enabled). The bodies of selectDepthFormat() and
  addDepthDataOutput() are Apple's code, unchanged; the class around them holds what they refer to.
- The sample then pairs depth with video through AVCaptureDataOutputSynchronizer, which OpenCapture
- does not have yet; the test takes the maps from the output's own delegate.
+ The sample then pairs depth with video through AVCaptureDataOutputSynchronizer: its
+ dataOutputSynchronizer(_:didOutput:) below is Apple's code up to where it hands the pair to Metal
+ (the rest is replaced by keeping the pair).
 */
 
 #if canImport(AVFoundation)
@@ -73,7 +74,94 @@ final class DepthFormatSelectionSample {
     }
 }
 
+/// The TrueDepth streaming sample's synchronized delivery: video and depth data outputs behind one synchronizer.
+final class SynchronizedDepthStreamingSample: NSObject, AVCaptureDataOutputSynchronizerDelegate {
+    let videoDataOutput = AVCaptureVideoDataOutput()
+    let depthDataOutput: AVCaptureDepthDataOutput
+    let dataOutputQueue = DispatchQueue(label: "video data queue", qos: .userInitiated, attributes: [], autoreleaseFrequency: .workItem)
+    var outputSynchronizer: AVCaptureDataOutputSynchronizer?
+    var renderingEnabled = true
+    private let lock = NSLock()
+    private var _pairs: [(video: CVPixelBuffer, depth: CVPixelBuffer, time: CMTime, depthTime: CMTime)] = []
+    var pairs: [(video: CVPixelBuffer, depth: CVPixelBuffer, time: CMTime, depthTime: CMTime)] { lock.lock(); defer { lock.unlock() }; return _pairs }
+    var onPair: (() -> Void)?
+
+    init(depthDataOutput: AVCaptureDepthDataOutput) {
+        self.depthDataOutput = depthDataOutput
+    }
+
+    func configureSynchronizer() {
+        // Use an AVCaptureDataOutputSynchronizer to synchronize the video data and depth data outputs.
+        // The first output in the dataOutputs array, in this case the AVCaptureVideoDataOutput, is the "master" output.
+        outputSynchronizer = AVCaptureDataOutputSynchronizer(dataOutputs: [videoDataOutput, depthDataOutput])
+        outputSynchronizer!.setDelegate(self, queue: dataOutputQueue)
+    }
+
+    func dataOutputSynchronizer(_ synchronizer: AVCaptureDataOutputSynchronizer,
+                                didOutput synchronizedDataCollection: AVCaptureSynchronizedDataCollection) {
+        
+        if !renderingEnabled {
+            return
+        }
+        
+        // Read all outputs
+        guard renderingEnabled,
+            let syncedDepthData: AVCaptureSynchronizedDepthData =
+            synchronizedDataCollection.synchronizedData(for: depthDataOutput) as? AVCaptureSynchronizedDepthData,
+            let syncedVideoData: AVCaptureSynchronizedSampleBufferData =
+            synchronizedDataCollection.synchronizedData(for: videoDataOutput) as? AVCaptureSynchronizedSampleBufferData else {
+                // only work on synced pairs
+                return
+        }
+        
+        if syncedDepthData.depthDataWasDropped || syncedVideoData.sampleBufferWasDropped {
+            return
+        }
+        
+        let depthData = syncedDepthData.depthData
+        let depthPixelBuffer = depthData.depthDataMap
+        let sampleBuffer = syncedVideoData.sampleBuffer
+        guard let videoPixelBuffer = CMSampleBufferGetImageBuffer(sampleBuffer),
+            let formatDescription = CMSampleBufferGetFormatDescription(sampleBuffer) else {
+                return
+        }
+        _ = formatDescription
+        // Linux: removed the Metal rendering; the pair is kept for the test.
+        lock.lock()
+        _pairs.append((videoPixelBuffer, depthPixelBuffer, CMSampleBufferGetPresentationTimeStamp(sampleBuffer), syncedDepthData.timestamp))
+        lock.unlock()
+        onPair?()
+    }
+}
+
 final class DepthFormatSelectionSampleTests: XCTestCase {
+    func testTrueDepthStreamsVideoAndDepthInSynchronizedPairs() throws {
+        let device = try XCTUnwrap(AVCaptureDevice.makeSimulatedDevice(.builtInTrueDepthCamera, position: .front))
+        let sample = DepthFormatSelectionSample(videoDevice: device)
+        let streaming = SynchronizedDepthStreamingSample(depthDataOutput: sample.depthDataOutput)
+        sample.session.beginConfiguration()
+        sample.session.sessionPreset = .vga640x480
+        sample.session.addInput(try AVCaptureDeviceInput(device: device))
+        sample.session.addOutput(streaming.videoDataOutput)
+        streaming.videoDataOutput.videoSettings = [kCVPixelBufferPixelFormatTypeKey as String: Int(kCVPixelFormatType_32BGRA)]
+        sample.addDepthDataOutput()
+        sample.selectDepthFormat()
+        sample.session.commitConfiguration()
+        streaming.configureSynchronizer()
+        let got = expectation(description: "three synchronized pairs")
+        var fulfilled = false
+        streaming.onPair = { if !fulfilled, streaming.pairs.count >= 3 { fulfilled = true; got.fulfill() } }
+        sample.session.startRunning()
+        defer { sample.session.stopRunning() }
+        wait(for: [got], timeout: 60)
+        for pair in streaming.pairs {
+            XCTAssertEqual(pair.time, pair.depthTime, "the map was measured with this frame")
+            XCTAssertEqual(CVPixelBufferGetPixelFormatType(pair.video), kCVPixelFormatType_32BGRA)
+            XCTAssertEqual(CVPixelBufferGetPixelFormatType(pair.depth), kCVPixelFormatType_DepthFloat16)
+            XCTAssertEqual(CVPixelBufferGetWidth(pair.depth), 640)
+        }
+    }
+
     func testTrueDepthSelectsSixFortyByFourEightyHalfFloatDepth() throws {
         let device = try XCTUnwrap(AVCaptureDevice.makeSimulatedDevice(.builtInTrueDepthCamera, position: .front))
         XCTAssertEqual(CMFormatDescriptionGetMediaSubType(try XCTUnwrap(device.activeDepthDataFormat).formatDescription),
