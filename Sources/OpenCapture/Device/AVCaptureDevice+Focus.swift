@@ -106,11 +106,7 @@ extension AVCaptureDevice {
             state.mode = .locked
             state.positions[module.name] = current
         }
-        if let handler {
-            let time = CMClockGetTime(CMClockGetHostTimeClock())
-            nonisolated(unsafe) let handler = handler
-            DispatchQueue.global().async { handler(time) }
-        }
+        Self.complete(handler)
     }
 
     // MARK: Internals

@@ -99,11 +99,7 @@ extension AVCaptureDevice {
             state.lockedGains = gains
             state.mode = .locked
         }
-        if let handler {
-            let time = CMClockGetTime(CMClockGetHostTimeClock())
-            nonisolated(unsafe) let handler = handler
-            DispatchQueue.global().async { handler(time) }
-        }
+        Self.complete(handler)
     }
 
     /// The xy chromaticity of the light `whiteBalanceGains` make white, through this camera's colour response.

@@ -237,6 +237,15 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
 
     func requireConfigurationLock(_ what: String) -> Bool { requireLock(what) }
 
+    /// Calls a configuration method's completion `handler`, if any, on a global queue with the host clock's time now
+    /// (`CMClockGetHostTimeClock()`, Apple's device clock): when the setting took effect.
+    static func complete(_ handler: ((CMTime) -> Void)?) {
+        guard let handler else { return }
+        let time = CMClockGetTime(CMClockGetHostTimeClock())
+        nonisolated(unsafe) let call = handler
+        DispatchQueue.global().async { call(time) }
+    }
+
     /// A point of interest being set (`name`): nil, reported, without the configuration lock, when not `supported`,
     /// or outside (0, 0)…(1, 1) (Apple raises); else the point.
     func validatedPointOfInterest(_ name: String, _ point: CGPoint, supported: Bool) -> SIMD2<Double>? {
@@ -533,11 +542,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
         state.lock()
         _exposureMode = .custom; _customDuration = seconds; _customISO = isoValue
         state.unlock()
-        if let handler {
-            let time = CMClockGetTime(CMClockGetHostTimeClock())
-            nonisolated(unsafe) let handler = handler
-            DispatchQueue.global().async { handler(time) }
-        }
+        Self.complete(handler)
     }
 
     /// Sets the exposure target bias in EV, clamped by Apple's rule to min…max (out of range is reported and ignored,
@@ -552,11 +557,7 @@ public final class AVCaptureDevice: NSObject, @unchecked Sendable {
             }
             state.lock(); _bias = bias; state.unlock()
         }
-        if let handler {
-            let time = CMClockGetTime(CMClockGetHostTimeClock())
-            nonisolated(unsafe) let handler = handler
-            DispatchQueue.global().async { handler(time) }
-        }
+        Self.complete(handler)
     }
 
     /// The exposure the device would use now: metered (with the bias) or fixed.
