@@ -110,13 +110,7 @@ public enum JPEGEncoder {
     static func encodeRows(of image: Raster<UInt8>, rows: Range<Int>, quality: Int, subsampling: ChromaSubsampling,
                                    optimizeCoding: Bool, jfif: Bool, restartRows: Int, app1: Data, icc: Data) throws(MediaFormatError)
         -> Data {
-        let encoder = UnsafeMutablePointer<ocj_encoder>.allocate(capacity: 1)
-        encoder.initialize(to: ocj_encoder())
-        defer {
-            ocj_encoder_destroy(encoder)
-            encoder.deallocate()
-        }
-        let status = image.storage.withUnsafeBufferPointer { pixels in
+        try withEncoder { encoder in image.storage.withUnsafeBufferPointer { pixels in
             app1.withUnsafeBytes { app1Bytes in
                 icc.withUnsafeBytes { iccBytes in
                     var params = ocj_encode_params()
@@ -136,8 +130,19 @@ public enum JPEGEncoder {
                     return ocj_encode(encoder, pixels.baseAddress.map { $0 + rows.lowerBound * image.rowStride }, &params)
                 }
             }
+        } }
+    }
+
+    /// Runs `encode` (an `ocj_encode` call, returning its status) on a new encoder and returns the JPEG it made, or
+    /// the encoder's error.
+    private static func withEncoder(_ encode: (UnsafeMutablePointer<ocj_encoder>) -> Int32) throws(MediaFormatError) -> Data {
+        let encoder = UnsafeMutablePointer<ocj_encoder>.allocate(capacity: 1)
+        encoder.initialize(to: ocj_encoder())
+        defer {
+            ocj_encoder_destroy(encoder)
+            encoder.deallocate()
         }
-        guard status == 0 else {
+        guard encode(encoder) == 0 else {
             throw MediaFormatError.encoderFailed(JPEGSegments.message(&encoder.pointee.err.message))
         }
         var size = 0
@@ -151,13 +156,7 @@ public enum JPEGEncoder {
     /// Adobe's APP14 marker — the files print workflows and ImageMagick write, for tests of their decoding.
     package static func encodeCMYK(_ cmyk: Raster<UInt8>, quality: Int = 95, ycck: Bool = false, adobeMarker: Bool = true) throws -> Data {
         precondition(cmyk.channels == 4, "CMYK needs four channels")
-        let encoder = UnsafeMutablePointer<ocj_encoder>.allocate(capacity: 1)
-        encoder.initialize(to: ocj_encoder())
-        defer {
-            ocj_encoder_destroy(encoder)
-            encoder.deallocate()
-        }
-        let status = cmyk.storage.withUnsafeBufferPointer { pixels in
+        return try withEncoder { encoder in cmyk.storage.withUnsafeBufferPointer { pixels in
             var params = ocj_encode_params()
             params.width = Int32(cmyk.width)
             params.height = Int32(cmyk.height)
@@ -167,10 +166,6 @@ public enum JPEGEncoder {
             params.cmyk = ycck ? 2 : 1
             params.adobe_marker = adobeMarker ? 1 : 0
             return ocj_encode(encoder, pixels.baseAddress, &params)
-        }
-        guard status == 0 else { throw MediaFormatError.encoderFailed(JPEGSegments.message(&encoder.pointee.err.message)) }
-        var size = 0
-        guard let buffer = ocj_encoder_take_buffer(encoder, &size) else { throw MediaFormatError.encoderFailed("no output") }
-        return Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+        } }
     }
 }
