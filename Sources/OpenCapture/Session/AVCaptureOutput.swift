@@ -53,9 +53,10 @@ public class AVCaptureOutput: NSObject, @unchecked Sendable {
 
     /// A data output synchronizer's hook: while set, the output hands what it has for each stream frame — its data
     /// (or a drop), or nil for none at that time — to `sink` (on any thread, in time order for each output) instead of
-    /// calling its own delegate. Returns false for outputs a synchronizer cannot take (only data outputs can).
-    func attachSynchronizer(_ sink: SynchronizerSink?) -> Bool { false }
-    /// Whether a synchronizer can take this output (it then waits for what the output has for each frame).
+    /// calling its own delegate. Only outputs that `acceptsSynchronizer` take it.
+    func attachSynchronizer(_ sink: SynchronizerSink?) {}
+    /// Whether a synchronizer can take this output (only data outputs can; it then waits for what the output has for
+    /// each frame).
     var acceptsSynchronizer: Bool { false }
     typealias SynchronizerSink = @Sendable (_ frameTime: Double, _ data: AVCaptureSynchronizedData?) -> Void
     /// Whether the stream must measure depth for this output (the dual camera then streams from its telephoto lens).

@@ -22,6 +22,8 @@ public final class AVCaptureDataOutputSynchronizer: NSObject, @unchecked Sendabl
     private var moments: [Double: [Int: AVCaptureSynchronizedData?]] = [:]
     /// Collections handed to the delegate's queue and not yet returned.
     private var inFlight = 0
+    /// How many of the outputs speak for each frame (those a synchronizer can take).
+    private let speakers: Int
     /// Frame time up to which moments have been delivered: what an output says later about them is too late.
     private var deliveredThrough = -Double.infinity
     /// How far behind the newest frame a moment is held for an output that has not spoken (seconds): a depth map is
@@ -31,12 +33,13 @@ public final class AVCaptureDataOutputSynchronizer: NSObject, @unchecked Sendabl
     /// A synchronizer for `dataOutputs`, the first of them the primary output.
     public init(dataOutputs: [AVCaptureOutput]) {
         self.dataOutputs = dataOutputs
+        speakers = dataOutputs.filter(\.acceptsSynchronizer).count
         super.init()
     }
 
     /// A synchronizer let go gives its outputs back to their own delegates.
     deinit {
-        for output in dataOutputs { _ = output.attachSynchronizer(nil) }
+        for output in dataOutputs { output.attachSynchronizer(nil) }
     }
 
     public var delegate: AVCaptureDataOutputSynchronizerDelegate? { lock.withLock { _delegate } }
@@ -60,7 +63,8 @@ public final class AVCaptureDataOutputSynchronizer: NSObject, @unchecked Sendabl
             if delegate != nil {
                 sink = { @Sendable [weak self] time, data in self?.receive(index, time: time, data: data) }
             }
-            if !output.attachSynchronizer(sink), delegate != nil {
+            output.attachSynchronizer(sink)
+            if !output.acceptsSynchronizer, delegate != nil {
                 DeviceDiagnostics.report(AVCaptureDevice.ConfigurationError.unsupported(
                     "\(type(of: output)) in a data output synchronizer (only video and depth data outputs)"))
             }
@@ -74,11 +78,10 @@ public final class AVCaptureDataOutputSynchronizer: NSObject, @unchecked Sendabl
         lock.lock(); defer { lock.unlock() }
         guard time > deliveredThrough else { return }
         moments[time, default: [:]][index] = .some(data)
-        let expected = dataOutputs.indices.filter { dataOutputs[$0].acceptsSynchronizer }.count
         let newest = moments.keys.max() ?? time
         for key in moments.keys.sorted() {
             guard let moment = moments[key] else { continue }
-            guard moment.count >= expected || newest - key > Self.longestWait else { break }
+            guard moment.count >= speakers || newest - key > Self.longestWait else { break }
             moments[key] = nil
             deliveredThrough = key
             if let delegate = _delegate, let queue = _queue { deliver(moment, to: delegate, on: queue) }

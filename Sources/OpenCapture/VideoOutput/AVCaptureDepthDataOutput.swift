@@ -95,21 +95,17 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
 
     override var acceptsSynchronizer: Bool { true }
 
-    override func attachSynchronizer(_ sink: SynchronizerSink?) -> Bool {
+    override func attachSynchronizer(_ sink: SynchronizerSink?) {
         lock.withLock { synchronizer = sink }
-        return true
     }
 
     private func receive(_ frame: StreamFrame, from stream: FrameStream, delivery: DepthDelivery, interval: Double,
                          placeholder: AVDepthData?) {
         lock.lock()
-        let sink = synchronizer
-        // Where the map goes: a synchronizer, else the delegate on its queue.
-        let routed: (delegate: CallbackTarget<any AVCaptureDepthDataOutputDelegate>, queue: DispatchQueue)?
-        if sink == nil, let delegate = _delegate, let queue = _queue { routed = (CallbackTarget(delegate), queue) } else { routed = nil }
+        let sink = synchronizer, delegate = _delegate, queue = _queue
         // A disabled connection (`isEnabled` false) carries no data to its output, as on iOS; not this frame's turn at
         // the depth rate (half a video frame of slack for clock jitter): nothing for this frame.
-        guard sink != nil || routed != nil, let connection = connections.first, connection.isEnabled,
+        guard sink != nil || (delegate != nil && queue != nil), let connection = connections.first, connection.isEnabled,
               subscription?.stream === stream, frame.time >= nextDue - frame.duration / 2 else {
             lock.unlock()
             sink?(frame.time, nil)
@@ -122,56 +118,44 @@ public final class AVCaptureDepthDataOutput: AVCaptureOutput, @unchecked Sendabl
         let filtered = _filtering
         lock.unlock()
 
+        // Hands over a measured map, or a drop (the placeholder with its reason), to a synchronizer or to the delegate on
+        // its queue, then runs `done`, which settles the counts.
         let timestamp = CMTime(seconds: frame.time, preferredTimescale: 1_000_000_000)
+        let send: @Sendable (AVDepthData?, DataDroppedReason, @escaping @Sendable () -> Void) -> Void
         if let sink {
-            if let reason {
-                sink(frame.time, placeholder.map { AVCaptureSynchronizedDepthData(depthData: $0, timestamp: timestamp, droppedReason: reason) })
-                return
+            send = { map, reason, done in
+                done()
+                sink(frame.time, (map ?? placeholder).map { AVCaptureSynchronizedDepthData(depthData: $0, timestamp: timestamp,
+                                                                                            droppedReason: reason) })
             }
-            worker.async { [weak self] in
-                guard let self else { return }
-                let result = self.measure(frame, stream: stream, delivery: delivery, filtered: filtered, connection: connection)
-                switch result {
-                case .success(let data):
-                    self.lock.withLock { self.delivered += 1; self.inFlight -= 1 }
-                    sink(frame.time, AVCaptureSynchronizedDepthData(depthData: data, timestamp: timestamp, droppedReason: .none))
-                case .failure(let error):
-                    DeviceDiagnostics.report(error)
-                    self.lock.withLock { self.dropped += 1; self.inFlight -= 1 }
-                    sink(frame.time, placeholder.map {
-                        AVCaptureSynchronizedDepthData(depthData: $0, timestamp: timestamp, droppedReason: .discontinuity)
-                    })
+        } else if let delegate, let queue {
+            let target = CallbackTarget(delegate)
+            send = { [weak self] map, reason, done in
+                queue.async { [weak self] in
+                    guard let self else { return }
+                    if let map {
+                        target.value.depthDataOutput(self, didOutput: map, timestamp: timestamp, connection: connection)
+                    } else if let placeholder {
+                        target.value.depthDataOutput(self, didDrop: placeholder, timestamp: timestamp, connection: connection, reason: reason)
+                    }
+                    done()
                 }
             }
+        } else {
             return
         }
-        guard let routed else { return }
-        let (target, queue) = routed
         if let reason {
-            queue.async { [weak self] in
-                guard let self, let placeholder else { return }
-                target.value.depthDataOutput(self, didDrop: placeholder, timestamp: timestamp, connection: connection, reason: reason)
-            }
+            send(nil, reason) {}
             return
         }
         worker.async { [weak self] in
             guard let self else { return }
-            let result = self.measure(frame, stream: stream, delivery: delivery, filtered: filtered, connection: connection)
-            queue.async { [weak self] in
-                guard let self else { return }
-                switch result {
-                case .success(let data):
-                    target.value.depthDataOutput(self, didOutput: data, timestamp: timestamp, connection: connection)
-                    self.lock.withLock { self.delivered += 1 }
-                case .failure(let error):
-                    DeviceDiagnostics.report(error)
-                    if let placeholder {
-                        target.value.depthDataOutput(self, didDrop: placeholder, timestamp: timestamp, connection: connection,
-                                                     reason: .discontinuity)
-                    }
-                    self.lock.withLock { self.dropped += 1 }
-                }
-                self.lock.withLock { self.inFlight -= 1 }
+            switch self.measure(frame, stream: stream, delivery: delivery, filtered: filtered, connection: connection) {
+            case .success(let data):
+                send(data, .none) { self.lock.withLock { self.delivered += 1; self.inFlight -= 1 } }
+            case .failure(let error):
+                DeviceDiagnostics.report(error)
+                send(nil, .discontinuity) { self.lock.withLock { self.dropped += 1; self.inFlight -= 1 } }
             }
         }
     }

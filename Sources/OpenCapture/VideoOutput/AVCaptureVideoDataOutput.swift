@@ -102,9 +102,8 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
 
     override var acceptsSynchronizer: Bool { true }
 
-    override func attachSynchronizer(_ sink: SynchronizerSink?) -> Bool {
+    override func attachSynchronizer(_ sink: SynchronizerSink?) {
         lock.withLock { synchronizer = sink }
-        return true
     }
 
     private func receive(_ frame: StreamFrame) {
@@ -118,7 +117,7 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
             }
             delivered += 1
             lock.unlock()
-            let buffer = sampleBuffer(pixels, frame: frame, connection: connection)
+            let buffer = sampleBuffer(pixels, frame: frame, mirroredAs: connection)
             sink(frame.time, AVCaptureSynchronizedSampleBufferData(sampleBuffer: buffer, timestamp: buffer.presentationTimeStamp,
                                                                    droppedReason: .none))
             return
@@ -129,7 +128,7 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
         let drop = inFlight >= (_discardsLate ? 1 : Self.queuedFrameLimit)
         if drop { dropped += 1 } else { inFlight += 1; delivered += 1 }
         lock.unlock()
-        let buffer = drop ? sampleBuffer(pixels, frame: frame, connection: nil) : sampleBuffer(pixels, frame: frame, connection: connection)
+        let buffer = sampleBuffer(pixels, frame: frame, mirroredAs: drop ? nil : connection)
         let target = CallbackTarget(delegate)
         queue.async { [weak self] in
             guard let self else { return }
@@ -144,8 +143,8 @@ public final class AVCaptureVideoDataOutput: AVCaptureOutput, @unchecked Sendabl
 
     /// A frame as delivered: stamped with its exposure start and duration on the session clock, and mirrored when
     /// `connection` mirrors (the front camera's, by default) about the vertical axis of the picture as the connection's
-    /// rotation shows it (the buffers are not turned).
-    private func sampleBuffer(_ pixels: CVPixelBuffer, frame: StreamFrame, connection: AVCaptureConnection?) -> CMSampleBuffer {
+    /// rotation shows it (the buffers are not turned; a dropped frame's is not mirrored either).
+    private func sampleBuffer(_ pixels: CVPixelBuffer, frame: StreamFrame, mirroredAs connection: AVCaptureConnection?) -> CMSampleBuffer {
         var pixels = pixels
         if let connection, connection.isVideoMirrored,
            let mirrored = pixels.mirroredAsShown(turnedBy: Int(connection.videoRotationAngle)) {
