@@ -44,6 +44,9 @@ struct PreparedAsset: Sendable {
         let labels = added.enumerated().map { index, resource in
             "resource \(index + 1) (.\(resource.type)\(resource.fileURL.map { ", " + $0.lastPathComponent } ?? ""))"
         }
+        // The primary photo's raw read (its size and orientation), when checking it read one: LibRaw unpacks a raw once.
+        let primaryIndex = added.firstIndex { $0.type == primary }
+        var primaryRaw: RawFileInfo?
         resources = try added.enumerated().map { index, resource in
             let label = labels[index]
             if resource.options?.shouldMoveFile == true, let url = resource.fileURL { try PreparedAsset.checkMovable(url, label: label) }
@@ -54,7 +57,10 @@ struct PreparedAsset: Sendable {
             if isImage, kind == nil || kind == .radianceHDR || kind == .movie {
                 throw PHPhotosError(.invalidResource, "\(label) is not a JPEG, HEIF, PNG, TIFF, DNG or camera raw image")
             }
-            if isImage, let kind { try PreparedAsset.checkWhole(image: data, kind: kind, label: label) }
+            if isImage, let kind {
+                let raw = try PreparedAsset.checkWhole(image: data, kind: kind, label: label)
+                if index == primaryIndex { primaryRaw = raw }
+            }
             if [.video, .pairedVideo].contains(resource.type) {
                 guard kind == .movie else { throw PHPhotosError(.invalidResource, "\(label) is not a QuickTime or MPEG-4 movie") }
                 try PreparedAsset.checkMovie(data, label: label)
@@ -88,7 +94,8 @@ struct PreparedAsset: Sendable {
         switch primary {
         case .photo:
             mediaType = .image
-            let size = try PreparedAsset.pixelSize(of: main, label: types.firstIndex(of: .photo).map { labels[$0] } ?? "the photo")
+            let size = try PreparedAsset.pixelSize(of: main, label: types.firstIndex(of: .photo).map { labels[$0] } ?? "the photo",
+                                                   raw: primaryRaw)
             (pixelWidth, pixelHeight) = (size.width, size.height)
             var subtypes: PHAssetMediaSubtype = []
             if let movie = resources.firstIndex(where: { $0.type == .pairedVideo }), let photo = types.firstIndex(of: .photo) {
@@ -121,8 +128,9 @@ struct PreparedAsset: Sendable {
     /// Throws unless the image is whole, as MediaFormats' readers see it: a JPEG's image data through its end marker
     /// and enough of it for the frame its header claims, a PNG's chunks through IEND, a TIFF's or DNG's directories and
     /// their strips or tiles inside the file, a HEIF's boxes inside the file, a DNG or camera raw read by LibRaw as
-    /// `RawFileReader` reads it for developing.
-    static func checkWhole(image data: Data, kind: FileKind, label: String) throws {
+    /// `RawFileReader` reads it for developing (what it read is returned, for `pixelSize`).
+    @discardableResult
+    static func checkWhole(image data: Data, kind: FileKind, label: String) throws -> RawFileInfo? {
         switch kind == .jpeg ? JPEGSegments.imageDataProblem(in: data) : nil {
         case .cutShort?: throw PHPhotosError(.invalidResource, "\(label) is a JPEG cut short inside its image data")
         case let problem?: throw PHPhotosError(.invalidResource, "\(label) is a damaged JPEG: \(problem)")
@@ -148,10 +156,9 @@ struct PreparedAsset: Sendable {
         // A DNG or camera raw must read as `develop` and the studio read it — LibRaw opens it and unpacks its mosaic —
         // as Photos imports only the raws it can read: a whole file LibRaw does not take (a 2×2 DNG, a short tile
         // table, a linear or Deflate-compressed DNG) would otherwise be stored and never shown.
-        if kind == .dng || kind == .cameraRaw {
-            do { _ = try RawFileReader.read(data) } catch {
-                throw PHPhotosError(.invalidResource, "\(label) is a \(kind.rawValue) that cannot be read: \(error)")
-            }
+        guard kind == .dng || kind == .cameraRaw else { return nil }
+        do { return try RawFileReader.read(data).info } catch {
+            throw PHPhotosError(.invalidResource, "\(label) is a \(kind.rawValue) that cannot be read: \(error)")
         }
     }
 
@@ -209,8 +216,8 @@ struct PreparedAsset: Sendable {
 
     /// The image's size as shown — upright, its orientation applied, as Photos reports pixelWidth and pixelHeight: an
     /// upright phone's photo stored 4032×3024 and tagged "rotate 90° clockwise" is 3024×4032 — from its header and
-    /// tags; errors begin with `label`.
-    static func pixelSize(of data: Data, label: String) throws -> Size {
+    /// tags; errors begin with `label`. `raw`: what `checkWhole` read of a raw file, so LibRaw need not read it again.
+    static func pixelSize(of data: Data, label: String, raw: RawFileInfo? = nil) throws -> Size {
         do {
             let kind = FileKind.of(data)
             let stored: Size
@@ -233,7 +240,7 @@ struct PreparedAsset: Sendable {
                 if kind == .dng, let size = try TIFFTagReader(data).dngRawDirectory?.dngDevelopedSize {
                     stored = size
                 } else {
-                    let (_, info) = try RawFileReader.read(data)
+                    let info = try raw ?? RawFileReader.read(data).info
                     (stored, rawOrientation) = (Size(width: info.width, height: info.height), info.orientation)
                 }
             default:
